@@ -1,0 +1,190 @@
+// Package compose is the procs engine: the configuration model, the
+// dependency graph, process supervision and the event bus.
+package compose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Config is a whole procs.yaml after layering, expansion and validation.
+type Config struct {
+	// Schema is the optional "$schema" reference editors use; procs ignores it.
+	Schema string `json:"$schema,omitempty" jsonschema:"description=JSON Schema reference for editors; ignored by procs"`
+	// Env holds variables set for every process.
+	Env map[string]string `json:"env,omitempty" jsonschema:"description=Environment variables for every process. Values may use ${VAR} and ${VAR:-default}."`
+	// EnvFile names a dotenv file loaded for every process.
+	EnvFile string `json:"envFile,omitempty" jsonschema:"description=A dotenv file (KEY=value lines) loaded for every process, relative to procs.yaml."`
+	// Procs holds the processes by name.
+	Procs map[string]*Proc `json:"procs" jsonschema:"description=The processes to run, by name."`
+
+	// File is the absolute path of the main config file (not part of the format).
+	File string `json:"-"`
+	// Dir is the folder of the main config file; relative paths resolve from it.
+	Dir string `json:"-"`
+}
+
+// Names returns the process names in sorted order.
+func (c *Config) Names() []string {
+	names := make([]string, 0, len(c.Procs))
+	for name := range c.Procs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Kind says whether a process is a long-running service or a one-shot task.
+type Kind string
+
+// The process kinds.
+const (
+	KindService Kind = "service"
+	KindTask    Kind = "task"
+)
+
+// Proc is the configuration of one process.
+type Proc struct {
+	Command          Command           `json:"command" jsonschema:"description=What to run. A string runs through sh -c; a list runs as argv without a shell."`
+	Cwd              string            `json:"cwd,omitempty" jsonschema:"description=Working directory, relative to procs.yaml. Must exist."`
+	Env              map[string]string `json:"env,omitempty" jsonschema:"description=Environment variables for this process; they override the global env."`
+	EnvFile          string            `json:"envFile,omitempty" jsonschema:"description=A dotenv file for this process, relative to procs.yaml."`
+	Kind             Kind              `json:"kind,omitempty" jsonschema:"enum=service,enum=task,default=service,description=service runs until stopped; task is one-shot and is completed when it exits 0."`
+	DependsOn        Dependencies      `json:"dependsOn,omitempty" jsonschema:"description=Processes this one waits for. A list means each must be ready; a map gives a condition (started, ready, completed) or {condition, restart}."`
+	Port             int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535,description=TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
+	Framework        string            `json:"framework,omitempty" jsonschema:"description=Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
+	ReadyPatterns    []string          `json:"readyPatterns,omitempty" jsonschema:"description=RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
+	ErrorPatterns    []string          `json:"errorPatterns,omitempty" jsonschema:"description=RE2 regexes; a line matching one means failed. Extends the preset's."`
+	NotReadyPatterns []string          `json:"notReadyPatterns,omitempty" jsonschema:"description=RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
+	Ready            string            `json:"ready,omitempty" jsonschema:"description=An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
+	ReadyTimeout     Duration          `json:"readyTimeout,omitempty" jsonschema:"description=How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
+	StabilityDelay   Duration          `json:"stabilityDelay,omitempty" jsonschema:"description=How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
+	Restart          RestartPolicy     `json:"restart,omitempty" jsonschema:"description=When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
+	Healthcheck      *Healthcheck      `json:"healthcheck,omitempty" jsonschema:"description=A probe run after the process is ready; failures make it unhealthy."`
+	Shutdown         Shutdown          `json:"shutdown,omitempty" jsonschema:"description=How to stop the process."`
+	PTY              bool              `json:"pty,omitempty" jsonschema:"description=Run the process in a pseudo-terminal (colour, prompts, input)."`
+	AutoRespond      []AutoRespond     `json:"autoRespond,omitempty" jsonschema:"description=Answers sent automatically when a line matches, for known dialogs."`
+	Disabled         bool              `json:"disabled,omitempty" jsonschema:"description=Keep the process in the file but never start it."`
+
+	// Name is the key of the process in procs (not part of the format).
+	Name string `json:"-"`
+}
+
+// IsTask reports whether the process is a one-shot task.
+func (p *Proc) IsTask() bool { return p.Kind == KindTask }
+
+// Command is what a process runs: a shell string or an argv list.
+type Command struct {
+	// Shell is run with sh -c when set.
+	Shell string
+	// Argv is run directly when set.
+	Argv []string
+}
+
+// IsZero reports whether no command is set.
+func (c Command) IsZero() bool { return c.Shell == "" && len(c.Argv) == 0 }
+
+// Args returns the argv to execute.
+func (c Command) Args() []string {
+	if c.Shell != "" {
+		return []string{"sh", "-c", c.Shell}
+	}
+	return c.Argv
+}
+
+// String returns the command as a user would type it.
+func (c Command) String() string {
+	if c.Shell != "" {
+		return c.Shell
+	}
+	return strings.Join(c.Argv, " ")
+}
+
+// Condition is what a dependent waits for.
+type Condition string
+
+// The dependency conditions.
+const (
+	ConditionStarted   Condition = "started"
+	ConditionReady     Condition = "ready"
+	ConditionCompleted Condition = "completed"
+)
+
+// Dependency is one entry of dependsOn.
+type Dependency struct {
+	// Name is the process depended on.
+	Name string `json:"-"`
+	// Condition is what the dependent waits for (default ready).
+	Condition Condition `json:"condition,omitempty" jsonschema:"enum=started,enum=ready,enum=completed,default=ready,description=started: the process is running; ready: it is ready; completed: the task exited 0."`
+	// Restart restarts the dependent when the dependency restarts.
+	Restart bool `json:"restart,omitempty" jsonschema:"description=Restart this process whenever the dependency restarts."`
+}
+
+// Dependencies is dependsOn, sorted by name.
+type Dependencies []Dependency
+
+// RestartPolicyName is when a process is restarted after it ends.
+type RestartPolicyName string
+
+// The restart policies.
+const (
+	RestartNo        RestartPolicyName = "no"
+	RestartOnFailure RestartPolicyName = "on-failure"
+	RestartAlways    RestartPolicyName = "always"
+)
+
+// RestartPolicy is the restart setting of a process.
+type RestartPolicy struct {
+	Policy      RestartPolicyName `json:"policy,omitempty" jsonschema:"enum=no,enum=on-failure,enum=always,default=no,description=no: never restart; on-failure: restart after a crash or failure; always: restart whenever it ends."`
+	MaxRestarts int               `json:"maxRestarts,omitempty" jsonschema:"minimum=0,description=Give up after this many consecutive restarts (0 means no limit)."`
+	Backoff     BackoffRange      `json:"backoff,omitempty" jsonschema:"description=Delay before a restart, doubling from min to max: e.g. 500ms..30s."`
+}
+
+// BackoffRange is an exponential backoff from Min doubling up to Max.
+type BackoffRange struct {
+	Min time.Duration
+	Max time.Duration
+}
+
+// IsZero reports whether the range is unset.
+func (b BackoffRange) IsZero() bool { return b.Min == 0 && b.Max == 0 }
+
+// String formats the range as "min..max".
+func (b BackoffRange) String() string {
+	return fmt.Sprintf("%s..%s", b.Min, b.Max)
+}
+
+// Healthcheck is a probe run periodically once the process is ready.
+type Healthcheck struct {
+	HTTP     string   `json:"http,omitempty" jsonschema:"description=URL to GET; a status below 400 is healthy."`
+	Exec     Command  `json:"exec,omitempty" jsonschema:"description=Command to run; exit 0 is healthy."`
+	TCP      string   `json:"tcp,omitempty" jsonschema:"description=host:port to connect to; a connection is healthy."`
+	Interval Duration `json:"interval,omitempty" jsonschema:"description=Time between probes (default 5s)."`
+	Timeout  Duration `json:"timeout,omitempty" jsonschema:"description=Time one probe may take (default 2s)."`
+	Failures int      `json:"failures,omitempty" jsonschema:"minimum=1,description=Consecutive failures before the process is unhealthy (default 3)."`
+}
+
+// Shutdown says how a process is stopped.
+type Shutdown struct {
+	Signal  string   `json:"signal,omitempty" jsonschema:"default=SIGTERM,description=Signal sent to the process group to stop it (e.g. SIGTERM, SIGINT)."`
+	Timeout Duration `json:"timeout,omitempty" jsonschema:"description=How long to wait after the signal before SIGKILL (default 10s)."`
+}
+
+// AutoRespond sends input when a line matches, to answer a known dialog.
+type AutoRespond struct {
+	Match    string `json:"match" jsonschema:"description=RE2 regex matched against each ANSI-stripped line."`
+	Send     string `json:"send" jsonschema:"description=Text written to the process when the line matches (use \\r for Enter)."`
+	Once     bool   `json:"once,omitempty" jsonschema:"description=Answer only the first time per run."`
+	MaxTimes int    `json:"maxTimes,omitempty" jsonschema:"minimum=0,description=Answer at most this many times per run (0 means no limit)."`
+}
+
+// Duration is a time.Duration written in Go syntax (300ms, 1.5s, 2m).
+type Duration time.Duration
+
+// D returns the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// String formats the duration in Go syntax.
+func (d Duration) String() string { return time.Duration(d).String() }

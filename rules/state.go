@@ -1,0 +1,31 @@
+package rules
+
+// State is the lifecycle state of a process (design §3). The engine owns the
+// state of each process; the detector proposes the detection-driven ones.
+type State string
+
+// The process states.
+const (
+	StatePending            State = "pending"
+	StateBlocked            State = "blocked"
+	StateStarting           State = "starting"
+	StateReady              State = "ready"
+	StateBusy               State = "busy"
+	StateAwaitingInput      State = "awaiting-input"
+	StateAwaitingPermission State = "awaiting-permission"
+	StateUnhealthy          State = "unhealthy"
+	StateFailed             State = "failed"
+	StateCompleted          State = "completed"
+	StateBackoff            State = "backoff"
+	StateStopping           State = "stopping"
+	StateStopped            State = "stopped"
+)
+
+// Terminal reports whether a process in this state is no longer running.
+func (s State) Terminal() bool {
+	switch s {
+	case StateFailed, StateCompleted, StateStopped, StateBlocked:
+		return true
+	}
+	return false
+}
