@@ -12,13 +12,13 @@ import (
 // Config is a whole procs.yaml after layering, expansion and validation.
 type Config struct {
 	// Schema is the optional "$schema" reference editors use; procs ignores it.
-	Schema string `json:"$schema,omitempty" jsonschema:"description=JSON Schema reference for editors; ignored by procs"`
+	Schema string `json:"$schema,omitempty" jsonschema_description:"JSON Schema reference for editors; ignored by procs"`
 	// Env holds variables set for every process.
-	Env map[string]string `json:"env,omitempty" jsonschema:"description=Environment variables for every process. Values may use ${VAR} and ${VAR:-default}."`
+	Env map[string]string `json:"env,omitempty" jsonschema_description:"Environment variables for every process. Values may use ${VAR} and ${VAR:-default}."`
 	// EnvFile names a dotenv file loaded for every process.
-	EnvFile string `json:"envFile,omitempty" jsonschema:"description=A dotenv file (KEY=value lines) loaded for every process, relative to procs.yaml."`
+	EnvFile string `json:"envFile,omitempty" jsonschema_description:"A dotenv file (KEY=value lines) loaded for every process, relative to procs.yaml."`
 	// Procs holds the processes by name.
-	Procs map[string]*Proc `json:"procs" jsonschema:"description=The processes to run, by name."`
+	Procs map[string]*Proc `json:"procs" jsonschema_description:"The processes to run, by name."`
 
 	// File is the absolute path of the main config file (not part of the format).
 	File string `json:"-"`
@@ -47,26 +47,26 @@ const (
 
 // Proc is the configuration of one process.
 type Proc struct {
-	Command          Command           `json:"command" jsonschema:"description=What to run. A string runs through sh -c; a list runs as argv without a shell."`
-	Cwd              string            `json:"cwd,omitempty" jsonschema:"description=Working directory, relative to procs.yaml. Must exist."`
-	Env              map[string]string `json:"env,omitempty" jsonschema:"description=Environment variables for this process; they override the global env."`
-	EnvFile          string            `json:"envFile,omitempty" jsonschema:"description=A dotenv file for this process, relative to procs.yaml."`
-	Kind             Kind              `json:"kind,omitempty" jsonschema:"enum=service,enum=task,default=service,description=service runs until stopped; task is one-shot and is completed when it exits 0."`
-	DependsOn        Dependencies      `json:"dependsOn,omitempty" jsonschema:"description=Processes this one waits for. A list means each must be ready; a map gives a condition (started, ready, completed) or {condition, restart}."`
-	Port             int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535,description=TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
-	Framework        string            `json:"framework,omitempty" jsonschema:"description=Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
-	ReadyPatterns    []string          `json:"readyPatterns,omitempty" jsonschema:"description=RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
-	ErrorPatterns    []string          `json:"errorPatterns,omitempty" jsonschema:"description=RE2 regexes; a line matching one means failed. Extends the preset's."`
-	NotReadyPatterns []string          `json:"notReadyPatterns,omitempty" jsonschema:"description=RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
-	Ready            string            `json:"ready,omitempty" jsonschema:"description=An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
-	ReadyTimeout     Duration          `json:"readyTimeout,omitempty" jsonschema:"description=How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
-	StabilityDelay   Duration          `json:"stabilityDelay,omitempty" jsonschema:"description=How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
-	Restart          RestartPolicy     `json:"restart,omitempty" jsonschema:"description=When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
-	Healthcheck      *Healthcheck      `json:"healthcheck,omitempty" jsonschema:"description=A probe run after the process is ready; failures make it unhealthy."`
-	Shutdown         Shutdown          `json:"shutdown,omitempty" jsonschema:"description=How to stop the process."`
-	PTY              bool              `json:"pty,omitempty" jsonschema:"description=Run the process in a pseudo-terminal (colour, prompts, input)."`
-	AutoRespond      []AutoRespond     `json:"autoRespond,omitempty" jsonschema:"description=Answers sent automatically when a line matches, for known dialogs."`
-	Disabled         bool              `json:"disabled,omitempty" jsonschema:"description=Keep the process in the file but never start it."`
+	Command          Command           `json:"command" jsonschema_description:"What to run. A string runs through sh -c; a list runs as argv without a shell."`
+	Cwd              string            `json:"cwd,omitempty" jsonschema_description:"Working directory, relative to procs.yaml. Must exist."`
+	Env              map[string]string `json:"env,omitempty" jsonschema_description:"Environment variables for this process; they override the global env."`
+	EnvFile          string            `json:"envFile,omitempty" jsonschema_description:"A dotenv file for this process, relative to procs.yaml."`
+	Kind             Kind              `json:"kind,omitempty" jsonschema:"enum=service,enum=task,default=service" jsonschema_description:"service runs until stopped; task is one-shot and is completed when it exits 0."`
+	DependsOn        Dependencies      `json:"dependsOn,omitempty" jsonschema_description:"Processes this one waits for. A list means each must be ready; a map gives a condition (started, ready, completed) or {condition, restart}."`
+	Port             int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
+	Framework        string            `json:"framework,omitempty" jsonschema_description:"Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
+	ReadyPatterns    []string          `json:"readyPatterns,omitempty" jsonschema_description:"RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
+	ErrorPatterns    []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed. Extends the preset's."`
+	NotReadyPatterns []string          `json:"notReadyPatterns,omitempty" jsonschema_description:"RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
+	Ready            string            `json:"ready,omitempty" jsonschema_description:"An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
+	ReadyTimeout     Duration          `json:"readyTimeout,omitempty" jsonschema_description:"How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
+	StabilityDelay   Duration          `json:"stabilityDelay,omitempty" jsonschema_description:"How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
+	Restart          RestartPolicy     `json:"restart,omitempty" jsonschema_description:"When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
+	Healthcheck      *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe run after the process is ready; failures make it unhealthy."`
+	Shutdown         Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
+	PTY              bool              `json:"pty,omitempty" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input)."`
+	AutoRespond      []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line matches, for known dialogs."`
+	Disabled         bool              `json:"disabled,omitempty" jsonschema_description:"Keep the process in the file but never start it."`
 
 	// Name is the key of the process in procs (not part of the format).
 	Name string `json:"-"`
@@ -117,9 +117,9 @@ type Dependency struct {
 	// Name is the process depended on.
 	Name string `json:"-"`
 	// Condition is what the dependent waits for (default ready).
-	Condition Condition `json:"condition,omitempty" jsonschema:"enum=started,enum=ready,enum=completed,default=ready,description=started: the process is running; ready: it is ready; completed: the task exited 0."`
+	Condition Condition `json:"condition,omitempty" jsonschema:"enum=started,enum=ready,enum=completed,default=ready" jsonschema_description:"started: the process is running; ready: it is ready; completed: the task exited 0."`
 	// Restart restarts the dependent when the dependency restarts.
-	Restart bool `json:"restart,omitempty" jsonschema:"description=Restart this process whenever the dependency restarts."`
+	Restart bool `json:"restart,omitempty" jsonschema_description:"Restart this process whenever the dependency restarts."`
 }
 
 // Dependencies is dependsOn, sorted by name.
@@ -137,9 +137,9 @@ const (
 
 // RestartPolicy is the restart setting of a process.
 type RestartPolicy struct {
-	Policy      RestartPolicyName `json:"policy,omitempty" jsonschema:"enum=no,enum=on-failure,enum=always,default=no,description=no: never restart; on-failure: restart after a crash or failure; always: restart whenever it ends."`
-	MaxRestarts int               `json:"maxRestarts,omitempty" jsonschema:"minimum=0,description=Give up after this many consecutive restarts (0 means no limit)."`
-	Backoff     BackoffRange      `json:"backoff,omitempty" jsonschema:"description=Delay before a restart, doubling from min to max: e.g. 500ms..30s."`
+	Policy      RestartPolicyName `json:"policy,omitempty" jsonschema:"enum=no,enum=on-failure,enum=always,default=no" jsonschema_description:"no: never restart; on-failure: restart after a crash or failure; always: restart whenever it ends."`
+	MaxRestarts int               `json:"maxRestarts,omitempty" jsonschema:"minimum=0" jsonschema_description:"Give up after this many consecutive restarts (0 means no limit)."`
+	Backoff     BackoffRange      `json:"backoff,omitempty" jsonschema_description:"Delay before a restart, doubling from min to max: e.g. 500ms..30s."`
 }
 
 // BackoffRange is an exponential backoff from Min doubling up to Max.
@@ -158,26 +158,26 @@ func (b BackoffRange) String() string {
 
 // Healthcheck is a probe run periodically once the process is ready.
 type Healthcheck struct {
-	HTTP     string   `json:"http,omitempty" jsonschema:"description=URL to GET; a status below 400 is healthy."`
-	Exec     Command  `json:"exec,omitempty" jsonschema:"description=Command to run; exit 0 is healthy."`
-	TCP      string   `json:"tcp,omitempty" jsonschema:"description=host:port to connect to; a connection is healthy."`
-	Interval Duration `json:"interval,omitempty" jsonschema:"description=Time between probes (default 5s)."`
-	Timeout  Duration `json:"timeout,omitempty" jsonschema:"description=Time one probe may take (default 2s)."`
-	Failures int      `json:"failures,omitempty" jsonschema:"minimum=1,description=Consecutive failures before the process is unhealthy (default 3)."`
+	HTTP     string   `json:"http,omitempty" jsonschema_description:"URL to GET; a status below 400 is healthy."`
+	Exec     Command  `json:"exec,omitempty" jsonschema_description:"Command to run; exit 0 is healthy."`
+	TCP      string   `json:"tcp,omitempty" jsonschema_description:"host:port to connect to; a connection is healthy."`
+	Interval Duration `json:"interval,omitempty" jsonschema_description:"Time between probes (default 5s)."`
+	Timeout  Duration `json:"timeout,omitempty" jsonschema_description:"Time one probe may take (default 2s)."`
+	Failures int      `json:"failures,omitempty" jsonschema:"minimum=1" jsonschema_description:"Consecutive failures before the process is unhealthy (default 3)."`
 }
 
 // Shutdown says how a process is stopped.
 type Shutdown struct {
-	Signal  string   `json:"signal,omitempty" jsonschema:"default=SIGTERM,description=Signal sent to the process group to stop it (e.g. SIGTERM, SIGINT)."`
-	Timeout Duration `json:"timeout,omitempty" jsonschema:"description=How long to wait after the signal before SIGKILL (default 10s)."`
+	Signal  string   `json:"signal,omitempty" jsonschema:"default=SIGTERM" jsonschema_description:"Signal sent to the process group to stop it (e.g. SIGTERM, SIGINT)."`
+	Timeout Duration `json:"timeout,omitempty" jsonschema_description:"How long to wait after the signal before SIGKILL (default 10s)."`
 }
 
 // AutoRespond sends input when a line matches, to answer a known dialog.
 type AutoRespond struct {
-	Match    string `json:"match" jsonschema:"description=RE2 regex matched against each ANSI-stripped line."`
-	Send     string `json:"send" jsonschema:"description=Text written to the process when the line matches (use \\r for Enter)."`
-	Once     bool   `json:"once,omitempty" jsonschema:"description=Answer only the first time per run."`
-	MaxTimes int    `json:"maxTimes,omitempty" jsonschema:"minimum=0,description=Answer at most this many times per run (0 means no limit)."`
+	Match    string `json:"match" jsonschema_description:"RE2 regex matched against each ANSI-stripped line."`
+	Send     string `json:"send" jsonschema_description:"Text written to the process when the line matches (use \\r for Enter)."`
+	Once     bool   `json:"once,omitempty" jsonschema_description:"Answer only the first time per run."`
+	MaxTimes int    `json:"maxTimes,omitempty" jsonschema:"minimum=0" jsonschema_description:"Answer at most this many times per run (0 means no limit)."`
 }
 
 // Duration is a time.Duration written in Go syntax (300ms, 1.5s, 2m).
