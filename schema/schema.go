@@ -1,0 +1,126 @@
+// Package schema generates the JSON Schema of procs.yaml from the Go config
+// types in compose, so the schema cannot drift from what procs accepts.
+package schema
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/procsdev/procs/compose"
+)
+
+// ID is the $id of the generated schema.
+const ID = "https://procs.dev/schema/procs.schema.json"
+
+// durationPattern matches Go durations such as 300ms, 1.5s or 1h2m.
+const durationPattern = `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^0$`
+
+// Generate returns the JSON Schema of procs.yaml, indented, with a final newline.
+func Generate() ([]byte, error) {
+	r := &jsonschema.Reflector{
+		Anonymous:      true,
+		ExpandedStruct: true,
+		Mapper:         mapType,
+	}
+	s := r.Reflect(&compose.Config{})
+	s.ID = ID
+	s.Title = "procs.yaml"
+	s.Description = "Configuration of procs, the local process composer: processes, their dependencies and how to tell that each is ready."
+	out, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+// mapType gives the schema of the config types that accept several shapes.
+func mapType(t reflect.Type) *jsonschema.Schema {
+	switch t {
+	case reflect.TypeFor[compose.Duration]():
+		return durationSchema("A duration in Go syntax, e.g. 300ms, 1.5s, 2m.")
+	case reflect.TypeFor[map[string]string]():
+		return envSchema()
+	case reflect.TypeFor[compose.Command]():
+		return commandSchema()
+	case reflect.TypeFor[compose.Dependencies]():
+		return dependenciesSchema()
+	case reflect.TypeFor[compose.RestartPolicy]():
+		return restartSchema()
+	case reflect.TypeFor[compose.BackoffRange]():
+		return &jsonschema.Schema{
+			Type:        "string",
+			Pattern:     `^[0-9.]+[a-zµ]+(\.\.[0-9.]+[a-zµ]+)?$`,
+			Description: "Restart delay: min..max (e.g. 500ms..30s), doubling after each restart; a single duration is the minimum.",
+		}
+	}
+	return nil
+}
+
+func durationSchema(description string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Pattern: durationPattern, Description: description}
+}
+
+func commandSchema() *jsonschema.Schema {
+	minOne := uint64(1)
+	return &jsonschema.Schema{
+		OneOf: []*jsonschema.Schema{
+			{Type: "string", MinLength: &minOne, Description: "A command line run with sh -c."},
+			{Type: "array", MinItems: &minOne, Items: &jsonschema.Schema{Type: "string"}, Description: "An argv list run without a shell."},
+		},
+	}
+}
+
+func conditionSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:        "string",
+		Enum:        []any{"started", "ready", "completed"},
+		Description: "started: the process is running; ready: it is ready; completed: the task exited 0.",
+	}
+}
+
+func dependenciesSchema() *jsonschema.Schema {
+	props := jsonschema.NewProperties()
+	props.Set("condition", conditionSchema())
+	props.Set("restart", &jsonschema.Schema{Type: "boolean", Description: "Restart this process whenever the dependency restarts."})
+	object := &jsonschema.Schema{Type: "object", Properties: props, AdditionalProperties: jsonschema.FalseSchema}
+	return &jsonschema.Schema{
+		OneOf: []*jsonschema.Schema{
+			{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Names of processes that must be ready first."},
+			{
+				Type:                 "object",
+				AdditionalProperties: &jsonschema.Schema{OneOf: []*jsonschema.Schema{conditionSchema(), object}},
+				Description:          "Process name → condition word or {condition, restart}.",
+			},
+		},
+	}
+}
+
+func restartSchema() *jsonschema.Schema {
+	policy := &jsonschema.Schema{
+		Type:        "string",
+		Enum:        []any{"no", "on-failure", "always"},
+		Description: "no: never restart; on-failure: restart after a crash or failure; always: restart whenever it ends.",
+	}
+	props := jsonschema.NewProperties()
+	props.Set("policy", policy)
+	props.Set("maxRestarts", &jsonschema.Schema{Type: "integer", Minimum: "0", Description: "Give up after this many consecutive restarts (0 means no limit)."})
+	props.Set("backoff", mapType(reflect.TypeFor[compose.BackoffRange]()))
+	return &jsonschema.Schema{
+		OneOf: []*jsonschema.Schema{
+			policy,
+			{Type: "object", Properties: props, AdditionalProperties: jsonschema.FalseSchema},
+		},
+	}
+}
+
+// envSchema accepts scalar values: YAML users write PORT: 8080 as often as "8080".
+func envSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type: "object",
+		AdditionalProperties: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+			{Type: "string"}, {Type: "number"}, {Type: "boolean"},
+		}},
+	}
+}
