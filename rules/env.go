@@ -1,6 +1,3 @@
-// Package rules decides when a process is ready and when it has failed. It is
-// pure: lines and events go in, verdicts come out, so it is testable without
-// running a process.
 package rules
 
 import "time"

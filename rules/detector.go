@@ -1,0 +1,238 @@
+package rules
+
+import (
+	"slices"
+	"time"
+
+	"github.com/expr-lang/expr/vm"
+)
+
+// Spec is what a process's config says about detecting its readiness and
+// failure. It is built once at config load and shared by every run.
+type Spec struct {
+	ReadyPatterns, ErrorPatterns, NotReadyPatterns []Pattern
+	// Rule is the compiled `ready` expression; nil when none.
+	Rule *Rule
+	// Port is the configured port; 0 when none.
+	Port int
+	// ReadyTimeout fails a run not ready in time; 0 means wait forever.
+	ReadyTimeout time.Duration
+	// StabilityDelay is how long the ready condition must hold without an
+	// error line before the run is ready; 0 means at once.
+	StabilityDelay time.Duration
+	// Task marks a one-shot process: exit 0 is completed, not a failure.
+	Task bool
+	// PortInUse answers the rule's portOpen(n); nil means the PortInUse of
+	// this package (reads /proc). Tests replace it to stay pure.
+	PortInUse func(port int) bool
+}
+
+// Detector decides the state of one run of one process from its events.
+// It is created per run, so nothing of an earlier run can satisfy a later
+// one. It is not safe for concurrent use: the goroutine that owns the run
+// feeds it.
+type Detector struct {
+	spec    *Spec
+	run     int
+	started time.Time
+	verdict Verdict
+
+	exited bool // after the exit nothing changes the verdict
+	failed bool // error line or timeout: kept until the exit
+	ready  bool // reached; kept unless a not-ready line arrives
+	// readySince is when the ready condition began to hold, zero while it
+	// does not; the run is ready once it has held for StabilityDelay.
+	readySince   time.Time
+	readyLine    string // the last ready line since the last not-ready line
+	notReadyLine string // a prompt blocking startup, "" when none
+
+	ports      []int
+	portOpen   bool
+	httpStatus int
+	execOK     bool
+	deps       map[string]string
+	log        logTracker
+
+	env     Env
+	machine vm.VM
+	ruleErr error
+}
+
+// NewDetector returns the detector for run number run, started at started.
+// When the ready condition already holds at start (a service with nothing
+// to wait for), the detector stays starting and asks, through Deadline, for
+// a timer at started+StabilityDelay, so the change to ready is reported by
+// Handle like any other.
+func NewDetector(spec *Spec, run int, started time.Time) *Detector {
+	if spec == nil {
+		spec = &Spec{}
+	}
+	d := &Detector{
+		spec: spec, run: run, started: started,
+		verdict: startingVerdict,
+		log:     newLogTracker(spec.Rule),
+	}
+	d.bindEnv()
+	if d.condition(started, "") {
+		d.readySince = started
+	}
+	return d
+}
+
+var startingVerdict = Verdict{State: StateStarting, Reason: "starting", Message: "starting"}
+
+// Handle feeds one event and returns the verdict after it; changed is true
+// when the state or reason differs from the previous verdict.
+func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
+	if d.exited {
+		return d.verdict, false
+	}
+	prev := d.verdict
+	switch ev.Kind {
+	case EventExit:
+		d.handleExit(ev.Exit)
+	default:
+		// A late event still sees the timeout it arrived after.
+		d.checkTimeout(ev.Time)
+		line := d.absorb(ev)
+		if !d.failed {
+			d.decide(ev.Time, line)
+		}
+	}
+	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason
+	return d.verdict, changed
+}
+
+// Verdict returns the current verdict.
+func (d *Detector) Verdict() Verdict { return d.verdict }
+
+// Ports returns the ports the process tree was last seen listening on.
+func (d *Detector) Ports() []int { return slices.Clone(d.ports) }
+
+// Deadline returns when the engine must deliver the next EventTimer: the end
+// of the stability delay or the readiness timeout. false when none is due.
+func (d *Detector) Deadline() (time.Time, bool) {
+	if d.exited || d.failed || d.ready {
+		return time.Time{}, false
+	}
+	if !d.readySince.IsZero() {
+		return d.readySince.Add(d.spec.StabilityDelay), true
+	}
+	if d.spec.ReadyTimeout > 0 {
+		return d.started.Add(d.spec.ReadyTimeout), true
+	}
+	return time.Time{}, false
+}
+
+// absorb records what ev says and returns the stripped line of a line event.
+func (d *Detector) absorb(ev Event) string {
+	switch ev.Kind {
+	case EventLine:
+		return d.absorbLine(ev.Line)
+	case EventPorts:
+		d.ports = slices.Sorted(slices.Values(ev.Ports))
+		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
+	case EventProbe:
+		switch ev.Probe.Kind {
+		case ProbeHTTP:
+			d.httpStatus = ev.Probe.Status
+		case ProbeExec:
+			d.execOK = ev.Probe.OK
+		}
+	case EventDeps:
+		d.deps = make(map[string]string, len(ev.Deps))
+		for name, state := range ev.Deps {
+			d.deps[name] = string(state)
+		}
+	}
+	return ""
+}
+
+// absorbLine applies the line priorities: error, then not-ready, then ready.
+func (d *Detector) absorbLine(l Line) string {
+	text := l.Text
+	if text == "" && len(l.Raw) > 0 {
+		text = StripText(l.Raw)
+	}
+	d.log.add(text)
+	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
+		// The first error line is the cause; later ones are its echoes.
+		if d.verdict.Reason != "error" {
+			d.fail("error", errorMessage(p, text), text)
+		}
+		return text
+	}
+	if _, ok := matchAny(d.spec.NotReadyPatterns, text); ok {
+		d.notReadyLine, d.readyLine = text, ""
+		d.ready, d.readySince = false, time.Time{}
+		return text
+	}
+	if _, ok := matchAny(d.spec.ReadyPatterns, text); ok {
+		d.readyLine, d.notReadyLine = text, ""
+	}
+	return text
+}
+
+// decide moves between starting and ready after an event.
+func (d *Detector) decide(now time.Time, line string) {
+	if d.notReadyLine != "" {
+		d.set(Verdict{State: StateStarting, Reason: "not-ready", Line: d.notReadyLine,
+			Message: "waiting at prompt " + quote(d.notReadyLine)})
+		return
+	}
+	if d.ready {
+		return
+	}
+	if !d.condition(now, line) {
+		d.readySince = time.Time{}
+		d.set(startingVerdict)
+		return
+	}
+	if d.readySince.IsZero() {
+		d.readySince = now
+	}
+	if now.Sub(d.readySince) < d.spec.StabilityDelay {
+		d.set(startingVerdict)
+		return
+	}
+	d.ready = true
+	d.set(Verdict{State: StateReady, Reason: "ready", Message: d.readyMessage(), Line: d.readyLine})
+}
+
+// checkTimeout fails the run once the readiness timeout has passed, unless
+// the ready condition already holds and only the stability delay remains.
+func (d *Detector) checkTimeout(now time.Time) {
+	timeout := d.spec.ReadyTimeout
+	if timeout <= 0 || d.failed || d.ready || !d.readySince.IsZero() {
+		return
+	}
+	if now.Before(d.started.Add(timeout)) {
+		return
+	}
+	d.fail("timeout", d.timeoutMessage(), "")
+}
+
+func (d *Detector) handleExit(e Exit) {
+	d.exited = true
+	v := classifyExit(e, d.spec.Task)
+	if d.failed && v.State != StateStopped {
+		// The error line (or the timeout) says more than the exit code.
+		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
+		v.Message = d.verdict.Message + "; then " + e.describe()
+	}
+	d.verdict = v
+}
+
+func (d *Detector) fail(reason, message, line string) {
+	d.failed = true
+	d.verdict = Verdict{State: StateFailed, Reason: reason, Message: message, Line: line}
+}
+
+// set replaces the verdict only when it changes, so the hot path of lines
+// that change nothing copies no strings.
+func (d *Detector) set(v Verdict) {
+	if v.State == d.verdict.State && v.Reason == d.verdict.Reason && v.Line == d.verdict.Line {
+		return
+	}
+	d.verdict = v
+}

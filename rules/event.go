@@ -1,0 +1,53 @@
+package rules
+
+import "time"
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// The kinds of event a detector consumes.
+const (
+	// EventLine is one line of output (Event.Line).
+	EventLine EventKind = iota
+	// EventExit is the end of the process (Event.Exit).
+	EventExit
+	// EventPorts is a change in the ports the process tree listens on
+	// (Event.Ports, the complete new set).
+	EventPorts
+	// EventProbe is the result of a readiness probe (Event.Probe).
+	EventProbe
+	// EventTimer is the deadline the detector asked for via Deadline.
+	EventTimer
+	// EventDeps is a change in the states of dependencies (Event.Deps).
+	EventDeps
+)
+
+// Event is one thing that happened to a run. Time is when it happened; the
+// detector measures delays and timeouts with it, never with the clock, so
+// replays of captured output decide exactly as the live run would.
+type Event struct {
+	Kind  EventKind
+	Time  time.Time
+	Line  Line
+	Exit  Exit
+	Ports []int
+	Probe ProbeResult
+	Deps  map[string]State
+}
+
+// Verdict is what the detector concludes about a run.
+type Verdict struct {
+	// State is one of StateStarting, StateReady, StateFailed,
+	// StateCompleted, StateStopped.
+	State State
+	// Reason is a short word: "starting", "ready", "error", "not-ready",
+	// "timeout", "crash", "killed", "exited", "completed", "stopped".
+	Reason string
+	// Message is a sentence for people, e.g. `matched "listening on :8080";
+	// port 8080 open`.
+	Message string
+	// Line is the deciding line, ANSI-stripped; "" if none.
+	Line string
+	// ExitCode is the exit code once the process has exited.
+	ExitCode int
+}

@@ -1,0 +1,132 @@
+package rules
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// procRoot is where procfs is mounted.
+const procRoot = "/proc"
+
+// tcpListenState is the kernel's TCP_LISTEN as /proc/net/tcp writes it.
+const tcpListenState = "0A"
+
+// listenTables are the socket tables holding IPv4 and IPv6 listeners.
+var listenTables = []string{procRoot + "/net/tcp", procRoot + "/net/tcp6"}
+
+// tcpListeners maps the inode of every listening TCP socket (IPv4 and IPv6)
+// in this network namespace to its port. It fails only when no table can
+// be read (a kernel without IPv6 has no tcp6).
+func tcpListeners() (map[uint64]int, error) {
+	listeners := make(map[uint64]int)
+	var firstErr error
+	read := 0
+	for _, table := range listenTables {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("read listening sockets: %w", err)
+			}
+			continue
+		}
+		read++
+		parseTCPTable(data, listeners)
+	}
+	if read == 0 {
+		return nil, firstErr
+	}
+	return listeners, nil
+}
+
+// parseTCPTable adds the LISTEN sockets of one /proc/net/tcp{,6} table:
+// "sl local_address rem_address st ... uid timeout inode ...", with the
+// local address as HEXIP:HEXPORT.
+func parseTCPTable(data []byte, into map[uint64]int) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Scan() // the header
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 10 || fields[3] != tcpListenState {
+			continue
+		}
+		colon := strings.LastIndexByte(fields[1], ':')
+		if colon < 0 {
+			continue
+		}
+		port, err := strconv.ParseUint(fields[1][colon+1:], 16, 16)
+		if err != nil {
+			continue
+		}
+		inode, err := strconv.ParseUint(fields[9], 10, 64)
+		if err != nil || inode == 0 {
+			continue
+		}
+		into[inode] = int(port)
+	}
+}
+
+// socketInodes calls fn with the inode of each socket pid has open. It
+// reads nothing it cannot: a process that exits meanwhile, or one of
+// another user, simply has no sockets.
+func socketInodes(pid int, fn func(inode uint64)) {
+	dir := procRoot + "/" + strconv.Itoa(pid) + "/fd"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		link, err := os.Readlink(dir + "/" + e.Name())
+		if err != nil || !strings.HasPrefix(link, "socket:[") {
+			continue
+		}
+		inode, err := strconv.ParseUint(strings.TrimSuffix(link[len("socket:["):], "]"), 10, 64)
+		if err == nil {
+			fn(inode)
+		}
+	}
+}
+
+// processTree returns root and all its descendants, found through
+// /proc/<pid>/task/<tid>/children (children of every thread, since a child
+// belongs to the thread that forked it).
+func processTree(root int) ([]int, error) {
+	if _, err := os.Stat(procRoot + "/" + strconv.Itoa(root)); err != nil {
+		return nil, fmt.Errorf("find process %d: %w", root, err)
+	}
+	tree := []int{root}
+	seen := map[int]bool{root: true}
+	for i := 0; i < len(tree); i++ {
+		for _, child := range childrenOf(tree[i]) {
+			if !seen[child] {
+				seen[child] = true
+				tree = append(tree, child)
+			}
+		}
+	}
+	return tree, nil
+}
+
+func childrenOf(pid int) []int {
+	taskDir := procRoot + "/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(taskDir)
+	if err != nil {
+		return nil
+	}
+	var children []int
+	for _, task := range tasks {
+		data, err := os.ReadFile(taskDir + "/" + task.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				children = append(children, child)
+			}
+		}
+	}
+	return children
+}

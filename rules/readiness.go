@@ -1,0 +1,154 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// condition reports whether the ready condition holds now (before the
+// stability delay): ready = (no readyPatterns, or a ready line seen) AND
+// (no rule, or the rule is true). With neither, a configured port must be
+// open by this process tree; with no port either, a service is ready by
+// running and a task waits for its exit.
+func (d *Detector) condition(now time.Time, line string) bool {
+	hasPatterns := len(d.spec.ReadyPatterns) > 0
+	if !hasPatterns && d.spec.Rule == nil {
+		if d.spec.Port != 0 {
+			return d.portOpen
+		}
+		return !d.spec.Task
+	}
+	if hasPatterns && d.readyLine == "" {
+		return false
+	}
+	if d.spec.Rule != nil {
+		return d.evalRule(now, line)
+	}
+	return true
+}
+
+// bindEnv builds the rule environment once; the functions it holds read
+// the detector's current state, and evalRule refreshes the plain fields.
+func (d *Detector) bindEnv() {
+	portInUse := d.spec.PortInUse
+	if portInUse == nil {
+		portInUse = PortInUse
+	}
+	d.env = Env{
+		Log:      LogView{Matches: d.log.Matches, Contains: d.log.Contains},
+		PortOpen: portInUse,
+		Run:      d.run,
+	}
+}
+
+func (d *Detector) evalRule(now time.Time, line string) bool {
+	env := &d.env
+	env.Line = line
+	env.Log.Last, env.Log.Lines = d.log.last, d.log.lines
+	env.Port.Open = d.portOpen
+	env.Ports = d.ports
+	env.HTTP.Status = d.httpStatus
+	env.Exec.OK = d.execOK
+	env.Elapsed = now.Sub(d.started)
+	env.Deps = d.deps
+	ok, err := d.spec.Rule.evalWith(&d.machine, env)
+	// A rule that cannot be evaluated (a missing deps key, say) is not
+	// true; the error is kept for the timeout message.
+	d.ruleErr = err
+	return ok && err == nil
+}
+
+// readyMessage says what made the run ready.
+func (d *Detector) readyMessage() string {
+	var parts []string
+	if d.readyLine != "" {
+		parts = append(parts, "matched "+quote(d.readyLine))
+	}
+	if d.spec.Port != 0 && d.portOpen {
+		parts = append(parts, fmt.Sprintf("port %d open", d.spec.Port))
+	}
+	if d.spec.Rule != nil {
+		parts = append(parts, "rule "+strconv.Quote(d.spec.Rule.Source)+" true")
+	}
+	if len(parts) == 0 {
+		if d.spec.StabilityDelay > 0 {
+			return fmt.Sprintf("running for %s without error", d.spec.StabilityDelay)
+		}
+		return "running"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// timeoutMessage says what was and was not seen, e.g. "port 3000 open, no
+// line matched /Local:/ after 30s".
+func (d *Detector) timeoutMessage() string {
+	var parts []string
+	if port := d.spec.Port; port != 0 {
+		switch {
+		case d.portOpen:
+			parts = append(parts, fmt.Sprintf("port %d open", port))
+		case len(d.ports) > 0:
+			parts = append(parts, fmt.Sprintf("port %d not open (listening on %s)", port, joinInts(d.ports)))
+		default:
+			parts = append(parts, fmt.Sprintf("port %d not open", port))
+		}
+	}
+	switch {
+	case d.notReadyLine != "":
+		parts = append(parts, "waiting at prompt "+quote(d.notReadyLine))
+	case len(d.spec.ReadyPatterns) > 0 && d.readyLine == "":
+		parts = append(parts, "no line matched "+patternList(d.spec.ReadyPatterns))
+	case d.readyLine != "":
+		parts = append(parts, "matched "+quote(d.readyLine))
+	}
+	if d.spec.Rule != nil {
+		rule := "rule " + strconv.Quote(d.spec.Rule.Source) + " not true"
+		if d.ruleErr != nil {
+			rule += " (" + d.ruleErr.Error() + ")"
+		}
+		parts = append(parts, rule)
+	}
+	if d.log.lines == 0 {
+		parts = append(parts, "no output")
+	}
+	return strings.Join(parts, ", ") + " after " + d.spec.ReadyTimeout.String()
+}
+
+func errorMessage(p Pattern, text string) string {
+	return fmt.Sprintf("error line %s (matched /%s/)", quote(text), p.Source)
+}
+
+func patternList(patterns []Pattern) string {
+	srcs := make([]string, len(patterns))
+	for i, p := range patterns {
+		srcs[i] = "/" + p.Source + "/"
+	}
+	return strings.Join(srcs, " or ")
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// quote quotes a line for a message, trimmed and shortened: messages are
+// read in a terminal, the full line is in the logs.
+func quote(line string) string {
+	line = strings.TrimSpace(line)
+	const limit = 200
+	if len(line) > limit {
+		cut := limit
+		for cut > 0 && !isRuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	return strconv.Quote(line)
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

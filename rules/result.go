@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"strings"
+	"time"
+)
+
+// ResultLogLines is how many lines of output a Result carries.
+const ResultLogLines = 10
+
+// Result is the one structured answer to every wait (design §4), used by
+// the CLI, the API and MCP alike.
+type Result struct {
+	Name       string   `json:"name"`
+	Success    bool     `json:"success"`
+	State      State    `json:"state"`
+	Run        int      `json:"run"`
+	DurationMs int64    `json:"durationMs"`
+	Message    string   `json:"message"`
+	Ports      []int    `json:"ports"`
+	Logs       []string `json:"logs"`
+}
+
+// NewResult builds the result of waiting for run of name, started at
+// started, now that v is its verdict. success says whether v is what the
+// caller waited for. Logs are the last lines of this run from ring (nil
+// for none), stripped, blank ones left out (a screen-clearing dev server
+// prints dozens that would push out the lines that matter).
+func NewResult(name string, run int, v Verdict, success bool, started, now time.Time, ports []int, ring *Ring) Result {
+	res := Result{
+		Name: name, Success: success, State: v.State, Run: run,
+		DurationMs: now.Sub(started).Milliseconds(),
+		Message:    v.Message,
+		Ports:      ports,
+		Logs:       []string{},
+	}
+	if v.Reason != "" && !strings.HasPrefix(v.Message, v.Reason) {
+		res.Message = v.Reason + ": " + v.Message
+	}
+	if res.Ports == nil {
+		res.Ports = []int{}
+	}
+	if ring != nil {
+		res.Logs = lastTexts(ring.Since(started), ResultLogLines)
+	}
+	return res
+}
+
+// lastTexts returns the stripped text of the last n non-blank lines.
+func lastTexts(lines []Line, n int) []string {
+	out := make([]string, 0, n)
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if strings.TrimSpace(lines[i].Text) != "" {
+			out = append(out, lines[i].Text)
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package rules
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// Stream says which output of a process a line came from.
+type Stream int
+
+// The streams a line can come from. A PTY merges stdout and stderr.
+const (
+	StreamStdout Stream = iota
+	StreamStderr
+	StreamPTY
+)
+
+// String names the stream as logs and the API show it.
+func (s Stream) String() string {
+	switch s {
+	case StreamStderr:
+		return "stderr"
+	case StreamPTY:
+		return "pty"
+	}
+	return "stdout"
+}
+
+// DefaultMaxLine is the line size cap a caller should use when it has no
+// reason to pick another: long enough for any log line a person reads, short
+// enough that a child writing megabytes without a newline costs little.
+const DefaultMaxLine = 64 << 10
+
+// Line is one line of child output.
+type Line struct {
+	// Raw is the line as written, escapes kept, without its terminator and
+	// without the text a bare \r redraw overwrote. Owned by the Line: the
+	// splitter never reuses it.
+	Raw []byte
+	// Text is Raw with ANSI escapes and control characters removed and
+	// invalid UTF-8 replaced; it is what patterns match.
+	Text   string
+	Stream Stream
+	Time   time.Time
+	// Cut means the line reached the size cap; the rest follows as further
+	// Lines (the last of which has Cut false).
+	Cut bool
+}
+
+// Splitter turns a byte stream into Lines. It understands \n, \r\n and bare
+// \r redraws (a progress bar redrawn in place yields only its last state),
+// caps each line at a size and emits partial lines at EOF. Memory is bounded
+// by the cap whatever the child writes. A Splitter is not safe for
+// concurrent use: one goroutine reads one stream.
+type Splitter struct {
+	stream  Stream
+	maxLine int
+	emit    func(Line)
+	now     func() time.Time
+
+	buf []byte
+	// pendingCR is a \r whose meaning depends on the next byte: \n makes it
+	// a line end, anything else a redraw. A write may end between the two.
+	pendingCR bool
+}
+
+// NewSplitter returns a splitter that calls emit, synchronously from Write
+// and Flush, for each line of stream. maxLine <= 0 means DefaultMaxLine.
+func NewSplitter(stream Stream, maxLine int, emit func(Line)) *Splitter {
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	// A cap below one UTF-8 rune could never make progress on a rune.
+	maxLine = max(maxLine, utf8.UTFMax)
+	return &Splitter{stream: stream, maxLine: maxLine, emit: emit, now: time.Now}
+}
+
+// SetClock replaces time.Now as the source of Line.Time; replays of captured
+// output use it to give lines their recorded times.
+func (s *Splitter) SetClock(now func() time.Time) { s.now = now }
+
+// Write splits p into lines. It never fails and never blocks beyond emit.
+func (s *Splitter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if s.pendingCR {
+			if p[0] == '\r' {
+				// \r\r\n (a PTY translating an already-\r\n line) is one line end.
+				p = p[1:]
+				continue
+			}
+			s.pendingCR = false
+			if p[0] == '\n' {
+				s.endLine()
+				p = p[1:]
+				continue
+			}
+			// A bare \r: the text after it overwrites the line so far.
+			s.buf = s.buf[:0]
+		}
+		i := indexLineByte(p)
+		if i < 0 {
+			s.appendCapped(p)
+			break
+		}
+		s.appendCapped(p[:i])
+		if p[i] == '\n' {
+			s.endLine()
+		} else {
+			s.pendingCR = true
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Flush emits the partial last line, if any. Call it at EOF.
+func (s *Splitter) Flush() {
+	if s.pendingCR || len(s.buf) > 0 {
+		s.pendingCR = false
+		s.endLine()
+	}
+}
+
+// indexLineByte finds the first \n or \r.
+func indexLineByte(p []byte) int {
+	for i, b := range p {
+		if b == '\n' || b == '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+// appendCapped adds p to the current line, emitting cut lines whenever the
+// cap is reached, so the buffer never grows beyond maxLine.
+func (s *Splitter) appendCapped(p []byte) {
+	for len(p) > 0 {
+		room := s.maxLine - len(s.buf)
+		if len(p) < room {
+			s.buf = append(s.buf, p...)
+			return
+		}
+		s.buf = append(s.buf, p[:room]...)
+		p = p[room:]
+		s.cut()
+	}
+}
+
+// cut emits the full buffer as a cut line, keeping back an incomplete rune
+// at its end so the rune is not split between two lines.
+func (s *Splitter) cut() {
+	keep := incompleteRuneTail(s.buf)
+	head := s.buf[:len(s.buf)-keep]
+	s.emitLine(head, true)
+	n := copy(s.buf, s.buf[len(head):])
+	s.buf = s.buf[:n]
+}
+
+// incompleteRuneTail returns how many bytes at the end of b start a UTF-8
+// rune that is not complete yet (0 when b ends on a rune boundary or in
+// bytes that are invalid anyway).
+func incompleteRuneTail(b []byte) int {
+	for k := 1; k < utf8.UTFMax && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if c < utf8.RuneSelf {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-k:]) {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+func (s *Splitter) endLine() {
+	s.emitLine(s.buf, false)
+	s.buf = s.buf[:0]
+}
+
+func (s *Splitter) emitLine(b []byte, cut bool) {
+	raw := make([]byte, len(b))
+	copy(raw, b)
+	s.emit(Line{Raw: raw, Text: StripText(raw), Stream: s.stream, Time: s.now(), Cut: cut})
+}
