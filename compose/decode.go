@@ -1,0 +1,645 @@
+package compose
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
+	"github.com/procsdev/procs/rules"
+)
+
+// The keys each mapping of the format accepts.
+var (
+	topKeys         = []string{"$schema", "env", "envFile", "procs"}
+	procKeys        = []string{"autoRespond", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "kind", "notReadyPatterns", "port", "pty", "ready", "readyPatterns", "readyTimeout", "restart", "shutdown", "stabilityDelay"}
+	dependencyKeys  = []string{"condition", "restart"}
+	restartKeys     = []string{"backoff", "maxRestarts", "policy"}
+	healthcheckKeys = []string{"exec", "failures", "http", "interval", "tcp", "timeout"}
+	shutdownKeys    = []string{"signal", "timeout"}
+	autoRespondKeys = []string{"match", "maxTimes", "once", "send"}
+)
+
+// structKeys returns the keys accepted at path, or nil where any key goes
+// (env, the procs map, dependsOn names).
+func structKeys(path []string) []string {
+	n := len(path)
+	switch {
+	case n == 0:
+		return topKeys
+	case path[0] != "procs" || n < 2:
+		return nil
+	case n == 2:
+		return procKeys
+	case n == 3:
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys}[path[2]]
+	case n == 4 && path[2] == "dependsOn":
+		return dependencyKeys
+	case n == 4 && path[2] == "autoRespond":
+		return autoRespondKeys
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// decoder turns the merged tree into typed values, reporting every value
+// of the wrong type or out of range at its position.
+type decoder struct {
+	p *problems
+	// declared lists every process name in the config, valid or not.
+	declared []string
+	// depPaths is the key path of each dependsOn entry, by [process, dependency].
+	depPaths map[[2]string][]string
+}
+
+func (d *decoder) origin(path []string) *origin { return d.p.src.find(path) }
+
+// describe names a value's type for "expected X, got Y" messages.
+func (d *decoder) describe(path []string, v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "nothing"
+	case string:
+		return fmt.Sprintf("string %q", t)
+	case bool:
+		return fmt.Sprintf("boolean %v", t)
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	}
+	if text, ok := d.scalarText(path, v); ok {
+		return "number " + text
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// scalarText is a scalar as the user wrote it.
+func (d *decoder) scalarText(path []string, v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case bool:
+		return strconv.FormatBool(t), true
+	case int, int64, uint64, float64:
+		if o := d.p.src.exact(path); o != nil && o.raw != "" && !o.quoted {
+			return o.raw, true
+		}
+		if f, ok := t.(float64); ok {
+			return strconv.FormatFloat(f, 'g', -1, 64), true
+		}
+		return fmt.Sprint(t), true
+	}
+	return "", false
+}
+
+func (d *decoder) typeErr(path []string, want string, v any) {
+	d.p.atValue(path, "expected %s, got %s", want, d.describe(path, v))
+}
+
+func (d *decoder) str(path []string, v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	d.typeErr(path, "a string", v)
+	return ""
+}
+
+// integer reads a whole number; what names it in messages ("a port").
+func (d *decoder) integer(path []string, v any, what string) (int, bool) {
+	switch t := v.(type) {
+	case nil:
+		return 0, false
+	case int:
+		return t, true
+	case int64:
+		if t >= math.MinInt && t <= math.MaxInt {
+			return int(t), true
+		}
+	case float64:
+		d.p.atValue(path, "expected a whole number, got %s", d.describe(path, v))
+		return 0, false
+	case string:
+		return d.integerText(path, t, what)
+	case bool, map[string]any, []any:
+		d.typeErr(path, "a number", v)
+		return 0, false
+	}
+	d.p.atValue(path, "%s is too large to be %s", d.describe(path, v), what)
+	return 0, false
+}
+
+// integerText converts text from a variable or flag, and explains a
+// number written as a string in a file.
+func (d *decoder) integerText(path []string, s, what string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	switch {
+	case d.origin(path).text && err == nil:
+		return n, true
+	case d.origin(path).text:
+		d.p.atValue(path, "%q is not %s", s, what)
+	case err == nil:
+		d.p.atValue(path, "expected a number, got string %q: write %d without quotes", s, n)
+	default:
+		d.p.atValue(path, "expected a number, got string %q", s)
+	}
+	return 0, false
+}
+
+// count reads a number that must not be negative.
+func (d *decoder) count(path []string, v any) int {
+	n, ok := d.integer(path, v, "a number")
+	if ok && n < 0 {
+		d.p.atValue(path, "%d is negative: use 0 or more", n)
+		return 0
+	}
+	return n
+}
+
+func (d *decoder) boolean(path []string, v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return t
+	case string:
+		if d.origin(path).text {
+			b, err := strconv.ParseBool(strings.TrimSpace(t))
+			if err != nil {
+				d.p.atValue(path, "%q is not true or false", t)
+			}
+			return b
+		}
+	}
+	d.typeErr(path, "true or false", v)
+	return false
+}
+
+// duration reads a Go duration such as 300ms or 1m30s.
+func (d *decoder) duration(path []string, v any) Duration {
+	if v == nil {
+		return 0
+	}
+	text, ok := d.scalarText(path, v)
+	if !ok || isBool(v) {
+		d.typeErr(path, "a duration (e.g. 30s)", v)
+		return 0
+	}
+	parsed, err := parseDuration(text)
+	if err != nil {
+		d.p.atValue(path, "%q %v", text, err)
+		return 0
+	}
+	return Duration(parsed)
+}
+
+func isBool(v any) bool { _, ok := v.(bool); return ok }
+
+// mapping reads a mapping and reports keys not in known (unless known is nil).
+func (d *decoder) mapping(path []string, v any, known []string) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if v != nil {
+			d.typeErr(path, "a mapping (key: value lines)", v)
+		}
+		return nil, false
+	}
+	if known != nil {
+		for _, key := range sortedKeys(m) {
+			if !slices.Contains(known, key) {
+				d.p.atKey(child(path, key), "unknown key %q%s", key, didYouMean(key, known))
+			}
+		}
+	}
+	return m, true
+}
+
+// stringList reads a list of strings; a variable or flag may give one string.
+func (d *decoder) stringList(path []string, v any) []string {
+	switch t := v.(type) {
+	case nil:
+		return nil
+	case string:
+		if d.origin(path).text {
+			return []string{t}
+		}
+	case []any:
+		out := make([]string, 0, len(t))
+		for i, item := range t {
+			if s, ok := item.(string); ok {
+				out = append(out, s)
+			} else {
+				d.typeErr(index(path, i), "a string", item)
+			}
+		}
+		return out
+	}
+	d.typeErr(path, "a list of strings", v)
+	return nil
+}
+
+// patterns reads a list of RE2 regexes and checks that each compiles.
+func (d *decoder) patterns(path []string, v any) []string {
+	list := d.stringList(path, v)
+	for i, re := range list {
+		d.regex(index(path, i), re)
+	}
+	return list
+}
+
+// regex checks that re compiles as an RE2 regex.
+func (d *decoder) regex(path []string, re string) {
+	if _, err := regexp.Compile(re); err != nil {
+		d.p.atValue(path, "invalid regex %q: %s", re, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+}
+
+// word reads one of a fixed set of words.
+func (d *decoder) word(path []string, v any, allowed []string, what string) string {
+	s := d.str(path, v)
+	if s == "" && v == nil {
+		return ""
+	}
+	if !slices.Contains(allowed, s) {
+		d.p.atValue(path, "%q is not a %s%s: use %s", s, what, didYouMean(s, allowed), strings.Join(allowed, ", "))
+		return ""
+	}
+	return s
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// envVars reads an env mapping; numbers and booleans become strings.
+func (d *decoder) envVars(path []string, v any) map[string]string {
+	m, ok := d.mapping(path, v, nil)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for _, key := range sortedKeys(m) {
+		kp := child(path, key)
+		if !envName.MatchString(key) {
+			d.p.atKey(kp, "invalid variable name %q: use letters, digits and _, not starting with a digit", key)
+		}
+		if m[key] == nil {
+			out[key] = ""
+		} else if text, ok := d.scalarText(kp, m[key]); ok {
+			out[key] = text
+		} else {
+			d.typeErr(kp, "a string", m[key])
+		}
+	}
+	return out
+}
+
+// command reads a shell string or an argv list.
+func (d *decoder) command(path []string, v any) Command {
+	switch t := v.(type) {
+	case string:
+		if strings.TrimSpace(t) == "" {
+			d.p.atValue(path, "command is empty: write what to run")
+		}
+		return Command{Shell: t}
+	case []any:
+		if len(t) == 0 {
+			d.p.atValue(path, "command list is empty: write the program and its arguments")
+			return Command{}
+		}
+		argv := make([]string, 0, len(t))
+		for i, item := range t {
+			text, ok := d.scalarText(index(path, i), item)
+			if !ok {
+				d.typeErr(index(path, i), "a string", item)
+			}
+			argv = append(argv, text)
+		}
+		if strings.TrimSpace(argv[0]) == "" {
+			d.p.atValue(index(path, 0), "the program name is empty")
+		}
+		return Command{Argv: argv}
+	}
+	d.typeErr(path, "a string or a list of strings", v)
+	return Command{}
+}
+
+// parseDuration parses a Go duration that must not be negative.
+func parseDuration(text string) (time.Duration, error) {
+	parsed, err := time.ParseDuration(strings.TrimSpace(text))
+	if err != nil {
+		return 0, errors.New("is not a duration (e.g. 30s)")
+	}
+	if parsed < 0 {
+		return 0, errors.New("is negative: use a positive duration")
+	}
+	return parsed, nil
+}
+
+var processName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// config decodes the whole merged tree.
+func (d *decoder) config(raw map[string]any) *Config {
+	cfg := &Config{Procs: map[string]*Proc{}}
+	m, _ := d.mapping(nil, raw, topKeys)
+	cfg.Schema = d.str([]string{"$schema"}, m["$schema"])
+	cfg.Env = d.envVars([]string{"env"}, m["env"])
+	cfg.EnvFile = d.str([]string{"envFile"}, m["envFile"])
+	procsPath := []string{"procs"}
+	procs, ok := d.mapping(procsPath, m["procs"], nil)
+	if len(procs) == 0 {
+		if ok || m["procs"] == nil {
+			d.p.atKey(procsPath, "no processes: add at least one under procs:, e.g. web: {command: npm run dev}")
+		}
+		return cfg
+	}
+	for _, name := range sortedKeys(procs) {
+		d.declared = append(d.declared, name)
+		if !processName.MatchString(name) {
+			d.p.atKey(child(procsPath, name), "invalid process name %q: use letters, digits, _, . and -, starting with a letter or digit", name)
+		}
+		if p := d.proc(name, procs[name]); p != nil {
+			cfg.Procs[name] = p
+		}
+	}
+	return cfg
+}
+
+// proc decodes one process.
+func (d *decoder) proc(name string, v any) *Proc {
+	path := []string{"procs", name}
+	at := func(key string) []string { return child(path, key) }
+	m, ok := d.mapping(path, v, procKeys)
+	if !ok {
+		if v == nil {
+			d.p.atKey(path, "missing command: add command: to say what to run")
+		}
+		return nil
+	}
+	p := &Proc{Name: name}
+	if m["command"] == nil {
+		d.p.atKey(path, "missing command: add command: to say what to run")
+	} else {
+		p.Command = d.command(at("command"), m["command"])
+	}
+	p.Cwd = d.str(at("cwd"), m["cwd"])
+	p.Env = d.envVars(at("env"), m["env"])
+	p.EnvFile = d.str(at("envFile"), m["envFile"])
+	p.Kind = Kind(d.word(at("kind"), m["kind"], []string{string(KindService), string(KindTask)}, "process kind"))
+	p.DependsOn = d.dependsOn(path, m["dependsOn"])
+	p.Port = d.port(at("port"), m["port"])
+	p.Framework = d.framework(at("framework"), m["framework"])
+	p.ReadyPatterns = d.patterns(at("readyPatterns"), m["readyPatterns"])
+	p.ErrorPatterns = d.patterns(at("errorPatterns"), m["errorPatterns"])
+	p.NotReadyPatterns = d.patterns(at("notReadyPatterns"), m["notReadyPatterns"])
+	p.Ready = d.readyRule(at("ready"), m["ready"])
+	p.ReadyTimeout = d.duration(at("readyTimeout"), m["readyTimeout"])
+	p.StabilityDelay = d.duration(at("stabilityDelay"), m["stabilityDelay"])
+	p.Restart = d.restart(at("restart"), m["restart"])
+	p.Healthcheck = d.healthcheck(at("healthcheck"), m["healthcheck"])
+	p.Shutdown = d.shutdown(at("shutdown"), m["shutdown"])
+	p.PTY = d.boolean(at("pty"), m["pty"])
+	p.AutoRespond = d.autoRespond(at("autoRespond"), m["autoRespond"])
+	p.Disabled = d.boolean(at("disabled"), m["disabled"])
+	return p
+}
+
+// port reads a TCP port number.
+func (d *decoder) port(path []string, v any) int {
+	n, ok := d.integer(path, v, "a port")
+	if ok && (n < 1 || n > 65535) {
+		d.p.atValue(path, "%d is not a port: use a number from 1 to 65535", n)
+		return 0
+	}
+	return n
+}
+
+// framework reads a preset name and checks that it exists.
+func (d *decoder) framework(path []string, v any) string {
+	name := d.str(path, v)
+	if !frameworks.Known(name) {
+		known := append(frameworks.Names(), "auto", "none")
+		d.p.atValue(path, "unknown framework %q%s: run procs frameworks to list them, or use auto or none", name, didYouMean(name, known))
+		return ""
+	}
+	return name
+}
+
+// readyRule checks that the ready expression compiles to a boolean.
+func (d *decoder) readyRule(path []string, v any) string {
+	src := d.str(path, v)
+	if strings.TrimSpace(src) == "" {
+		return src
+	}
+	_, err := rules.CompileRule(src)
+	var ruleErr *rules.RuleError
+	switch {
+	case err == nil:
+	case errors.As(err, &ruleErr):
+		d.p.errs = append(d.p.errs, d.ruleError(path, ruleErr))
+	default:
+		d.p.atValue(path, "invalid ready expression: %v", err)
+	}
+	return src
+}
+
+// ruleError places an error inside the ready expression in the file.
+func (d *decoder) ruleError(path []string, re *rules.RuleError) *ConfigError {
+	msg := strings.TrimSpace(re.Msg)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	e := d.p.src.errorAt(path, false, "invalid ready expression: "+msg)
+	o := d.origin(path)
+	if e.Line == 0 || o.text || re.Line < 1 || re.Column < 1 {
+		return e
+	}
+	switch {
+	case o.block:
+		e.Line, e.Col = e.Line+re.Line, o.key.col+1+re.Column
+	case re.Line == 1:
+		e.Col += re.Column - 1
+		if o.quoted {
+			e.Col++
+		}
+	default:
+		e.Line, e.Col = e.Line+re.Line-1, re.Column
+	}
+	if last := d.p.src.lines[o.source]; last > 0 && e.Line > last {
+		e.Line, e.Col = last, 1
+	}
+	return e
+}
+
+// restart reads a policy word or {policy, maxRestarts, backoff}.
+func (d *decoder) restart(path []string, v any) RestartPolicy {
+	policies := []string{string(RestartNo), string(RestartOnFailure), string(RestartAlways)}
+	switch v.(type) {
+	case nil:
+		return RestartPolicy{}
+	case string:
+		return RestartPolicy{Policy: RestartPolicyName(d.word(path, v, policies, "restart policy"))}
+	case map[string]any:
+		m, _ := d.mapping(path, v, restartKeys)
+		return RestartPolicy{
+			Policy:      RestartPolicyName(d.word(child(path, "policy"), m["policy"], policies, "restart policy")),
+			MaxRestarts: d.count(child(path, "maxRestarts"), m["maxRestarts"]),
+			Backoff:     d.backoff(child(path, "backoff"), m["backoff"]),
+		}
+	}
+	d.typeErr(path, "a policy (no, on-failure, always) or {policy, maxRestarts, backoff}", v)
+	return RestartPolicy{}
+}
+
+// defaultBackoffMax is the backoff ceiling when only the start is given.
+const defaultBackoffMax = 30 * time.Second
+
+// backoff reads "min..max", or a single duration meaning min.
+func (d *decoder) backoff(path []string, v any) BackoffRange {
+	if v == nil {
+		return BackoffRange{}
+	}
+	text, ok := d.scalarText(path, v)
+	if !ok || isBool(v) {
+		d.typeErr(path, "a backoff such as 500ms..30s", v)
+		return BackoffRange{}
+	}
+	low, high, isRange := strings.Cut(text, "..")
+	minimum, errMin := parseDuration(low)
+	maximum, errMax := max(defaultBackoffMax, minimum), error(nil)
+	if isRange {
+		maximum, errMax = parseDuration(high)
+	}
+	switch {
+	case errMin != nil || errMax != nil:
+		d.p.atValue(path, "%q is not a backoff: write min..max durations, e.g. 500ms..30s", text)
+	case minimum == 0:
+		d.p.atValue(path, "%q starts at zero: use a positive minimum, e.g. 500ms..30s", text)
+	case maximum < minimum:
+		d.p.atValue(path, "%q ends before it starts: write min..max", text)
+	default:
+		return BackoffRange{Min: minimum, Max: maximum}
+	}
+	return BackoffRange{}
+}
+
+// healthcheck reads a probe: exactly one of http, exec and tcp.
+func (d *decoder) healthcheck(path []string, v any) *Healthcheck {
+	m, ok := d.mapping(path, v, healthcheckKeys)
+	if !ok {
+		return nil
+	}
+	h := &Healthcheck{
+		Interval: d.duration(child(path, "interval"), m["interval"]),
+		Timeout:  d.duration(child(path, "timeout"), m["timeout"]),
+		Failures: d.count(child(path, "failures"), m["failures"]),
+	}
+	var probes []string
+	for _, kind := range []string{"http", "exec", "tcp"} {
+		if m[kind] != nil {
+			probes = append(probes, kind)
+		}
+	}
+	switch len(probes) {
+	case 0:
+		d.p.atKey(path, "no probe: add one of http, exec or tcp")
+	case 1:
+	default:
+		d.p.atKey(path, "has %s: keep only one probe", strings.Join(probes, " and "))
+	}
+	if m["http"] != nil {
+		h.HTTP = d.str(child(path, "http"), m["http"])
+		if u, err := url.Parse(h.HTTP); h.HTTP != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			d.p.atValue(child(path, "http"), "%q is not an http(s) URL, e.g. http://127.0.0.1:8080/health", h.HTTP)
+		}
+	}
+	if m["exec"] != nil {
+		h.Exec = d.command(child(path, "exec"), m["exec"])
+	}
+	if m["tcp"] != nil {
+		h.TCP = d.str(child(path, "tcp"), m["tcp"])
+		if _, port, err := net.SplitHostPort(h.TCP); h.TCP != "" && (err != nil || port == "") {
+			d.p.atValue(child(path, "tcp"), "%q is not host:port, e.g. 127.0.0.1:5432", h.TCP)
+		}
+	}
+	return h
+}
+
+// signalNames are the signals procs can send to stop a process.
+var signalNames = []string{"SIGHUP", "SIGINT", "SIGKILL", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGWINCH"}
+
+// shutdown reads {signal, timeout}; the signal is stored as SIGNAME.
+func (d *decoder) shutdown(path []string, v any) Shutdown {
+	m, ok := d.mapping(path, v, shutdownKeys)
+	if !ok {
+		return Shutdown{}
+	}
+	s := Shutdown{Timeout: d.duration(child(path, "timeout"), m["timeout"])}
+	name := strings.ToUpper(strings.TrimSpace(d.str(child(path, "signal"), m["signal"])))
+	if name != "" && !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if name != "" && !slices.Contains(signalNames, name) {
+		d.p.atValue(child(path, "signal"), "%q is not a signal procs can send%s: use one of %s",
+			m["signal"], didYouMean(name, signalNames), strings.Join(signalNames, ", "))
+		name = ""
+	}
+	s.Signal = name
+	return s
+}
+
+// autoRespond reads the list of {match, send, once, maxTimes} answers.
+func (d *decoder) autoRespond(path []string, v any) []AutoRespond {
+	list, ok := v.([]any)
+	if !ok {
+		if v != nil {
+			d.typeErr(path, "a list of {match, send}", v)
+		}
+		return nil
+	}
+	out := make([]AutoRespond, 0, len(list))
+	for i, item := range list {
+		ip := index(path, i)
+		m, ok := d.mapping(ip, item, autoRespondKeys)
+		if !ok {
+			if item == nil {
+				d.typeErr(ip, "{match, send}", item)
+			}
+			continue
+		}
+		if m["match"] == nil {
+			d.p.atValue(ip, "missing match: the regex of the line to answer")
+		}
+		if _, has := m["send"]; !has {
+			d.p.atValue(ip, `missing send: the text to write, e.g. send: "\r" for Enter`)
+		}
+		a := AutoRespond{
+			Match:    d.str(child(ip, "match"), m["match"]),
+			Send:     d.str(child(ip, "send"), m["send"]),
+			Once:     d.boolean(child(ip, "once"), m["once"]),
+			MaxTimes: d.count(child(ip, "maxTimes"), m["maxTimes"]),
+		}
+		if a.Match != "" {
+			d.regex(child(ip, "match"), a.Match)
+		}
+		out = append(out, a)
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package compose
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ErrNoConfig is returned (wrapped) by Load when no procs.yaml is found.
+var ErrNoConfig = errors.New("no procs.yaml found")
+
+// ConfigError is one problem in a config, located in its source: a file
+// position, or the environment variable or --set flag that supplied the value.
+type ConfigError struct {
+	// File is the file name, or the variable or flag the value came from.
+	File string
+	// Line and Col are 1-based; both are 0 when the source is not a file.
+	Line, Col int
+	// Path is the key path, such as procs.api.readyTimeout.
+	Path string
+	// Msg says what is wrong and, where it can, what to write instead.
+	Msg string
+}
+
+// Error formats the error as "file:line:col: path: message".
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(displayName(e.File))
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+	}
+	b.WriteString(": ")
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// ConfigErrors is every problem found in a config, sorted by file and position.
+type ConfigErrors []*ConfigError
+
+// Error joins the errors with newlines.
+func (errs ConfigErrors) Error() string {
+	lines := make([]string, len(errs))
+	for i, e := range errs {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sortErrors orders errors by file, line and column, keeping the order of
+// errors reported at the same place.
+func sortErrors(errs ConfigErrors) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := errs[i], errs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// displayName shows an absolute file path relative to the current folder
+// when the file is inside it.
+func displayName(file string) string {
+	if !filepath.IsAbs(file) {
+		return file
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return file
+	}
+	rel, err := filepath.Rel(wd, file)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return file
+	}
+	return rel
+}
+
+// didYouMean returns ` (did you mean "x"?)` for the candidate closest to
+// word, or "" when none is close enough.
+func didYouMean(word string, candidates []string) string {
+	best, bestDist := "", 3
+	lower := strings.ToLower(word)
+	for _, c := range candidates {
+		d := levenshtein(lower, strings.ToLower(c))
+		if d < bestDist || (d == bestDist && c < best && best != "") {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" || (bestDist > 1 && len(word) < 4) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// levenshtein is the edit distance between a and b, counted in runes.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// problems collects the errors of one load, placed with the origins of
+// the key paths they concern.
+type problems struct {
+	src  *sources
+	errs ConfigErrors
+}
+
+// atKey reports a problem at the key of path (unknown or missing things).
+func (p *problems) atKey(path []string, format string, args ...any) {
+	p.errs = append(p.errs, p.src.errorAt(path, true, fmt.Sprintf(format, args...)))
+}
+
+// atValue reports a problem at the value of path (bad values).
+func (p *problems) atValue(path []string, format string, args ...any) {
+	p.errs = append(p.errs, p.src.errorAt(path, false, fmt.Sprintf(format, args...)))
+}

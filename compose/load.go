@@ -1,0 +1,304 @@
+package compose
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+)
+
+// LoadOptions says where Load finds the config and what overrides it.
+type LoadOptions struct {
+	// File is an explicit config path (-f); "" means PROCS_FILE from Environ,
+	// then procs.yaml in Dir.
+	File string
+	// Dir is the folder to look in when File is ""; "" means the current folder.
+	Dir string
+	// Environ is the environment in os.Environ form; nil means os.Environ().
+	Environ []string
+	// Set holds flag overrides such as "procs.api.port=9090".
+	Set []string
+}
+
+// envPrefix starts the environment variables that override the config.
+const envPrefix = "PROCS_"
+
+// pathDelim joins key paths inside koanf; process names may contain dots.
+const pathDelim = "\x1f"
+
+// Load reads procs.yaml, then procs.override.yaml beside it, then PROCS_*
+// variables, then --set overrides, and returns the validated config. Config
+// problems are returned as ConfigErrors; a missing or unreadable file as a
+// wrapped error (wrapping ErrNoConfig when no procs.yaml is found).
+func Load(opts LoadOptions) (*Config, error) {
+	environ := opts.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	file, err := findConfig(opts, environ)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	ld := newLoader(file, environ)
+	ld.addFile(file, data)
+	override := overridePath(file)
+	if data, err := os.ReadFile(override); err == nil {
+		ld.addFile(override, data)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read override: %w", err)
+	}
+	ld.addEnv()
+	ld.addSet(opts.Set)
+	return ld.finish()
+}
+
+// Parse reads one config document with no override file, variables or
+// flags; environ is used only to expand ${VAR}.
+func Parse(file string, data []byte, environ []string) (*Config, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, fmt.Errorf("parse config: %w", err)
+	}
+	ld := newLoader(abs, environ)
+	ld.addFile(abs, data)
+	return ld.finish()
+}
+
+// findConfig returns the absolute path of the config file to load.
+func findConfig(opts LoadOptions, environ []string) (string, error) {
+	file := opts.File
+	if file == "" {
+		file = lookupEnv(environ, "PROCS_FILE")
+	}
+	explicit := file != ""
+	if !explicit {
+		file = filepath.Join(opts.Dir, "procs.yaml")
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", fmt.Errorf("find config: %w", err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		if !explicit && errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%w in %s: create one, or pass -f FILE", ErrNoConfig, filepath.Dir(abs))
+		}
+		return "", fmt.Errorf("read config: %w", err)
+	}
+	return abs, nil
+}
+
+// overridePath is procs.override.yaml for procs.yaml (name.override.ext).
+func overridePath(file string) string {
+	ext := filepath.Ext(file)
+	return strings.TrimSuffix(file, ext) + ".override" + ext
+}
+
+func lookupEnv(environ []string, name string) string {
+	value := ""
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			value = v
+		}
+	}
+	return value
+}
+
+// loader merges the layers with koanf while recording where each key came from.
+type loader struct {
+	k       *koanf.Koanf
+	file    string
+	environ []string
+	src     *sources
+	errs    ConfigErrors
+}
+
+func newLoader(file string, environ []string) *loader {
+	return &loader{
+		k:       koanf.New(pathDelim),
+		file:    file,
+		environ: environ,
+		src:     newSources(file),
+	}
+}
+
+// addFile merges one YAML file, after goccy/go-yaml has recorded positions.
+func (ld *loader) addFile(file string, data []byte) {
+	if errs := recordFile(file, data, ld.src); len(errs) > 0 {
+		ld.errs = append(ld.errs, errs...)
+		return
+	}
+	if err := ld.loadSafely(rawbytes.Provider(data), yaml.Parser()); err != nil {
+		ld.errs = append(ld.errs, yamlError(file, err))
+	}
+}
+
+func (ld *loader) loadSafely(p koanf.Provider, pa koanf.Parser) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return ld.k.Load(p, pa)
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlError places an error of the koanf YAML parser at the line it names.
+func yamlError(file string, err error) *ConfigError {
+	e := &ConfigError{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if n, convErr := strconv.Atoi(m[1]); convErr == nil && n > 0 {
+			e.Line = n
+		}
+	}
+	return e
+}
+
+// addEnv merges PROCS_* variables: PROCS_PROCS__API__PORT sets procs.api.port.
+// Only variables with a double underscore are config keys, so PROCS_FILE
+// and other single-level variables are left alone.
+func (ld *loader) addEnv() {
+	current := ld.k.Raw()
+	transform := func(name, value string) (string, any) {
+		rest := strings.TrimPrefix(name, envPrefix)
+		if !strings.Contains(rest, "__") {
+			return "", nil
+		}
+		path, ok := ld.resolvePath(name, current, strings.Split(rest, "__"), false)
+		if !ok {
+			return "", nil
+		}
+		ld.src.set(path, &origin{source: name, text: true, raw: value})
+		ld.src.setIfMissing(path, &origin{source: name})
+		return strings.Join(path, pathDelim), value
+	}
+	provider := env.Provider(pathDelim, env.Opt{
+		Prefix:        envPrefix,
+		TransformFunc: transform,
+		EnvironFunc:   func() []string { return ld.environ },
+	})
+	if err := ld.loadSafely(provider, nil); err != nil {
+		ld.errs = append(ld.errs, &ConfigError{File: "environment", Msg: fmt.Sprintf("cannot merge PROCS_ variables: %v", err)})
+	}
+}
+
+// addSet merges --set key.path=value overrides.
+func (ld *loader) addSet(sets []string) {
+	if len(sets) == 0 {
+		return
+	}
+	current := ld.k.Raw()
+	flat := map[string]any{}
+	for _, kv := range sets {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(key) == "" {
+			ld.errs = append(ld.errs, &ConfigError{File: "--set", Msg: fmt.Sprintf("%q must look like key.path=value, e.g. procs.api.port=9090", kv)})
+			continue
+		}
+		path, ok := ld.resolvePath("--set", current, strings.Split(strings.TrimSpace(key), "."), true)
+		if !ok {
+			continue
+		}
+		ld.src.set(path, &origin{source: "--set", text: true, raw: value})
+		ld.src.setIfMissing(path, &origin{source: "--set"})
+		flat[strings.Join(path, pathDelim)] = value
+	}
+	if err := ld.loadSafely(confmap.Provider(flat, pathDelim), nil); err != nil {
+		ld.errs = append(ld.errs, &ConfigError{File: "--set", Msg: fmt.Sprintf("cannot merge --set values: %v", err)})
+	}
+}
+
+// resolvePath maps the parts of a variable or flag name to a key path,
+// matching keys case-insensitively against the keys already in the config
+// and the known field names (READYTIMEOUT → readyTimeout). With dotted, a
+// run of parts joined by dots may match one key, for names like "web.v2".
+func (ld *loader) resolvePath(source string, tree map[string]any, parts []string, dotted bool) ([]string, bool) {
+	var path []string
+	var node any = tree
+	for i := 0; i < len(parts); {
+		if parts[i] == "" {
+			ld.errs = append(ld.errs, &ConfigError{File: source, Msg: "empty key in the name: separate levels with " + map[bool]string{true: "one dot", false: "a double underscore"}[dotted]})
+			return nil, false
+		}
+		m, _ := node.(map[string]any)
+		seg, used := matchKey(m, structKeys(path), parts[i:], dotted)
+		path = append(path, seg)
+		i += used
+		node = m[seg]
+	}
+	return path, true
+}
+
+// matchKey picks the key for the next parts: an existing key, then a known
+// field name, both case-insensitively; otherwise the first part as written.
+func matchKey(m map[string]any, known []string, parts []string, dotted bool) (string, int) {
+	longest := 1
+	if dotted {
+		longest = len(parts)
+	}
+	for n := longest; n >= 1; n-- {
+		want := strings.Join(parts[:n], ".")
+		if _, ok := m[want]; ok {
+			return want, n
+		}
+		for _, key := range sortedKeys(m) {
+			if strings.EqualFold(key, want) {
+				return key, n
+			}
+		}
+	}
+	for _, field := range known {
+		if strings.EqualFold(field, parts[0]) {
+			return field, 1
+		}
+	}
+	return parts[0], 1
+}
+
+// finish expands, decodes and validates the merged layers.
+func (ld *loader) finish() (*Config, error) {
+	if len(ld.errs) > 0 {
+		sortErrors(ld.errs)
+		return nil, ld.errs
+	}
+	raw := ld.k.Raw()
+	dir := filepath.Dir(ld.file)
+	p := &problems{src: ld.src}
+	ex := &expander{p: p, environ: envMap(ld.environ), dir: dir}
+	ex.config(raw)
+	d := &decoder{p: p, depPaths: map[[2]string][]string{}}
+	cfg := d.config(raw)
+	cfg.File, cfg.Dir = ld.file, dir
+	v := &validator{p: p, d: d, cfg: cfg, declared: d.declared}
+	v.run()
+	if len(p.errs) > 0 {
+		sortErrors(p.errs)
+		return nil, p.errs
+	}
+	return cfg, nil
+}
+
+// envMap turns an os.Environ list into a map; later entries win.
+func envMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
