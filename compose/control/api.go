@@ -1,0 +1,51 @@
+// Package control is the procs control plane: an HTTP+JSON API served by a
+// running `procs up` on a Unix socket in the project folder, and the client
+// the CLI commands use to talk to it (design §7).
+package control
+
+import "time"
+
+// ErrorBody is the JSON body of every error response.
+type ErrorBody struct {
+	// Error says what went wrong and, where it can, what to do.
+	Error string `json:"error"`
+}
+
+// InputRequest is the body of POST /v1/procs/{name}/input.
+type InputRequest struct {
+	// Text is written to the process as is.
+	Text string `json:"text"`
+	// Enter appends the Enter key (\r in a terminal, \n on a pipe).
+	Enter bool `json:"enter,omitempty"`
+}
+
+// LogLine is one line of process output as the logs endpoint returns it.
+type LogLine struct {
+	Proc   string    `json:"proc"`
+	Run    int       `json:"run,omitempty"`
+	Time   time.Time `json:"time"`
+	Stream string    `json:"stream"`
+	Line   string    `json:"line"`
+}
+
+// Info describes the running procs, as GET /v1/info returns it.
+type Info struct {
+	// PID is the process id of procs.
+	PID int `json:"pid"`
+	// Dir is the project folder.
+	Dir string `json:"dir"`
+	// Socket is the path of the API socket.
+	Socket string `json:"socket"`
+}
+
+// DownResult is the answer of POST /v1/down.
+type DownResult struct {
+	// Stopping is true once shutdown has begun.
+	Stopping bool `json:"stopping"`
+}
+
+// maxBodyBytes bounds request bodies; larger ones get 413.
+const maxBodyBytes = 1 << 20
+
+// defaultWaitTimeout bounds a wait when the request gives no timeout.
+const defaultWaitTimeout = 60 * time.Second

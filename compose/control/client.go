@@ -1,0 +1,254 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/rules"
+)
+
+// ErrNotRunning is returned (wrapped) by Dial and by requests when no procs
+// answers for the project folder.
+var ErrNotRunning = errors.New("no procs running in this folder")
+
+// dialTimeout bounds connecting to the socket, which is local.
+const dialTimeout = 2 * time.Second
+
+// Client talks to the control API of the procs running in a project folder.
+type Client struct {
+	socket string
+	http   *http.Client
+}
+
+// Dial returns a client for the procs serving projectDir, or an error
+// wrapping ErrNotRunning when none answers.
+func Dial(projectDir string) (*Client, error) {
+	dir, err := filepath.Abs(projectDir)
+	if err != nil {
+		return nil, fmt.Errorf("dial: %w", err)
+	}
+	socket, err := resolveSocket(dir)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := net.DialTimeout("unix", socket, dialTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s: %v)", ErrNotRunning, socket, unwrapSyscall(err))
+	}
+	conn.Close()
+	dialer := &net.Dialer{Timeout: dialTimeout}
+	transport := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return dialer.DialContext(ctx, "unix", socket)
+		},
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     30 * time.Second,
+	}
+	return &Client{socket: socket, http: &http.Client{Transport: transport}}, nil
+}
+
+// Socket returns the path of the socket the client talks to.
+func (c *Client) Socket() string { return c.socket }
+
+// Close releases idle connections.
+func (c *Client) Close() { c.http.CloseIdleConnections() }
+
+// APIError is an error response of the API.
+type APIError struct {
+	// Status is the HTTP status code.
+	Status int
+	// Message is the error the server gave.
+	Message string
+}
+
+// Error returns the server's message.
+func (e *APIError) Error() string { return e.Message }
+
+// Unwrap maps statuses to the engine's sentinel errors, so callers can use
+// errors.Is(err, compose.ErrUnknownProcess).
+func (e *APIError) Unwrap() error {
+	switch e.Status {
+	case http.StatusNotFound:
+		return compose.ErrUnknownProcess
+	case http.StatusServiceUnavailable:
+		return compose.ErrShuttingDown
+	}
+	return nil
+}
+
+// do sends a request and returns the response of a 2xx status; other
+// statuses become *APIError.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any) (*http.Response, error) {
+	u := "http://procs" + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	var reader io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", method, path, err)
+		}
+		reader = strings.NewReader(string(data))
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, reader)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var opErr *net.OpError
+		if errors.As(err, &opErr) && opErr.Op == "dial" {
+			return nil, fmt.Errorf("%w (%v)", ErrNotRunning, unwrapSyscall(err))
+		}
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	var eb ErrorBody
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes))
+	if json.Unmarshal(data, &eb) != nil || eb.Error == "" {
+		eb.Error = strings.TrimSpace(string(data))
+	}
+	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error}
+}
+
+// getJSON sends a request and decodes its JSON answer into out.
+func (c *Client) getJSON(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	resp, err := c.do(ctx, method, path, query, body)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
+	}
+	return nil
+}
+
+// Info describes the running procs.
+func (c *Client) Info(ctx context.Context) (Info, error) {
+	var info Info
+	return info, c.getJSON(ctx, http.MethodGet, "/v1/info", nil, nil, &info)
+}
+
+// List returns the status of every process, in start order.
+func (c *Client) List(ctx context.Context) ([]compose.ProcStatus, error) {
+	var list []compose.ProcStatus
+	return list, c.getJSON(ctx, http.MethodGet, "/v1/procs", nil, nil, &list)
+}
+
+// Get returns the status of one process.
+func (c *Client) Get(ctx context.Context, name string) (compose.ProcStatus, error) {
+	var st compose.ProcStatus
+	return st, c.getJSON(ctx, http.MethodGet, procPath(name, ""), nil, nil, &st)
+}
+
+// ActionOptions tunes Restart, Start and Stop.
+type ActionOptions struct {
+	// NoWait returns as soon as the request is accepted.
+	NoWait bool
+	// Timeout bounds the wait (the server's default when 0).
+	Timeout time.Duration
+}
+
+// Restart restarts a process and, unless NoWait, waits for its new run to
+// be ready (or fail) and returns the result.
+func (c *Client) Restart(ctx context.Context, name string, opts ActionOptions) (rules.Result, error) {
+	return c.action(ctx, name, "restart", opts)
+}
+
+// Start starts a process and, unless NoWait, waits for it to be ready.
+func (c *Client) Start(ctx context.Context, name string, opts ActionOptions) (rules.Result, error) {
+	return c.action(ctx, name, "start", opts)
+}
+
+// Stop stops a process and, unless NoWait, waits for it to be stopped.
+func (c *Client) Stop(ctx context.Context, name string, opts ActionOptions) (rules.Result, error) {
+	return c.action(ctx, name, "stop", opts)
+}
+
+func (c *Client) action(ctx context.Context, name, act string, opts ActionOptions) (rules.Result, error) {
+	query := url.Values{"wait": {strconv.FormatBool(!opts.NoWait)}}
+	if opts.Timeout > 0 {
+		query.Set("timeout", opts.Timeout.String())
+	}
+	var res rules.Result
+	return res, c.getJSON(ctx, http.MethodPost, procPath(name, act), query, nil, &res)
+}
+
+// WaitOptions says what Wait waits for.
+type WaitOptions struct {
+	// For lists the target states (ready, or completed for a task, when empty).
+	For []rules.State
+	// Run is the first run that counts (0: the current one).
+	Run int
+	// Timeout bounds the wait (the server's default when 0).
+	Timeout time.Duration
+}
+
+// Wait blocks until a process reaches one of the target states, fails, or
+// the timeout passes, and returns the structured result.
+func (c *Client) Wait(ctx context.Context, name string, opts WaitOptions) (rules.Result, error) {
+	query := url.Values{}
+	if len(opts.For) > 0 {
+		parts := make([]string, len(opts.For))
+		for i, st := range opts.For {
+			parts[i] = string(st)
+		}
+		query.Set("for", strings.Join(parts, ","))
+	}
+	if opts.Run > 0 {
+		query.Set("run", strconv.Itoa(opts.Run))
+	}
+	if opts.Timeout > 0 {
+		query.Set("timeout", opts.Timeout.String())
+	}
+	var res rules.Result
+	return res, c.getJSON(ctx, http.MethodGet, procPath(name, "wait"), query, nil, &res)
+}
+
+// Input writes text to a process, followed by Enter when enter is set.
+func (c *Client) Input(ctx context.Context, name, text string, enter bool) error {
+	var out map[string]int
+	return c.getJSON(ctx, http.MethodPost, procPath(name, "input"), nil, InputRequest{Text: text, Enter: enter}, &out)
+}
+
+// Down asks procs to stop everything; it returns once shutdown has begun.
+func (c *Client) Down(ctx context.Context) error {
+	var out DownResult
+	return c.getJSON(ctx, http.MethodPost, "/v1/down", nil, nil, &out)
+}
+
+func procPath(name, action string) string {
+	p := "/v1/procs/" + url.PathEscape(name)
+	if action != "" {
+		p += "/" + action
+	}
+	return p
+}
+
+// unwrapSyscall keeps the last part of a dial error ("connection refused").
+func unwrapSyscall(err error) error {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Err != nil {
+		return opErr.Err
+	}
+	return err
+}

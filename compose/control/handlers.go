@@ -1,0 +1,245 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/rules"
+)
+
+// action is a lifecycle request on one process.
+type action string
+
+const (
+	actionRestart action = "restart"
+	actionStart   action = "start"
+	actionStop    action = "stop"
+)
+
+func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Info{PID: os.Getpid(), Dir: s.ep.dir, Socket: s.ep.path})
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	list, err := s.engine.Status()
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	if list == nil {
+		list = []compose.ProcStatus{}
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+	st, err := s.engine.StatusOf(r.PathValue("name"))
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// handleAction restarts, starts or stops a process and, unless wait=false,
+// waits for the new run to be ready (or stopped) and returns the result.
+func (s *Server) handleAction(act action) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("name")
+		wait, err := boolParam(r, "wait", true)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		timeout, err := durationParam(r, "timeout", defaultWaitTimeout)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		targets, err := s.actionTargets(name, act)
+		if err != nil {
+			writeEngineError(w, err)
+			return
+		}
+		run, err := s.do(name, act)
+		if err != nil {
+			writeEngineError(w, err)
+			return
+		}
+		if !wait {
+			s.writeRequested(w, name, act, run)
+			return
+		}
+		s.wait(w, r, name, targets, run, timeout)
+	}
+}
+
+func (s *Server) do(name string, act action) (int, error) {
+	switch act {
+	case actionStart:
+		return s.engine.Start(name)
+	case actionStop:
+		return s.engine.Stop(name)
+	}
+	return s.engine.Restart(name)
+}
+
+// actionTargets are the states that end a wait after act.
+func (s *Server) actionTargets(name string, act action) ([]rules.State, error) {
+	p, ok := s.engine.Config().Procs[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %v)", compose.ErrUnknownProcess, name, s.engine.Config().Names())
+	}
+	if act == actionStop {
+		return []rules.State{rules.StateStopped}, nil
+	}
+	if p.IsTask() {
+		return []rules.State{rules.StateReady, rules.StateCompleted}, nil
+	}
+	return []rules.State{rules.StateReady}, nil
+}
+
+// writeRequested answers an action that was not waited for.
+func (s *Server) writeRequested(w http.ResponseWriter, name string, act action, run int) {
+	st, err := s.engine.StatusOf(name)
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, rules.Result{
+		Name: name, Success: true, State: st.State, Run: run, Ports: st.Ports,
+		Message: fmt.Sprintf("%s requested", act),
+	})
+}
+
+// wait blocks until name reaches a target state in run minRun or later and
+// writes the structured result. The client going away ends the wait.
+func (s *Server) wait(w http.ResponseWriter, r *http.Request, name string, targets []rules.State, minRun int, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	res, err := s.engine.Wait(ctx, name, targets, minRun)
+	if err != nil && res.Name == "" {
+		writeEngineError(w, err)
+		return
+	}
+	if res.Logs == nil {
+		res.Logs = []string{}
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// handleWait waits for a process to reach a state: for=ready,completed
+// (default ready, or completed for a task), run=N (default the current run).
+func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	targets, err := s.actionTargets(name, actionStart)
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	if f := r.URL.Query().Get("for"); f != "" {
+		if targets, err = parseStates(f); err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+	}
+	minRun := 0
+	if v := r.URL.Query().Get("run"); v != "" {
+		if minRun, err = strconv.Atoi(v); err != nil || minRun < 0 {
+			writeError(w, http.StatusBadRequest, "run=%q is not a run number", v)
+			return
+		}
+	}
+	timeout, err := durationParam(r, "timeout", defaultWaitTimeout)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	s.wait(w, r, name, targets, minRun, timeout)
+}
+
+func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	var req InputRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	p, ok := s.engine.Config().Procs[name]
+	if !ok {
+		writeEngineError(w, fmt.Errorf("%w %q", compose.ErrUnknownProcess, name))
+		return
+	}
+	text := req.Text
+	if req.Enter {
+		if p.PTY {
+			text += "\r"
+		} else {
+			text += "\n"
+		}
+	}
+	if err := s.engine.Input(name, []byte(text)); err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"written": len(text)})
+}
+
+func (s *Server) handleDown(w http.ResponseWriter, r *http.Request) {
+	if err := s.engine.Down(); err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, DownResult{Stopping: true})
+}
+
+// allStates are the states a wait may target.
+var allStates = []rules.State{
+	rules.StatePending, rules.StateBlocked, rules.StateStarting, rules.StateReady,
+	rules.StateBusy, rules.StateAwaitingInput, rules.StateAwaitingPermission,
+	rules.StateUnhealthy, rules.StateFailed, rules.StateCompleted, rules.StateBackoff,
+	rules.StateStopping, rules.StateStopped,
+}
+
+// parseStates reads a comma-separated list of states.
+func parseStates(list string) ([]rules.State, error) {
+	var out []rules.State
+	for _, part := range strings.Split(list, ",") {
+		st := rules.State(strings.TrimSpace(part))
+		if !slices.Contains(allStates, st) {
+			return nil, fmt.Errorf("unknown state %q (one of %v)", st, allStates)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func boolParam(r *http.Request, key string, def bool) (bool, error) {
+	v := r.URL.Query().Get(key)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s=%q is not true or false", key, v)
+	}
+	return b, nil
+}
+
+func durationParam(r *http.Request, key string, def time.Duration) (time.Duration, error) {
+	v := r.URL.Query().Get(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s=%q is not a positive duration (e.g. 30s)", key, v)
+	}
+	return d, nil
+}

@@ -1,0 +1,119 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/procsdev/procs/compose"
+)
+
+// Server timeouts: requests must send their headers promptly; streams set
+// their own per-write deadlines (streamWriteTimeout).
+const (
+	readHeaderTimeout = 5 * time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
+// NotifyFDEnv names the variable through which `procs up -d` passes a pipe
+// to the background procs: Serve writes "ready" to it once it listens.
+const NotifyFDEnv = "PROCS_NOTIFY_FD"
+
+// Server serves the control API of one engine on the project's socket.
+type Server struct {
+	engine *compose.Engine
+	ep     *endpoint
+	http   *http.Server
+
+	served    chan struct{} // closed when the HTTP serve loop has returned
+	closeOnce sync.Once
+	closeErr  error
+	closing   chan struct{} // closed by Close
+}
+
+// Serve claims the project folder (refusing with an *AlreadyRunningError
+// when another procs runs there), listens on its socket and serves the API
+// in the background until ctx is done or Close is called.
+func Serve(ctx context.Context, e *compose.Engine, projectDir string) (*Server, error) {
+	ep, err := listen(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{engine: e, ep: ep, served: make(chan struct{}), closing: make(chan struct{})}
+	s.http = &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+	}
+	go func() {
+		defer close(s.served)
+		_ = s.http.Serve(ep.listener) // ends with ErrServerClosed or a closed listener
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = s.Close()
+		case <-s.closing:
+		}
+	}()
+	notifyListening()
+	return s, nil
+}
+
+// Path returns the path of the socket the server listens on.
+func (s *Server) Path() string { return s.ep.path }
+
+// Close stops serving, removes the socket and the pid file, and ends every
+// open stream.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		// Files first: once a client sees its stream end, a new procs may start.
+		err := s.ep.close()
+		s.closeErr = errors.Join(err, s.http.Close())
+		<-s.served
+	})
+	return s.closeErr
+}
+
+// routes maps the endpoints of design §7.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/info", s.handleInfo)
+	mux.HandleFunc("GET /v1/procs", s.handleList)
+	mux.HandleFunc("GET /v1/procs/{name}", s.handleGet)
+	mux.HandleFunc("POST /v1/procs/{name}/restart", s.handleAction(actionRestart))
+	mux.HandleFunc("POST /v1/procs/{name}/start", s.handleAction(actionStart))
+	mux.HandleFunc("POST /v1/procs/{name}/stop", s.handleAction(actionStop))
+	mux.HandleFunc("GET /v1/procs/{name}/wait", s.handleWait)
+	mux.HandleFunc("POST /v1/procs/{name}/input", s.handleInput)
+	mux.HandleFunc("GET /v1/procs/{name}/logs", s.handleLogs)
+	mux.HandleFunc("GET /v1/logs", s.handleLogs)
+	mux.HandleFunc("GET /v1/events", s.handleEvents)
+	mux.HandleFunc("POST /v1/down", s.handleDown)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no endpoint %s %s (see GET /v1/procs)", r.Method, r.URL.Path)
+	})
+	return mux
+}
+
+// notifyListening tells a waiting `procs up -d` that the API answers, then
+// closes the pipe so no managed process inherits it.
+func notifyListening() {
+	fdText := os.Getenv(NotifyFDEnv)
+	if fdText == "" {
+		return
+	}
+	os.Unsetenv(NotifyFDEnv)
+	fd, err := strconv.Atoi(fdText)
+	if err != nil || fd < 3 {
+		return
+	}
+	f := os.NewFile(uintptr(fd), "notify")
+	_, _ = f.Write([]byte("ready\n"))
+	_ = f.Close()
+}
