@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strconv"
@@ -268,8 +269,13 @@ func (d *decoder) patterns(path []string, v any) []string {
 
 // regex checks that re compiles as an RE2 regex.
 func (d *decoder) regex(path []string, re string) {
-	if _, err := regexp.Compile(re); err != nil {
-		d.p.atValue(path, "invalid regex %q: %s", re, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	_, err := regexp.Compile(re)
+	var syntaxErr *syntax.Error
+	switch {
+	case errors.As(err, &syntaxErr):
+		d.p.atValue(path, "invalid regex %q: %s (RE2 syntax)", re, syntaxErr.Code)
+	case err != nil:
+		d.p.atValue(path, "invalid regex %q: %v", re, err)
 	}
 }
 

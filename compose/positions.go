@@ -121,7 +121,13 @@ func recordFile(file string, data []byte, src *sources) (errs ConfigErrors) {
 		return ConfigErrors{syntaxError(file, err)}
 	}
 	if len(parsed.Docs) > 1 {
-		at := tokenPos(parsed.Docs[1].GetToken(), pos{1, 1})
+		second := parsed.Docs[1]
+		at := pos{1, 1}
+		if second.Start != nil {
+			at = tokenPos(second.Start, at)
+		} else if second.Body != nil {
+			at = tokenPos(second.Body.GetToken(), at)
+		}
 		return ConfigErrors{{File: file, Line: at.line, Col: at.col, Msg: "only one YAML document is allowed: remove the extra ---"}}
 	}
 	if len(parsed.Docs) == 0 || parsed.Docs[0].Body == nil {

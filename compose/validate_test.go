@@ -1,0 +1,191 @@
+package compose
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBrokenConfigs loads every file of testdata/broken and checks each
+// error's position, key path and message, in order.
+func TestBrokenConfigs(t *testing.T) {
+	files, err := filepath.Glob("testdata/broken/*.yaml")
+	require.NoError(t, err)
+	require.Len(t, files, len(brokenConfigs), "every broken file has a row in the table")
+	for _, tc := range brokenConfigs {
+		t.Run(tc.file, func(t *testing.T) {
+			file := filepath.Join("testdata", "broken", tc.file+".yaml")
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			cfg, err := Parse(file, data, nil)
+			require.Error(t, err)
+			assert.Nil(t, cfg, "a config with errors never yields a Config")
+			var errs ConfigErrors
+			require.True(t, errors.As(err, &errs), "want ConfigErrors, got %T: %v", err, err)
+			got := make([]string, len(errs))
+			for i, e := range errs {
+				assert.True(t, filepath.IsAbs(e.File), "File is the absolute path")
+				assert.Equal(t, file, displayName(e.File))
+				got[i] = fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
+				if e.Path != "" {
+					got[i] = fmt.Sprintf("%d:%d: %s: %s", e.Line, e.Col, e.Path, e.Msg)
+				}
+				assert.Equal(t, file+":"+got[i], e.Error())
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+var brokenConfigs = []struct {
+	file string
+	want []string // "line:col: path: message"
+}{
+	{"autorespond_incomplete", []string{
+		`5:9: procs.agent.autoRespond[0]: missing send: the text to write, e.g. send: "\r" for Enter`,
+		"6:9: procs.agent.autoRespond[1]: missing match: the regex of the line to answer",
+	}},
+	{"bad_backoff", []string{
+		`4:41: procs.api.restart.backoff: "30s..1s" ends before it starts: write min..max`,
+	}},
+	{"bad_condition", []string{
+		`7:11: procs.api.dependsOn.db: "healthy" is not a condition: use started, ready, completed`,
+	}},
+	{"bad_duration", []string{
+		`4:19: procs.api.readyTimeout: "30" is not a duration (e.g. 30s)`,
+	}},
+	{"bad_duration_word", []string{
+		`4:21: procs.api.stabilityDelay: "soon" is not a duration (e.g. 30s)`,
+	}},
+	{"bad_env_name", []string{
+		`2:3: env.1BAD: invalid variable name "1BAD": use letters, digits and _, not starting with a digit`,
+	}},
+	{"bad_expansion", []string{
+		`3:14: procs.api.command: unclosed "${" in "echo ${GREETING": close it with }, or write $$ for a literal $`,
+	}},
+	{"bad_kind", []string{
+		`4:11: procs.migrate.kind: "job" is not a process kind: use service, task`,
+	}},
+	{"bad_name", []string{
+		`2:3: procs.my app: invalid process name "my app": use letters, digits, _, . and -, starting with a letter or digit`,
+	}},
+	{"bad_regex", []string{
+		`6:9: procs.api.readyPatterns[1]: invalid regex "listening (on": missing closing ) (RE2 syntax)`,
+	}},
+	{"bad_restart", []string{
+		`4:14: procs.web.restart: "on_failure" is not a restart policy (did you mean "on-failure"?): use no, on-failure, always`,
+	}},
+	{"bad_signal", []string{
+		`4:25: procs.api.shutdown.signal: "SIGFOO" is not a signal procs can send: use one of SIGHUP, SIGINT, SIGKILL, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH`,
+	}},
+	{"bool_string", []string{
+		`4:10: procs.agent.pty: expected true or false, got string "yes"`,
+	}},
+	{"command_wrong_type", []string{
+		"3:14: procs.api.command: expected a string or a list of strings, got a mapping",
+	}},
+	{"completed_on_service", []string{
+		"7:14: procs.api.dependsOn.build: condition completed needs build to be a task: add kind: task to build, or wait for ready",
+	}},
+	{"cycle", []string{
+		"4:17: procs.a.dependsOn[0]: dependency cycle: a → b → c → a: remove one of these dependsOn entries",
+	}},
+	{"depends_wrong_type", []string{
+		"4:16: procs.api.dependsOn: expected a list of process names, or a mapping of name: condition, got number 5",
+	}},
+	{"duplicate_key", []string{
+		`5:5: invalid YAML: mapping key "port" already defined at [4:5]`,
+	}},
+	{"duplicate_ports", []string{
+		"7:11: procs.web.port: port 8080 is also used by api: give each process its own port",
+	}},
+	{"empty_command", []string{
+		"3:14: procs.api.command: command is empty: write what to run",
+	}},
+	{"empty_command_list", []string{
+		"3:14: procs.api.command: command list is empty: write the program and its arguments",
+	}},
+	{"healthcheck_none", []string{
+		"4:5: procs.api.healthcheck: no probe: add one of http, exec or tcp",
+	}},
+	{"healthcheck_two", []string{
+		"4:5: procs.api.healthcheck: has http and tcp: keep only one probe",
+	}},
+	{"missing_command", []string{
+		"2:3: procs.api: missing command: add command: to say what to run",
+	}},
+	{"missing_cwd", []string{
+		"4:10: procs.web.cwd: folder ./no-such-folder does not exist: create it or fix cwd",
+	}},
+	{"missing_envfile", []string{
+		"1:10: envFile: env file .env.missing does not exist: create it or remove envFile",
+	}},
+	{"negative_max_restarts", []string{
+		"6:20: procs.api.restart.maxRestarts: -3 is negative: use 0 or more",
+	}},
+	{"no_procs", []string{
+		"3:1: procs: no processes: add at least one under procs:, e.g. web: {command: npm run dev}",
+	}},
+	{"not_mapping", []string{
+		"1:1: the file must be a mapping with a procs: key",
+	}},
+	{"port_negative", []string{
+		"4:11: procs.api.port: -1 is not a port: use a number from 1 to 65535",
+	}},
+	{"port_quoted_number", []string{
+		`4:11: procs.api.port: expected a number, got string "8080": write 8080 without quotes`,
+	}},
+	{"port_range", []string{
+		"4:11: procs.api.port: 70000 is not a port: use a number from 1 to 65535",
+	}},
+	{"port_string", []string{
+		`4:11: procs.api.port: expected a number, got string "abc"`,
+	}},
+	{"probe_targets", []string{
+		`4:25: procs.api.healthcheck.tcp: "localhost" is not host:port, e.g. 127.0.0.1:5432`,
+		`7:26: procs.web.healthcheck.http: "localhost:8080/health" is not an http(s) URL, e.g. http://127.0.0.1:8080/health`,
+	}},
+	{"ready_not_bool", []string{
+		"4:13: procs.api.ready: invalid ready expression: expected bool, but got int",
+	}},
+	{"ready_syntax", []string{
+		`4:25: procs.api.ready: invalid ready expression: unexpected token Operator("&&")`,
+	}},
+	{"self_dependency", []string{
+		"4:17: procs.api.dependsOn[0]: api depends on itself: remove this entry",
+	}},
+	{"several", []string{
+		`4:11: procs.api.port: expected a number, got string "8080": write 8080 without quotes`,
+		`5:5: procs.api.readyTimout: unknown key "readyTimout" (did you mean "readyTimeout"?)`,
+		`6:21: procs.api.dependsOn[1]: unknown process "cache": dependsOn must name a process under procs:`,
+		`10:14: procs.db.restart: "sometimes" is not a restart policy: use no, on-failure, always`,
+		"11:3: procs.worker: missing command: add command: to say what to run",
+	}},
+	{"syntax", []string{
+		"3:14: invalid YAML: could not find end character of double-quoted text",
+	}},
+	{"syntax_indent", []string{
+		"4:4: invalid YAML: value is not allowed in this context",
+	}},
+	{"two_documents", []string{
+		"4:1: only one YAML document is allowed: remove the extra ---",
+	}},
+	{"unknown_dependency", []string{
+		`6:17: procs.web.dependsOn[0]: unknown process "apii" (did you mean "api"?): dependsOn must name a process under procs:`,
+	}},
+	{"unknown_framework", []string{
+		`4:16: procs.web.framework: unknown framework "vitee" (did you mean "vite"?): run procs frameworks to list them, or use auto or none`,
+	}},
+	{"unknown_key", []string{
+		`4:5: procs.api.readyPatern: unknown key "readyPatern" (did you mean "readyPatterns"?)`,
+	}},
+	{"unknown_top_key", []string{
+		`1:1: proc: unknown key "proc" (did you mean "procs"?)`,
+		"1:1: procs: no processes: add at least one under procs:, e.g. web: {command: npm run dev}",
+	}},
+}
