@@ -1,0 +1,318 @@
+package frameworks
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Detection is the preset Detect chose and why.
+type Detection struct {
+	Preset *Preset
+	// Reason explains the choice to a person, e.g.
+	// `command "vite --port 3000" matches /\bvite\b/` or
+	// `package.json script "dev" runs "next dev"` or `manage.py in ./api`.
+	Reason string
+}
+
+// commandPattern is one compiled detect.command regex.
+type commandPattern struct {
+	source string
+	re     *regexp.Regexp
+}
+
+func compileCommands(srcs []string) ([]commandPattern, error) {
+	res, err := compileAll(srcs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]commandPattern, len(res))
+	for i, re := range res {
+		out[i] = commandPattern{source: srcs[i], re: re}
+	}
+	return out, nil
+}
+
+func compileAll(srcs []string) ([]*regexp.Regexp, error) {
+	out := make([]*regexp.Regexp, 0, len(srcs))
+	for _, src := range srcs {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return nil, fmt.Errorf("compile %q: %w", src, err)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// maxScriptDepth bounds `npm run a` → "npm run b" → ... chains.
+const maxScriptDepth = 4
+
+// Detect picks the preset for a process from its command line (command is
+// the shell string, or argv joined; argv is used when command is empty) and
+// its working directory dir. The package documentation gives the order.
+func Detect(command string, argv []string, dir string) (Detection, bool) {
+	if strings.TrimSpace(command) == "" {
+		command = strings.Join(argv, " ")
+	}
+	return loaded().detect(command, dir, 0)
+}
+
+func (c *catalog) detect(command, dir string, depth int) (Detection, bool) {
+	words, cmdDir := commandWords(command)
+	if len(words) == 0 {
+		return Detection{}, false
+	}
+	if cmdDir != "" {
+		dir = resolveDir(dir, cmdDir)
+	}
+	line := strings.Join(words, " ")
+	if d, ok := c.matchCommand(line, false); ok {
+		return d, true
+	}
+	if d, ok := c.matchPackageJSON(words, dir, depth); ok {
+		return d, true
+	}
+	if d, ok := c.matchFiles(words, dir); ok {
+		return d, true
+	}
+	return c.matchCommand(line, true)
+}
+
+// matchCommand finds the preset whose detect.command regex matches line
+// earliest (then longest). fallback selects the fallback presets instead
+// of the others.
+func (c *catalog) matchCommand(line string, fallback bool) (Detection, bool) {
+	var best Detection
+	bestStart, bestLen := -1, 0
+	for _, p := range c.sorted {
+		if p.Detect.Fallback != fallback {
+			continue
+		}
+		for _, cp := range c.commands[p.Name] {
+			loc := cp.re.FindStringIndex(line)
+			if loc == nil {
+				continue
+			}
+			start, length := loc[0], loc[1]-loc[0]
+			if bestStart < 0 || start < bestStart || (start == bestStart && length > bestLen) {
+				bestStart, bestLen = start, length
+				best = Detection{Preset: p, Reason: fmt.Sprintf("command %q matches /%s/", line, cp.source)}
+			}
+		}
+	}
+	return best, bestStart >= 0
+}
+
+// matchFiles finds a preset whose detect.files exist in dir, when the
+// command's program is one of the preset's runners.
+func (c *catalog) matchFiles(words []string, dir string) (Detection, bool) {
+	program := programName(words)
+	for _, p := range c.sorted {
+		if !slices.Contains(p.Detect.Runners, program) {
+			continue
+		}
+		for _, group := range p.Detect.Files {
+			if allExist(dir, group) {
+				where := "./" + filepath.Base(dir)
+				if abs, err := filepath.Abs(dir); err == nil {
+					where = "./" + filepath.Base(abs)
+				}
+				verb := "in"
+				return Detection{Preset: p, Reason: fmt.Sprintf("%s %s %s", strings.Join(group, " + "), verb, where)}, true
+			}
+		}
+	}
+	return Detection{}, false
+}
+
+func allExist(dir string, files []string) bool {
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// programName is the base name of the program words run, looking through
+// wrappers that only change how it is run (uv run, poetry run, bundle exec).
+func programName(words []string) string {
+	name := filepath.Base(words[0])
+	if len(words) > 2 {
+		switch name + " " + words[1] {
+		case "uv run", "poetry run", "pipenv run", "pdm run", "hatch run", "bundle exec", "rye run":
+			return name
+		}
+	}
+	return name
+}
+
+func resolveDir(base, sub string) string {
+	if filepath.IsAbs(sub) {
+		return sub
+	}
+	return filepath.Join(base, sub)
+}
+
+// commandWords splits a shell command into words, looking through the
+// wrappers that do not change what runs: `sh -c '...'`, VAR=value
+// prefixes, env, exec, nohup, time, and `cd DIR && ...` (whose DIR it
+// returns). Of a `a && b` or `a; b` list it keeps the last command, the
+// one that stays running.
+func commandWords(command string) (words []string, dir string) {
+	for range 4 {
+		segments := splitList(shellWords(command))
+		if len(segments) == 0 {
+			return nil, dir
+		}
+		for _, seg := range segments[:len(segments)-1] {
+			if len(seg) == 2 && seg[0] == "cd" {
+				dir = joinDir(dir, seg[1])
+			}
+		}
+		words = stripPrefixes(segments[len(segments)-1])
+		if len(words) >= 3 && isShell(words[0]) && words[1] == "-c" {
+			command = words[2]
+			continue
+		}
+		return words, dir
+	}
+	return words, dir
+}
+
+func joinDir(dir, sub string) string {
+	if dir == "" || filepath.IsAbs(sub) {
+		return sub
+	}
+	return filepath.Join(dir, sub)
+}
+
+func isShell(w string) bool {
+	switch filepath.Base(w) {
+	case "sh", "bash", "zsh", "dash":
+		return true
+	}
+	return false
+}
+
+// stripPrefixes drops VAR=value assignments and env/exec/nohup/time.
+func stripPrefixes(words []string) []string {
+	for len(words) > 0 {
+		w := words[0]
+		switch {
+		case w == "env" || w == "exec" || w == "nohup" || w == "time" || w == "command":
+			words = words[1:]
+		case isAssignment(w):
+			words = words[1:]
+		default:
+			return words
+		}
+	}
+	return words
+}
+
+func isAssignment(w string) bool {
+	eq := strings.IndexByte(w, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i, r := range w[:eq] {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// listOperators separate the commands of a shell list.
+var listOperators = map[string]bool{"&&": true, "||": true, ";": true, "&": true}
+
+func splitList(words []string) [][]string {
+	var out [][]string
+	var cur []string
+	inPipe := false
+	for _, w := range words {
+		if w == "|" {
+			// The first command of a pipeline is the one that serves;
+			// the rest (tee, grep) only filter its output.
+			inPipe = true
+			continue
+		}
+		if listOperators[w] {
+			inPipe = false
+			if len(cur) > 0 {
+				out = append(out, cur)
+			}
+			cur = nil
+			continue
+		}
+		if !inPipe {
+			cur = append(cur, w)
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// shellWords splits s like a POSIX shell would for simple commands:
+// whitespace separates words, quotes group, a backslash escapes, and
+// &&, ||, ; and & become words of their own. Expansions are left as they
+// are: detection only needs the shape of the command.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			flush()
+		case ch == '\'':
+			inWord = true
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				end = len(s) - i - 1
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+		case ch == '"':
+			inWord = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		case ch == '\\' && i+1 < len(s):
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		case ch == ';' || ch == '&' || ch == '|':
+			flush()
+			op := string(ch)
+			if i+1 < len(s) && s[i+1] == ch && ch != ';' {
+				op += string(ch)
+				i++
+			}
+			words = append(words, op)
+		default:
+			inWord = true
+			cur.WriteByte(ch)
+		}
+	}
+	flush()
+	return words
+}

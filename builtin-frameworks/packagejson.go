@@ -1,0 +1,168 @@
+package frameworks
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// packageJSON is the part of package.json detection reads.
+type packageJSON struct {
+	Scripts         map[string]string `json:"scripts"`
+	Dependencies    map[string]string `json:"dependencies"`
+	DevDependencies map[string]string `json:"devDependencies"`
+}
+
+func readPackageJSON(dir string) (*packageJSON, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil, false
+	}
+	var pkg packageJSON
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return nil, false
+	}
+	return &pkg, true
+}
+
+// matchPackageJSON resolves package-manager commands through package.json:
+// a script runs its own command, `npx X` runs X, and a node or
+// package-manager command that names no preset falls back to the
+// dependencies.
+func (c *catalog) matchPackageJSON(words []string, dir string, depth int) (Detection, bool) {
+	if exec, ok := execTarget(words); ok {
+		if d, ok := c.detect(strings.Join(exec, " "), dir, depth+1); ok && depth < maxScriptDepth {
+			return d, true
+		}
+	}
+	pkg, ok := readPackageJSON(dir)
+	if !ok {
+		return Detection{}, false
+	}
+	script, isRun := scriptName(words, pkg)
+	if isRun && depth < maxScriptDepth {
+		if body, ok := pkg.Scripts[script]; ok {
+			if d, ok := c.detect(body, dir, depth+1); ok {
+				if !strings.HasPrefix(d.Reason, "package.json") {
+					d.Reason = fmt.Sprintf("package.json script %q runs %q", script, body)
+				}
+				return d, true
+			}
+		}
+	}
+	if !isRun && !isNodeRuntime(words[0]) {
+		return Detection{}, false
+	}
+	return c.matchDependencies(pkg)
+}
+
+// matchDependencies finds the first preset (by name) whose detect.packageJson
+// names a dependency, preferring non-fallback presets.
+func (c *catalog) matchDependencies(pkg *packageJSON) (Detection, bool) {
+	for _, fallback := range []bool{false, true} {
+		for _, p := range c.sorted {
+			if p.Detect.Fallback != fallback {
+				continue
+			}
+			for _, dep := range p.Detect.PackageJSON {
+				_, inDeps := pkg.Dependencies[dep]
+				_, inDev := pkg.DevDependencies[dep]
+				if inDeps || inDev {
+					return Detection{Preset: p, Reason: fmt.Sprintf("package.json depends on %q", dep)}, true
+				}
+			}
+		}
+	}
+	return Detection{}, false
+}
+
+func isNodeRuntime(w string) bool {
+	switch filepath.Base(w) {
+	case "node", "nodemon", "tsx", "ts-node":
+		return true
+	}
+	return false
+}
+
+// execTarget returns the command that `npx X`, `bunx X`, `pnpm dlx X`,
+// `pnpm exec X`, `yarn dlx X`, `yarn exec X` or `npm exec X` runs.
+func execTarget(words []string) ([]string, bool) {
+	prog := filepath.Base(words[0])
+	rest := words[1:]
+	switch prog {
+	case "npx", "bunx":
+	case "pnpm", "yarn", "npm":
+		if len(rest) == 0 || !slices.Contains([]string{"dlx", "exec"}, rest[0]) {
+			return nil, false
+		}
+		rest = rest[1:]
+	default:
+		return nil, false
+	}
+	rest = skipFlags(rest)
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	return rest, len(rest) > 0
+}
+
+// scriptName returns the package.json script a package-manager command
+// runs, and whether words are such a command at all.
+func scriptName(words []string, pkg *packageJSON) (string, bool) {
+	prog := filepath.Base(words[0])
+	args := skipFlags(words[1:])
+	first := ""
+	if len(args) > 0 {
+		first = args[0]
+	}
+	switch prog {
+	case "npm":
+		switch first {
+		case "run", "run-script", "rum", "urn":
+			return nth(args, 1), len(args) > 1
+		case "start", "test", "restart", "stop":
+			return first, true
+		}
+	case "yarn", "pnpm":
+		if first == "run" {
+			return nth(args, 1), len(args) > 1
+		}
+		if first != "" && (prog == "yarn" || pkg.Scripts[first] != "") {
+			return first, true
+		}
+	case "bun":
+		if first == "run" {
+			args = skipFlags(args[1:])
+			first = nth(args, 0)
+		}
+		// `bun run file.ts` runs a file, not a script.
+		if _, ok := pkg.Scripts[first]; ok {
+			return first, true
+		}
+	}
+	return "", false
+}
+
+func nth(words []string, i int) string {
+	if i < len(words) {
+		return words[i]
+	}
+	return ""
+}
+
+// skipFlags drops leading flags (and the value of --prefix and friends).
+func skipFlags(words []string) []string {
+	for len(words) > 0 && strings.HasPrefix(words[0], "-") && words[0] != "--" {
+		switch words[0] {
+		case "--prefix", "-C", "--dir", "--cwd", "--filter", "-F", "--package", "-p":
+			if len(words) > 1 {
+				words = words[1:]
+			}
+		}
+		words = words[1:]
+	}
+	return words
+}
