@@ -70,6 +70,10 @@ type EventsOptions struct {
 	Procs []string
 	// After replays the kept state events after this sequence number (< 0: none).
 	After int64
+	// OnOpen, when set, is called once the server has subscribed, before any
+	// event is read: what happens from then on will be delivered. Its error
+	// ends Events with that error.
+	OnOpen func() error
 }
 
 // Events calls fn for each event until ctx ends, fn fails, or procs stops;
@@ -91,6 +95,11 @@ func (c *Client) Events(ctx context.Context, opts EventsOptions, fn func(compose
 		return err
 	}
 	defer resp.Body.Close()
+	if opts.OnOpen != nil {
+		if err := opts.OnOpen(); err != nil {
+			return err
+		}
+	}
 	return readSSE(ctx, resp.Body, fn)
 }
 

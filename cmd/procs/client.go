@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+// errNoProcs is what client commands say when nothing answers (exit 3).
+var errNoProcs = errors.New("no procs running in this folder (start one with `procs up`)")
+
+// projectDir is the folder whose procs the client commands talk to: the
+// folder of -f (or $PROCS_FILE), else the nearest folder up from the
+// current one holding procs.yaml or .procs/, else the current folder. It
+// needs no valid config, so a broken procs.yaml never hides a running procs.
+func (a *app) projectDir() string {
+	file := a.file
+	if file == "" {
+		file = a.getenv("PROCS_FILE")
+	}
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil {
+			return filepath.Dir(abs)
+		}
+		return filepath.Dir(file)
+	}
+	start := a.workDir()
+	for dir := start; ; {
+		for _, marker := range []string{"procs.yaml", ".procs"} {
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return start
+		}
+		dir = parent
+	}
+}
+
+// dial connects to the procs of the project, or fails with exit code 3.
+func (a *app) dial() (*control.Client, error) {
+	c, err := control.Dial(a.projectDir())
+	if err != nil {
+		return nil, a.clientError(err)
+	}
+	return c, nil
+}
+
+// clientError maps an API error to the exit code contract: nothing running
+// 3, an unknown name or bad request 2, anything else 1.
+func (a *app) clientError(err error) error {
+	var apiErr *control.APIError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, control.ErrNotRunning):
+		return withCode(exitNoProcs, errNoProcs)
+	case errors.Is(err, compose.ErrUnknownProcess):
+		return withCode(exitUsage, err)
+	case errors.As(err, &apiErr) && apiErr.Status/100 == 4 && apiErr.Status != http.StatusConflict:
+		return withCode(exitUsage, err)
+	}
+	return withCode(exitFailure, err)
+}
+
+// printJSON writes v as one line of JSON.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printResult writes a structured result for people: one line saying how
+// it ended and, when it failed, its last log lines.
+func (a *app) printResult(res rules.Result) {
+	if res.Success {
+		fmt.Fprintf(a.stdout, "%s %s (run %d, %dms): %s\n", res.Name, res.State, res.Run, res.DurationMs, res.Message)
+		return
+	}
+	fmt.Fprintf(a.stderr, "%s %s (run %d): %s\n", res.Name, res.State, res.Run, res.Message)
+	if len(res.Logs) > 0 {
+		fmt.Fprintf(a.stderr, "last lines of %s:\n", res.Name)
+		for _, line := range res.Logs {
+			fmt.Fprintf(a.stderr, "  | %s\n", line)
+		}
+	}
+}
+
+// signalContext is cancelled by Ctrl-C or SIGTERM, so commands that wait
+// or follow a stream end cleanly.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+)
+
+func (a *app) eventsCommand() *cobra.Command {
+	var (
+		lines bool
+		after int64
+	)
+	cmd := &cobra.Command{
+		Use:   "events [NAME...]",
+		Short: "Follow state changes (and with --lines, output) of the running procs as JSON lines",
+		Long: `Print every event of the running procs as one JSON object per line, until
+procs stops or Ctrl-C. --after SEQ first replays the kept state events that
+followed event SEQ, so a reader can resume where it stopped.`,
+		RunE: func(cmd *cobra.Command, names []string) error {
+			c, err := a.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := signalContext()
+			defer cancel()
+			err = c.Events(ctx, control.EventsOptions{Lines: lines, Procs: names, After: after},
+				func(ev compose.Event) error { return a.printJSON(ev) })
+			return a.clientError(err)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&lines, "lines", false, "include output lines")
+	f.Int64Var(&after, "after", -1, "replay kept state events after this sequence number first")
+	f.Bool("json", true, "print JSON lines (always on)")
+	return cmd
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose/control"
+)
+
+func (a *app) logsCommand() *cobra.Command {
+	var (
+		lines  int
+		follow bool
+		since  string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "logs [NAME...]",
+		Short: "Print recent output of NAME... (all processes when none), and follow it with -f",
+		RunE: func(cmd *cobra.Command, names []string) error {
+			c, err := a.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := signalContext()
+			defer cancel()
+			prefix := len(names) != 1
+			opts := control.LogsOptions{Procs: names, Tail: &lines, Since: since, Follow: follow}
+			err = c.Logs(ctx, opts, func(l control.LogLine) error {
+				if asJSON {
+					return a.printJSON(l)
+				}
+				if prefix {
+					_, err := fmt.Fprintf(a.stdout, "%s | %s\n", l.Proc, l.Line)
+					return err
+				}
+				_, err := fmt.Fprintln(a.stdout, l.Line)
+				return err
+			})
+			return a.clientError(err)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&lines, "lines", "n", 100, "how many recent lines to print first (-1: all kept lines)")
+	f.BoolVarP(&follow, "follow", "f", false, "keep printing new lines until procs stops or Ctrl-C")
+	f.StringVar(&since, "since", "", "only lines after this time (RFC 3339) or this long ago (e.g. 5m)")
+	f.BoolVar(&asJSON, "json", false, "print each line as JSON {proc, time, stream, line}")
+	return cmd
+}

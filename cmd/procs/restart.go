@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+// actionOptions are the flags shared by restart, start and stop.
+type actionOptions struct {
+	noWait  bool
+	timeout time.Duration
+	asJSON  bool
+}
+
+// requestSlack is how much longer than the wait itself a request may take.
+const requestSlack = 10 * time.Second
+
+func (a *app) restartCommand() *cobra.Command {
+	return a.actionCommand("restart", "Restart NAME... and wait until each new run is ready (exit 1 if one fails)",
+		func(c *control.Client, ctx context.Context, name string, opts control.ActionOptions) (rules.Result, error) {
+			return c.Restart(ctx, name, opts)
+		})
+}
+
+// actionFunc sends one lifecycle request.
+type actionFunc func(c *control.Client, ctx context.Context, name string, opts control.ActionOptions) (rules.Result, error)
+
+// actionCommand builds restart, start or stop: the requests go out in
+// parallel, results print in argument order, and the command exits 0 only
+// if every one succeeded.
+func (a *app) actionCommand(verb, short string, do actionFunc) *cobra.Command {
+	var opts actionOptions
+	cmd := &cobra.Command{
+		Use:   verb + " NAME...",
+		Short: short,
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, names []string) error {
+			return a.runActions(names, opts, do)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.noWait, "no-wait", false, "return as soon as the request is accepted")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "give up waiting after this long")
+	f.BoolVar(&opts.asJSON, "json", false, "print each result as a line of JSON")
+	return cmd
+}
+
+func (a *app) runActions(names []string, opts actionOptions, do actionFunc) error {
+	c, err := a.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := signalContext()
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
+	defer cancelTimeout()
+
+	results := make([]rules.Result, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() {
+			results[i], errs[i] = do(c, ctx, name, control.ActionOptions{NoWait: opts.noWait, Timeout: opts.timeout})
+		})
+	}
+	wg.Wait()
+	return a.reportResults(results, errs, opts.asJSON)
+}
+
+// reportResults prints results in order and picks the exit code: the first
+// request error wins, else 1 if any result failed.
+func (a *app) reportResults(results []rules.Result, errs []error, asJSON bool) error {
+	failed := false
+	for i, res := range results {
+		if errs[i] != nil {
+			return a.clientError(errs[i])
+		}
+		if res.Logs == nil {
+			res.Logs = []string{}
+		}
+		if asJSON {
+			if err := a.printJSON(res); err != nil {
+				return err
+			}
+		} else {
+			a.printResult(res)
+		}
+		failed = failed || !res.Success
+	}
+	if failed {
+		return silentExit(exitFailure)
+	}
+	return nil
+}

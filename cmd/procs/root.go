@@ -1,0 +1,52 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// rootCommand builds the command tree. Each subcommand lives in its own file.
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "procs",
+		Short: "Start a project's processes in dependency order, each gated on its dependencies being ready",
+		Long: `procs reads procs.yaml, starts every process in dependency order and gates
+each one on its dependencies being ready: by its log, its port, HTTP or exec
+probes, or an expr rule, with built-in presets for common servers.
+
+Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
+3 no procs running in this folder.`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetVersionTemplate("procs {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return withCode(exitUsage, err)
+	})
+
+	flags := root.PersistentFlags()
+	flags.StringVarP(&a.file, "file", "f", "", "config file (default: procs.yaml in the current folder, or $PROCS_FILE)")
+	flags.StringArrayVar(&a.set, "set", nil, "override a config value, e.g. --set procs.api.port=9090 (repeatable)")
+	flags.BoolVar(&a.noColor, "no-color", false, "disable colour output (also NO_COLOR=1)")
+
+	root.AddCommand(
+		a.checkCommand(),
+		a.configCommand(),
+		a.schemaCommand(),
+		a.upCommand(),
+		a.statusCommand(),
+		a.restartCommand(),
+		a.startCommand(),
+		a.stopCommand(),
+		a.waitCommand(),
+		a.logsCommand(),
+		a.eventsCommand(),
+		a.downCommand(),
+		a.sendCommand(),
+		a.runCommand(),
+	)
+	return root
+}

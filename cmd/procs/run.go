@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+// errTaskEnded ends the event stream of `procs run` once the task is over.
+var errTaskEnded = errors.New("task ended")
+
+func (a *app) runCommand() *cobra.Command {
+	var detach, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "run TASK",
+		Short: "Run a task of the running procs (its dependencies first), print its output and exit with its exit code",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := signalContext()
+			defer cancel()
+			st, err := c.Get(ctx, args[0])
+			if err != nil {
+				return a.clientError(err)
+			}
+			if st.Kind != compose.KindTask {
+				return withCode(exitUsage, fmt.Errorf("%s is a service, not a task; use `procs start %s` or `procs restart %s`", st.Name, st.Name, st.Name))
+			}
+			if detach {
+				res, err := c.Start(ctx, st.Name, control.ActionOptions{NoWait: true})
+				return a.reportResults([]rules.Result{res}, []error{err}, asJSON)
+			}
+			return a.runTask(ctx, c, st.Name, asJSON)
+		},
+	}
+	cmd.Flags().BoolVarP(&detach, "detach", "d", false, "start the task and return at once")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print output lines and the final state as JSON events")
+	return cmd
+}
+
+// runTask starts the task once its event stream is open, prints its lines,
+// and exits with the task's exit code when it ends.
+func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSON bool) error {
+	run := 0
+	var final *compose.Event
+	start := func() error {
+		res, err := c.Start(ctx, name, control.ActionOptions{NoWait: true})
+		run = res.Run
+		return err
+	}
+	err := c.Events(ctx, control.EventsOptions{Lines: true, Procs: []string{name}, After: -1, OnOpen: start},
+		func(ev compose.Event) error {
+			if ev.Run < run && ev.To != rules.StateBlocked {
+				return nil // output of an earlier run
+			}
+			if ev.Type == compose.EventLine {
+				if asJSON {
+					return a.printJSON(ev)
+				}
+				_, err := fmt.Fprintln(a.stdout, ev.Line)
+				return err
+			}
+			if ev.Type == compose.EventState && taskOver(ev.To) {
+				final = &ev
+				return errTaskEnded
+			}
+			return nil
+		})
+	if err != nil && !errors.Is(err, errTaskEnded) {
+		return a.clientError(err)
+	}
+	if final == nil {
+		return withCode(exitFailure, fmt.Errorf("procs stopped before %s ended", name))
+	}
+	return a.taskExit(ctx, c, *final, asJSON)
+}
+
+// taskOver reports whether a run of a task has ended in state s.
+func taskOver(s rules.State) bool {
+	switch s {
+	case rules.StateCompleted, rules.StateFailed, rules.StateStopped, rules.StateBlocked, rules.StateBackoff:
+		return true
+	}
+	return false
+}
+
+// taskExit turns how the task ended into the exit code of `procs run`.
+func (a *app) taskExit(ctx context.Context, c *control.Client, final compose.Event, asJSON bool) error {
+	if asJSON {
+		if err := a.printJSON(final); err != nil {
+			return err
+		}
+	}
+	if final.To == rules.StateCompleted {
+		return nil
+	}
+	code := exitFailure
+	statusCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if st, err := c.Get(statusCtx, final.Proc); err == nil && st.ExitCode != nil && *st.ExitCode > 0 {
+		code = *st.ExitCode
+	}
+	if !asJSON {
+		msg := final.Message
+		if msg == "" {
+			msg = final.Reason
+		}
+		fmt.Fprintf(a.stderr, "procs: %s %s: %s\n", final.Proc, final.To, msg)
+	}
+	return silentExit(code)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+func (a *app) waitCommand() *cobra.Command {
+	var (
+		states  []string
+		timeout time.Duration
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "wait NAME...",
+		Short: "Wait until NAME... reach a state (default ready; completed for a task); exit 1 if one fails or times out",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, names []string) error {
+			var targets []rules.State
+			for _, s := range states {
+				for _, part := range strings.Split(s, ",") {
+					targets = append(targets, rules.State(strings.TrimSpace(part)))
+				}
+			}
+			return a.waitFor(names, control.WaitOptions{For: targets, Timeout: timeout}, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&states, "for", nil, "state(s) to wait for: ready, completed, stopped, failed, awaiting-input, ... (default ready, or completed for a task)")
+	f.DurationVar(&timeout, "timeout", 60*time.Second, "give up after this long")
+	f.BoolVar(&asJSON, "json", false, "print each result as a line of JSON")
+	return cmd
+}
+
+func (a *app) waitFor(names []string, opts control.WaitOptions, asJSON bool) error {
+	if opts.Timeout <= 0 {
+		return withCode(exitUsage, fmt.Errorf("--timeout must be positive"))
+	}
+	c, err := a.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := signalContext()
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, opts.Timeout+requestSlack)
+	defer cancelTimeout()
+	results := make([]rules.Result, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { results[i], errs[i] = c.Wait(ctx, name, opts) })
+	}
+	wg.Wait()
+	return a.reportResults(results, errs, asJSON)
+}
