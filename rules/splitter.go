@@ -138,13 +138,26 @@ func (s *Splitter) appendCapped(p []byte) {
 	for len(p) > 0 {
 		room := s.maxLine - len(s.buf)
 		if len(p) < room {
-			s.buf = append(s.buf, p...)
+			s.buf = append(s.grow(len(p)), p...)
 			return
 		}
-		s.buf = append(s.buf, p[:room]...)
+		s.buf = append(s.grow(room), p[:room]...)
 		p = p[room:]
 		s.cut()
 	}
+}
+
+// grow makes room for n more bytes without ever exceeding the cap, which
+// plain append would: it rounds capacities up.
+func (s *Splitter) grow(n int) []byte {
+	need := len(s.buf) + n
+	if need <= cap(s.buf) {
+		return s.buf
+	}
+	size := min(max(need, 2*cap(s.buf), 256), s.maxLine)
+	buf := make([]byte, len(s.buf), size)
+	copy(buf, s.buf)
+	return buf
 }
 
 // cut emits the full buffer as a cut line, keeping back an incomplete rune

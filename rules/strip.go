@@ -14,11 +14,12 @@ func StripText(raw []byte) string {
 		// The common log line: no escapes, nothing to clean, one allocation.
 		return string(raw)
 	}
-	text := ansi.Strip(string(raw))
+	text := string(raw)
 	if !utf8.ValidString(text) {
+		// Before stripping: the ANSI parser would silently drop the bytes.
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
-	return strings.Map(dropControl, text)
+	return strings.Map(dropControl, ansi.Strip(text))
 }
 
 // isPlain reports whether raw is printable ASCII and tabs only.
