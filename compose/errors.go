@@ -91,6 +91,9 @@ func didYouMean(word string, candidates []string) string {
 	best, bestDist := "", 3
 	lower := strings.ToLower(word)
 	for _, c := range candidates {
+		if len(c) > len(word)+2 || len(word) > len(c)+2 {
+			continue // too far apart, and keeps long input cheap
+		}
 		d := levenshtein(lower, strings.ToLower(c))
 		if d < bestDist || (d == bestDist && c < best && best != "") {
 			best, bestDist = c, d

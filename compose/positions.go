@@ -115,7 +115,7 @@ func recordFile(file string, data []byte, src *sources) (errs ConfigErrors) {
 		}
 	}()
 	src.setIfMissing(nil, &origin{source: file, key: pos{1, 1}, val: pos{1, 1}})
-	src.lines[file] = bytes.Count(data, []byte("\n")) + 1
+	src.lines[file] = countLines(data)
 	parsed, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return ConfigErrors{syntaxError(file, err)}
@@ -199,8 +199,9 @@ func (w *fileWalker) node(path []string, n ast.Node) {
 	case *ast.MappingValueNode:
 		w.mapping(path, []*ast.MappingValueNode{v})
 	case *ast.SequenceNode:
+		start := tokenPos(v.Start, pos{1, 1})
 		for i, item := range v.Values {
-			at := w.valuePos(item, pos{})
+			at := w.valuePos(item, start)
 			w.src.set(index(path, i), w.scalarOrigin(item, at, at))
 			w.node(index(path, i), item)
 		}
@@ -277,4 +278,9 @@ func keyText(k ast.MapKeyNode) string {
 		}
 	}
 	return k.String()
+}
+
+// countLines counts lines as YAML does: \n, \r\n and a lone \r each end one.
+func countLines(data []byte) int {
+	return bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) - bytes.Count(data, []byte("\r\n")) + 1
 }

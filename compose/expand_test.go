@@ -1,0 +1,48 @@
+package compose
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestExpandString(t *testing.T) {
+	lookup := chain(map[string]string{"SET": "value", "EMPTY": ""})
+	cases := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"${SET}", "value"},
+		{"a ${SET} b ${SET}", "a value b value"},
+		{"${UNSET}", ""},
+		{"${UNSET:-fallback}", "fallback"},
+		{"${EMPTY:-fallback}", "fallback"},
+		{"${EMPTY-fallback}", ""},
+		{"${UNSET-fallback}", "fallback"},
+		{"${SET:-fallback}", "value"},
+		{"cost $$5", "cost $5"},
+		{"$$${SET}", "$value"},
+		{"$HOME stays", "$HOME stays"},
+		{"trailing $", "trailing $"},
+		{"${UNSET:-a:-b}", "a:-b"},
+	}
+	for _, tc := range cases {
+		got, err := expandString(tc.in, lookup)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+}
+
+func TestExpandStringErrors(t *testing.T) {
+	lookup := chain(map[string]string{})
+	cases := map[string]string{
+		"${OPEN":          `unclosed "${" in "${OPEN": close it with }, or write $$ for a literal $`,
+		"${}":             `invalid variable "" in ${}: use ${NAME} or ${NAME:-default}, or $$ for a literal $`,
+		"${1X}":           `invalid variable "1X" in ${1X}: use ${NAME} or ${NAME:-default}, or $$ for a literal $`,
+		"${TOKEN:?login}": "variable TOKEN is required: login",
+		"${A:x}":          "invalid ${A:x}: use ${NAME}, ${NAME:-default} or ${NAME:?message}",
+	}
+	for in, want := range cases {
+		_, err := expandString(in, lookup)
+		assert.EqualError(t, err, want, in)
+	}
+}

@@ -1,0 +1,137 @@
+package compose
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// writeProject writes files (name → content) into a fresh folder.
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	return dir
+}
+
+const layeredBase = `procs:
+  api:
+    command: ./api
+    port: 8080
+    readyTimeout: 30s
+  web:
+    command: ./web
+    port: 3000
+`
+
+func TestLayering(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml":          layeredBase,
+		"procs.override.yaml": "procs:\n  api:\n    port: 8081\n  web:\n    port: 3001\n",
+	})
+	load := func(environ []string, set ...string) *Config {
+		t.Helper()
+		cfg, err := Load(LoadOptions{Dir: dir, Environ: environ, Set: set})
+		require.NoError(t, err)
+		return cfg
+	}
+
+	cfg := load([]string{})
+	assert.Equal(t, 8081, cfg.Procs["api"].Port, "override file beats file")
+	assert.Equal(t, Command{Shell: "./api"}, cfg.Procs["api"].Command, "override merges, keeping other keys")
+
+	env := []string{"PROCS_PROCS__API__PORT=9090", "PROCS_PROCS__API__READYTIMEOUT=5s", "PROCS_FILE_UNRELATED=x"}
+	cfg = load(env)
+	assert.Equal(t, 9090, cfg.Procs["api"].Port, "env var beats override")
+	assert.Equal(t, 5*time.Second, cfg.Procs["api"].ReadyTimeout.D(), "env keys match camelCase fields case-insensitively")
+	assert.Equal(t, 3001, cfg.Procs["web"].Port)
+
+	cfg = load(env, "procs.api.port=9999", "procs.web.command=./web --dev")
+	assert.Equal(t, 9999, cfg.Procs["api"].Port, "--set beats env var")
+	assert.Equal(t, Command{Shell: "./web --dev"}, cfg.Procs["web"].Command)
+}
+
+func TestLayerErrorsNameTheirSource(t *testing.T) {
+	dir := writeProject(t, map[string]string{"procs.yaml": layeredBase})
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{"PROCS_PROCS__API__PORT=x", "PROCS_PROCS__WEB__READYPATERN=y"},
+		Set: []string{"procs.web.readyTimeout=soon", "nonsense"}})
+	var errs ConfigErrors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 1, "a malformed --set stops before the values are checked")
+	assert.Equal(t, `--set: "nonsense" must look like key.path=value, e.g. procs.api.port=9090`, errs[0].Error())
+
+	_, err = Load(LoadOptions{Dir: dir, Environ: []string{"PROCS_PROCS__API__PORT=x", "PROCS_PROCS__WEB__READYPATERN=y"},
+		Set: []string{"procs.web.readyTimeout=soon"}})
+	require.True(t, errors.As(err, &errs), "%v", err)
+	assert.Equal(t, ConfigErrors{
+		{File: "--set", Path: "procs.web.readyTimeout", Msg: `"soon" is not a duration (e.g. 30s)`},
+		{File: "PROCS_PROCS__API__PORT", Path: "procs.api.port", Msg: `"x" is not a port`},
+		{File: "PROCS_PROCS__WEB__READYPATERN", Path: "procs.web.READYPATERN", Msg: `unknown key "READYPATERN" (did you mean "readyPatterns"?)`},
+	}, errs)
+	assert.Equal(t, `PROCS_PROCS__API__PORT: procs.api.port: "x" is not a port`, errs[1].Error())
+}
+
+func TestOverrideErrorsPointIntoOverride(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml":          layeredBase,
+		"procs.override.yaml": "procs:\n  api:\n    port: lots\n",
+	})
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	var errs ConfigErrors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 1)
+	assert.Equal(t, filepath.Join(dir, "procs.override.yaml"), errs[0].File)
+	assert.Equal(t, [2]int{3, 11}, [2]int{errs[0].Line, errs[0].Col})
+}
+
+func TestExpansion(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml": `envFile: global.env
+procs:
+  api:
+    envFile: api.env
+    command: ./api --name ${NAME:-anonymous} --mode ${MODE} --level ${LEVEL} --cost $$5
+    port: ${PORT:-8080}
+    env:
+      FROM_SHELL: ${SHELL_ONLY}
+`,
+		"global.env": "MODE=global\nLEVEL=global\n",
+		"api.env":    "LEVEL=own\n",
+	})
+	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{"SHELL_ONLY=yes", "PORT=9000"}})
+	require.NoError(t, err)
+	api := cfg.Procs["api"]
+	assert.Equal(t, "./api --name anonymous --mode global --level own --cost $5", api.Command.Shell)
+	assert.Equal(t, 9000, api.Port)
+	assert.Equal(t, map[string]string{"FROM_SHELL": "yes"}, api.Env)
+	assert.Equal(t, filepath.Join(dir, "api.env"), api.EnvFile)
+}
+
+func TestFindConfig(t *testing.T) {
+	empty := t.TempDir()
+	_, err := Load(LoadOptions{Dir: empty, Environ: []string{}})
+	assert.ErrorIs(t, err, ErrNoConfig)
+
+	_, err = Load(LoadOptions{File: filepath.Join(empty, "nope.yaml"), Environ: []string{}})
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.NotErrorIs(t, err, ErrNoConfig)
+
+	dir := writeProject(t, map[string]string{"dev.yaml": "procs:\n  a:\n    command: x\n", "dev.override.yaml": "procs:\n  a:\n    port: 1234\n"})
+	cfg, err := Load(LoadOptions{Dir: empty, Environ: []string{"PROCS_FILE=" + filepath.Join(dir, "dev.yaml")}})
+	require.NoError(t, err)
+	assert.Equal(t, 1234, cfg.Procs["a"].Port, "the override is named after the file")
+}
+
+func TestSetMatchesDottedNames(t *testing.T) {
+	dir := writeProject(t, map[string]string{"procs.yaml": "procs:\n  web.v2:\n    command: x\n"})
+	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{}, Set: []string{"procs.web.v2.port=4000"}})
+	require.NoError(t, err)
+	assert.Equal(t, 4000, cfg.Procs["web.v2"].Port)
+}
