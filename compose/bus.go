@@ -1,0 +1,162 @@
+package compose
+
+import (
+	"sync"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// EventType says what an Event reports.
+type EventType string
+
+// The event types.
+const (
+	// EventState is a state transition of a process.
+	EventState EventType = "state"
+	// EventLine is one line of a process's output.
+	EventLine EventType = "line"
+	// EventInfo is a notable action with no state change (an autoRespond answer, a backoff delay).
+	EventInfo EventType = "info"
+)
+
+// Event is one thing that happened, as published on the bus. State events
+// are never dropped; line events may be dropped for a subscriber that reads
+// too slowly (the log file keeps every line).
+type Event struct {
+	Seq     int64       `json:"seq"`
+	Type    EventType   `json:"type"`
+	Time    time.Time   `json:"time"`
+	Proc    string      `json:"proc"`
+	Run     int         `json:"run"`
+	From    rules.State `json:"from,omitempty"`
+	To      rules.State `json:"to,omitempty"`
+	Reason  string      `json:"reason,omitempty"`
+	Message string      `json:"message,omitempty"`
+	// Line is the ANSI-stripped text of a line event.
+	Line string `json:"line,omitempty"`
+	// Raw is the line as the process wrote it, colours included.
+	Raw    []byte `json:"-"`
+	Stream string `json:"stream,omitempty"`
+	// DurationMs is, for a transition to ready, how long the run took to get there.
+	DurationMs int64 `json:"durationMs,omitempty"`
+}
+
+// maxQueuedLines bounds what a slow subscriber can hold back; past it, line
+// events are dropped for that subscriber and counted.
+const maxQueuedLines = 8192
+
+// Bus fans events out to subscribers, each with its own queue, so a slow
+// subscriber never blocks the publisher or the others.
+type Bus struct {
+	mu      sync.Mutex
+	seq     int64
+	subs    map[*Subscription]struct{}
+	history []Event // recent state events, for late subscribers and resumption
+}
+
+// historySize is how many recent state events the bus keeps.
+const historySize = 1024
+
+// NewBus returns an empty bus.
+func NewBus() *Bus {
+	return &Bus{subs: make(map[*Subscription]struct{})}
+}
+
+// Publish stamps ev with a sequence number and queues it for every subscriber.
+func (b *Bus) Publish(ev Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.seq++
+	ev.Seq = b.seq
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	if ev.Type != EventLine {
+		b.history = append(b.history, ev)
+		if len(b.history) > historySize {
+			b.history = b.history[len(b.history)-historySize:]
+		}
+	}
+	for s := range b.subs {
+		s.push(ev)
+	}
+}
+
+// Subscribe returns a subscription receiving every event published from now
+// on. With lines false, line events are not delivered to it.
+func (b *Bus) Subscribe(lines bool) *Subscription {
+	return b.SubscribeSince(-1, lines)
+}
+
+// SubscribeSince is Subscribe, but first replays the kept state events with a
+// sequence number above after (after < 0 replays nothing).
+func (b *Bus) SubscribeSince(after int64, lines bool) *Subscription {
+	s := &Subscription{bus: b, lines: lines, ready: make(chan struct{}, 1)}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if after >= 0 {
+		for _, ev := range b.history {
+			if ev.Seq > after {
+				s.push(ev)
+			}
+		}
+	}
+	b.subs[s] = struct{}{}
+	return s
+}
+
+// Subscription is one subscriber's queue of events.
+type Subscription struct {
+	bus   *Bus
+	lines bool
+	ready chan struct{}
+
+	mu      sync.Mutex
+	queue   []Event
+	queued  int // line events in queue
+	dropped int
+	closed  bool
+}
+
+func (s *Subscription) push(ev Event) {
+	if ev.Type == EventLine && !s.lines {
+		return
+	}
+	s.mu.Lock()
+	if ev.Type == EventLine {
+		if s.queued >= maxQueuedLines {
+			s.dropped++
+			s.mu.Unlock()
+			return
+		}
+		s.queued++
+	}
+	s.queue = append(s.queue, ev)
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Ready is signalled when events may be waiting; call Next to take them.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// Next takes every queued event, and the number of line events dropped since
+// the last call because the subscriber was too slow.
+func (s *Subscription) Next() (events []Event, dropped int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	events, s.queue = s.queue, nil
+	dropped, s.dropped = s.dropped, 0
+	s.queued = 0
+	return events, dropped
+}
+
+// Close stops delivery to the subscription.
+func (s *Subscription) Close() {
+	s.bus.mu.Lock()
+	delete(s.bus.subs, s)
+	s.bus.mu.Unlock()
+}

@@ -1,0 +1,238 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// ErrUnknownProcess is returned for a process name not in the config.
+var ErrUnknownProcess = errors.New("unknown process")
+
+// ErrShuttingDown is returned for requests that arrive while procs stops.
+var ErrShuttingDown = errors.New("procs is shutting down")
+
+// Options tunes an Engine.
+type Options struct {
+	// LogDir receives NAME.log for every process (default .procs/logs beside procs.yaml).
+	LogDir string
+	// Only starts just these processes and their dependencies (procs up NAME...).
+	Only []string
+	// Bus receives every event; a new one is made when nil.
+	Bus *Bus
+	// LogLimit is the size at which a log file is rotated (default 32 MiB).
+	LogLimit int64
+	// NoWatchdog skips the watchdog process (tests of the engine alone).
+	NoWatchdog bool
+	// RingSize is how many recent lines are kept in memory per process (default 1000).
+	RingSize int
+}
+
+// Engine runs the processes of a config. One goroutine (Run) owns all
+// process state; supervisors report to it and API calls send it requests.
+type Engine struct {
+	cfg      *Config
+	opts     Options
+	bus      *Bus
+	instance string
+	watchdog *Watchdog
+
+	requests chan func()
+	reports  chan report
+	stopped  chan struct{} // closed when Run returns
+
+	// Loop-owned state: only the Run goroutine touches what follows.
+	procs        map[string]*procState
+	order        []string
+	shuttingDown bool
+	killAll      bool
+	waiters      []*waiter
+	runCtx       context.Context
+}
+
+// New prepares an engine for cfg; nothing starts until Run.
+func New(cfg *Config, opts Options) (*Engine, error) {
+	order, err := cfg.StartOrder()
+	if err != nil {
+		return nil, err
+	}
+	if opts.LogDir == "" {
+		opts.LogDir = filepath.Join(cfg.Dir, ".procs", "logs")
+	}
+	if opts.LogLimit == 0 {
+		opts.LogLimit = defaultLogLimit
+	}
+	if opts.RingSize == 0 {
+		opts.RingSize = 1000
+	}
+	if opts.Bus == nil {
+		opts.Bus = NewBus()
+	}
+	wanted, err := wantedSet(cfg, opts.Only)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		cfg: cfg, opts: opts, bus: opts.Bus, instance: instanceID(),
+		requests: make(chan func()), reports: make(chan report, 256),
+		stopped: make(chan struct{}), procs: make(map[string]*procState), order: order,
+	}
+	for _, name := range order {
+		ps, err := e.newProcState(cfg.Procs[name], wanted[name])
+		if err != nil {
+			return nil, err
+		}
+		e.procs[name] = ps
+	}
+	return e, nil
+}
+
+// wantedSet is the set of processes `procs up` should start.
+func wantedSet(cfg *Config, only []string) (map[string]bool, error) {
+	names := cfg.Names()
+	if len(only) > 0 {
+		var err error
+		if names, err = cfg.WithDependencies(only...); err != nil {
+			return nil, err
+		}
+	}
+	wanted := make(map[string]bool, len(names))
+	for _, name := range names {
+		wanted[name] = !cfg.Procs[name].Disabled
+	}
+	return wanted, nil
+}
+
+// Bus returns the event bus of the engine.
+func (e *Engine) Bus() *Bus { return e.bus }
+
+// Config returns the configuration the engine runs.
+func (e *Engine) Config() *Config { return e.cfg }
+
+// Run starts the processes and supervises them until ctx is cancelled or
+// Down is called, then stops everything in reverse dependency order. It also
+// returns, with everything settled, once nothing runs and nothing can start.
+func (e *Engine) Run(ctx context.Context) (Outcome, error) {
+	defer close(e.stopped)
+	if !e.opts.NoWatchdog {
+		wd, err := StartWatchdog(e.instance)
+		if err != nil {
+			return Outcome{}, err
+		}
+		e.watchdog = wd
+		defer wd.Close()
+	}
+	// Supervisors outlive ctx: on cancellation they are stopped gracefully,
+	// in order, by the shutdown below, not killed by context.
+	runCtx, cancelRuns := context.WithCancel(context.Background())
+	defer cancelRuns()
+	e.runCtx = runCtx
+	e.schedule()
+	done := ctx.Done()
+	for {
+		if e.settled() {
+			break
+		}
+		select {
+		case req := <-e.requests:
+			req()
+		case r := <-e.reports:
+			e.handleReport(r)
+		case <-done:
+			done = nil
+			e.beginShutdown("interrupted")
+		}
+		e.schedule()
+		e.resolveWaiters()
+	}
+	e.failWaiters()
+	e.closeLogs()
+	return e.outcome(), nil
+}
+
+// settled reports whether nothing runs, nothing waits in backoff and
+// nothing more can start.
+func (e *Engine) settled() bool {
+	for _, ps := range e.procs {
+		if ps.sup != nil || ps.backoff != nil {
+			return false
+		}
+		if !e.shuttingDown && ps.wanted && ps.state == rules.StatePending {
+			return false
+		}
+	}
+	return true
+}
+
+// Outcome summarises how a Run ended.
+type Outcome struct {
+	// Failed lists processes that ended failed (not stopped by request).
+	Failed []string
+}
+
+func (e *Engine) outcome() Outcome {
+	var out Outcome
+	for _, name := range e.order {
+		if e.procs[name].state == rules.StateFailed {
+			out.Failed = append(out.Failed, name)
+		}
+	}
+	return out
+}
+
+// do runs f on the engine goroutine and waits for it.
+func (e *Engine) do(f func()) error {
+	done := make(chan struct{})
+	select {
+	case e.requests <- func() { f(); close(done) }:
+	case <-e.stopped:
+		return ErrShuttingDown
+	}
+	select {
+	case <-done:
+		return nil
+	case <-e.stopped:
+		return ErrShuttingDown
+	}
+}
+
+// post sends f to the engine goroutine without waiting (timers use it).
+func (e *Engine) post(f func()) {
+	go func() {
+		select {
+		case e.requests <- f:
+		case <-e.stopped:
+		}
+	}()
+}
+
+func (e *Engine) publishState(ps *procState, from rules.State, reason, message string) {
+	ev := Event{
+		Type: EventState, Time: time.Now(), Proc: ps.cfg.Name, Run: ps.run,
+		From: from, To: ps.state, Reason: reason, Message: message,
+	}
+	if ps.state == rules.StateReady {
+		ev.DurationMs = ps.readyAt.Sub(ps.startedAt).Milliseconds()
+	}
+	e.bus.Publish(ev)
+}
+
+func (e *Engine) closeLogs() {
+	for _, ps := range e.procs {
+		if ps.logs != nil {
+			_ = ps.logs.Close()
+		}
+	}
+}
+
+func (e *Engine) lookup(name string) (*procState, error) {
+	ps, ok := e.procs[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownProcess, name, e.order)
+	}
+	return ps, nil
+}

@@ -1,0 +1,137 @@
+package compose
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// engineHelperEnv makes the test binary act as a procs running one config.
+const engineHelperEnv = "PROCS_TEST_ENGINE_CONFIG"
+
+// runEngineHelperIfRequested runs an engine like `procs up` does, printing
+// READY once every process is ready, until SIGINT or SIGTERM.
+func runEngineHelperIfRequested() {
+	file := os.Getenv(engineHelperEnv)
+	if file == "" {
+		return
+	}
+	cfg, err := Load(LoadOptions{File: file})
+	if err != nil {
+		fmt.Println("config:", err)
+		os.Exit(2)
+	}
+	e, err := New(cfg, Options{})
+	if err != nil {
+		fmt.Println("engine:", err)
+		os.Exit(2)
+	}
+	sub := e.Bus().Subscribe(false)
+	go func() {
+		ready := map[string]bool{}
+		for range sub.Ready() {
+			evs, _ := sub.Next()
+			for _, ev := range evs {
+				if ev.Type == EventState && ev.To == rules.StateReady {
+					ready[ev.Proc] = true
+				}
+			}
+			if len(ready) == len(cfg.Procs) {
+				fmt.Println("READY")
+				return
+			}
+		}
+	}()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	_, _ = e.Run(ctx)
+	os.Exit(0)
+}
+
+// TestNoOrphans runs an engine in a child process, with children,
+// grandchildren and a process that escaped into its own session, then ends
+// that procs in each way it can end and checks every one of them is gone.
+func TestNoOrphans(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "procs.yaml")
+			require.NoError(t, os.WriteFile(file, []byte(`
+procs:
+  tree:
+    command: "sleep 300 & sleep 300 & setsid sh -c 'sleep 300' & echo ready; wait"
+    readyPatterns: [ready]
+  other:
+    command: [sh, -c, "trap '' TERM; echo ready; sleep 300"]
+    readyPatterns: [ready]
+    shutdown: {timeout: 1s}
+`), 0o644))
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), engineHelperEnv+"="+file)
+			out, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			waitForLine(t, out, "READY")
+
+			marked := findMarked(fmt.Sprintf("%d-", cmd.Process.Pid))
+			require.GreaterOrEqual(t, len(marked), 5, "sh, sleeps and the escaped session: %v", marked)
+
+			require.NoError(t, cmd.Process.Signal(sig))
+			_ = cmd.Wait()
+			assert.Eventually(t, func() bool { return allGone(marked) }, waitLimit, 50*time.Millisecond,
+				"processes left behind after %s: %v", sig, alive(marked))
+		})
+	}
+}
+
+func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want string) {
+	t.Helper()
+	found := make(chan bool, 1)
+	go func() {
+		s := bufio.NewScanner(r)
+		for s.Scan() {
+			if strings.TrimSpace(s.Text()) == want {
+				found <- true
+				return
+			}
+		}
+		found <- false
+	}()
+	select {
+	case ok := <-found:
+		require.True(t, ok, "helper ended before printing %s", want)
+	case <-time.After(waitLimit):
+		t.Fatalf("no %s from helper", want)
+	}
+}
+
+func allGone(pids []int) bool { return len(alive(pids)) == 0 }
+
+// alive lists the pids that still exist and are not zombies.
+func alive(pids []int) []int {
+	var out []int
+	for _, pid := range pids {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 0 && fields[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

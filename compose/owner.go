@@ -1,0 +1,94 @@
+package compose
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ownerVar marks every process procs starts, and through inheritance their
+// descendants, with "instance:name:run". A process that escaped its process
+// group (setsid, double fork) still carries it, so procs and its watchdog can
+// find and stop it by reading /proc/PID/environ.
+const ownerVar = "PROCS_OWNER"
+
+// instanceID identifies this procs process among others on the machine.
+func instanceID() string {
+	return fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+}
+
+// ownerValue is the marker of one run of one process.
+func ownerValue(instance, name string, run int) string {
+	// The trailing colon keeps run 1 from matching run 10 as a prefix.
+	return fmt.Sprintf("%s:%s:%d:", instance, name, run)
+}
+
+// findMarked lists the PIDs whose environment has a PROCS_OWNER value
+// starting with prefix, excluding the calling process.
+func findMarked(prefix string) []int {
+	needle := []byte(ownerVar + "=" + prefix)
+	self := os.Getpid()
+	var pids []int
+	for _, pid := range allPIDs() {
+		if pid == self {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if bytes.HasPrefix(kv, needle) {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// allPIDs lists the numeric entries of /proc.
+func allPIDs() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	pids := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// childrenOf lists the direct children of pid.
+func childrenOf(pid int) []int {
+	var kids []int
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if kid, err := strconv.Atoi(f); err == nil {
+				kids = append(kids, kid)
+			}
+		}
+	}
+	return kids
+}
+
+// signalAll sends sig to every pid, ignoring those already gone.
+func signalAll(pids []int, sig unix.Signal) {
+	for _, pid := range pids {
+		_ = unix.Kill(pid, sig)
+	}
+}

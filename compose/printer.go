@@ -1,0 +1,141 @@
+package compose
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/fatih/color"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// Printer writes events to a terminal as `name | line`, with names padded
+// and coloured, and state changes on lines of their own.
+type Printer struct {
+	w       *bufio.Writer
+	width   int
+	colors  map[string]*color.Color
+	plain   bool
+	procsCo *color.Color
+}
+
+// palette is the sequence of name colours.
+var palette = []color.Attribute{color.FgCyan, color.FgYellow, color.FgGreen, color.FgMagenta, color.FgBlue, color.FgHiCyan, color.FgHiYellow, color.FgHiGreen, color.FgHiMagenta, color.FgHiBlue}
+
+// NewPrinter prepares a printer for the given process names. With plain,
+// no colour codes are written (NO_COLOR, --no-color, or not a terminal);
+// colours the children write themselves are kept either way.
+func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
+	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), colors: map[string]*color.Color{}, plain: plain}
+	for i, name := range names {
+		p.width = max(p.width, len(name))
+		p.colors[name] = p.color(palette[i%len(palette)])
+	}
+	p.procsCo = p.color(color.Bold)
+	return p
+}
+
+func (p *Printer) color(attr color.Attribute) *color.Color {
+	c := color.New(attr)
+	if p.plain {
+		c.DisableColor()
+	} else {
+		c.EnableColor()
+	}
+	return c
+}
+
+// Run prints events from sub until stop is closed, then prints what is
+// still queued and returns.
+func (p *Printer) Run(sub *Subscription, stop <-chan struct{}) {
+	for {
+		select {
+		case <-sub.Ready():
+			p.print(sub.Next())
+		case <-stop:
+			p.print(sub.Next())
+			return
+		}
+	}
+}
+
+func (p *Printer) print(events []Event, dropped int) {
+	if dropped > 0 {
+		p.note(fmt.Sprintf("%d lines not shown (output too fast for this terminal; all are in .procs/logs)", dropped))
+	}
+	for _, ev := range events {
+		switch ev.Type {
+		case EventLine:
+			p.prefix(ev.Proc)
+			p.w.Write(ev.Raw)
+			if !p.plain && strings.Contains(string(ev.Raw), "\x1b[") {
+				p.w.WriteString("\x1b[0m") // a child's colour must not bleed into the next line
+			}
+			p.w.WriteByte('\n')
+		case EventState:
+			if text := StateText(ev); text != "" {
+				p.note(text)
+			}
+		case EventInfo:
+			p.note(fmt.Sprintf("%s: %s", ev.Proc, ev.Message))
+		}
+	}
+	_ = p.w.Flush()
+}
+
+func (p *Printer) prefix(name string) {
+	c := p.colors[name]
+	if c == nil {
+		c = p.procsCo
+	}
+	c.Fprintf(p.w, "%-*s | ", p.width, name)
+}
+
+func (p *Printer) note(text string) {
+	p.procsCo.Fprintf(p.w, "%-*s | ", p.width, "procs")
+	p.w.WriteString(text)
+	p.w.WriteByte('\n')
+}
+
+// StateText describes a state change for people ("api ready in 412ms
+// (matched ...)"), or "" for changes not worth a line.
+func StateText(ev Event) string {
+	name := ev.Proc
+	switch ev.To {
+	case rules.StateStarting:
+		if ev.Run > 1 {
+			return fmt.Sprintf("%s starting (run %d)", name, ev.Run)
+		}
+		return fmt.Sprintf("%s starting", name)
+	case rules.StateReady:
+		took := formatDuration(time.Duration(ev.DurationMs) * time.Millisecond)
+		if ev.Message == "" {
+			return fmt.Sprintf("%s ready in %s", name, took)
+		}
+		return fmt.Sprintf("%s ready in %s (%s)", name, took, ev.Message)
+	case rules.StatePending:
+		if ev.Reason == "restart" {
+			return fmt.Sprintf("%s restarting", name)
+		}
+		return ""
+	case rules.StateStopping:
+		return ""
+	}
+	if ev.Message != "" {
+		return fmt.Sprintf("%s %s: %s", name, ev.To, ev.Message)
+	}
+	return fmt.Sprintf("%s %s", name, ev.To)
+}
+
+// formatDuration rounds a duration for people.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	default:
+		return d.Round(10 * time.Millisecond).String()
+	}
+}

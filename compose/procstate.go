@@ -1,0 +1,86 @@
+package compose
+
+import (
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// procState is the engine's record of one process. Only the engine
+// goroutine reads or writes it.
+type procState struct {
+	cfg       *Proc
+	detect    *rules.Spec
+	preset    string
+	presetEnv map[string]string
+
+	state   rules.State
+	reason  string
+	message string
+	line    string
+	since   time.Time
+
+	run       int
+	pid       int
+	startedAt time.Time
+	readyAt   time.Time
+	ports     []int
+	exitCode  *int
+
+	// wanted says the process should be running (false once stopped by request).
+	wanted bool
+	// restartPending starts a new run as soon as the current one has exited.
+	restartPending bool
+	// restartDependents restarts dependents declaring restart: true once this run is ready.
+	restartDependents bool
+	// restarts counts consecutive restarts by the restart policy.
+	restarts int
+	// totalRestarts counts every restart, for status.
+	totalRestarts int
+	backoff       *time.Timer
+
+	sup  *supervisor
+	ring *rules.Ring
+	logs *logFile
+}
+
+func (e *Engine) newProcState(p *Proc, wanted bool) (*procState, error) {
+	d, err := detectionFor(p)
+	if err != nil {
+		return nil, err
+	}
+	logs, err := openLogFile(e.opts.LogDir, p.Name, e.opts.LogLimit)
+	if err != nil {
+		return nil, err
+	}
+	ps := &procState{
+		cfg: p, detect: d.spec, preset: d.preset, presetEnv: d.env,
+		state: rules.StatePending, since: time.Now(), wanted: wanted,
+		ring: rules.NewRing(e.opts.RingSize), logs: logs,
+	}
+	if !wanted {
+		ps.state = rules.StateStopped
+		ps.reason = "not started"
+		if p.Disabled {
+			ps.reason = "disabled"
+		}
+	}
+	return ps, nil
+}
+
+// setState moves a process to a new state and publishes the transition.
+// Setting the same state again with the same reason publishes nothing.
+func (e *Engine) setState(ps *procState, to rules.State, reason, message string) {
+	from := ps.state
+	if from == to && ps.reason == reason && ps.message == message {
+		return
+	}
+	ps.state, ps.reason, ps.message, ps.since = to, reason, message, time.Now()
+	if to == rules.StateReady && from != rules.StateReady && from != rules.StateUnhealthy {
+		ps.readyAt = ps.since
+	}
+	e.publishState(ps, from, reason, message)
+}
+
+// running reports whether a run of the process is alive.
+func (ps *procState) running() bool { return ps.sup != nil }

@@ -1,0 +1,168 @@
+package compose
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// stableResetAfter is how long a run must stay ready for the restart policy
+// to forget earlier crashes and start its backoff from the minimum again.
+const stableResetAfter = 10 * time.Second
+
+// handleReport applies a supervisor's report to the process state.
+func (e *Engine) handleReport(r report) {
+	ps := e.procs[r.name]
+	if ps == nil || r.run != ps.run {
+		return // a report of a run that has been replaced
+	}
+	switch r.kind {
+	case reportStarted:
+		ps.pid = r.pid
+	case reportPorts:
+		ps.ports = r.ports
+	case reportVerdict:
+		e.applyVerdict(ps, r.verdict)
+	case reportExited:
+		e.handleExit(ps, r.verdict)
+	}
+}
+
+// applyVerdict moves a running process to the state detection found.
+func (e *Engine) applyVerdict(ps *procState, v rules.Verdict) {
+	if ps.state == rules.StateStopping {
+		return // output while stopping says nothing about readiness
+	}
+	ps.line = v.Line
+	switch v.State {
+	case rules.StateReady:
+		e.setState(ps, rules.StateReady, v.Reason, v.Message)
+		e.afterReady(ps)
+	case rules.StateFailed:
+		e.setState(ps, rules.StateFailed, v.Reason, v.Message)
+		if e.policyRestarts(ps, v) {
+			// The run is failed but alive: end it so the policy can start a new one.
+			ps.sup.stop(true)
+		}
+	case rules.StateStarting:
+		if ps.state != rules.StateStarting {
+			e.setState(ps, rules.StateStarting, v.Reason, v.Message)
+		}
+	default:
+		e.setState(ps, v.State, v.Reason, v.Message)
+	}
+}
+
+// afterReady restarts dependents that asked to follow this process's restarts.
+func (e *Engine) afterReady(ps *procState) {
+	if !ps.restartDependents {
+		return
+	}
+	ps.restartDependents = false
+	for _, name := range e.cfg.Dependents(ps.cfg.Name) {
+		d := e.procs[name]
+		for _, dep := range d.cfg.DependsOn {
+			if dep.Name == ps.cfg.Name && dep.Restart && (d.running() || d.state == rules.StateBlocked) {
+				e.publishInfo(d, "restart", fmt.Sprintf("restarting because %s restarted", ps.cfg.Name))
+				e.requestRestart(d)
+			}
+		}
+	}
+}
+
+// handleExit records the end of a run and decides what comes next: a
+// requested restart, a policy restart after backoff, or a final state.
+func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
+	ps.sup, ps.pid = nil, 0
+	code := v.ExitCode
+	ps.exitCode = &code
+	ps.line = v.Line
+	stable := !ps.readyAt.IsZero() && ps.readyAt.After(ps.startedAt) && time.Since(ps.readyAt) >= stableResetAfter
+	if stable {
+		ps.restarts = 0
+	}
+	switch {
+	case ps.restartPending && !e.shuttingDown:
+		ps.restartPending = false
+		ps.restartDependents = true
+		ps.totalRestarts++
+		e.setState(ps, rules.StatePending, "restart", "restarting")
+	case !ps.wanted || e.shuttingDown:
+		e.setState(ps, rules.StateStopped, "stopped", stoppedMessage(v))
+	case ps.state == rules.StateFailed && v.State != rules.StateFailed:
+		// Failed while running (error line, timeout) and then ended: keep the
+		// failure that explains it, unless the policy brings it back.
+		e.maybeRestart(ps, v)
+	default:
+		e.setState(ps, v.State, v.Reason, v.Message)
+		e.maybeRestart(ps, v)
+	}
+}
+
+func stoppedMessage(v rules.Verdict) string {
+	if v.Message != "" {
+		return "stopped (" + v.Message + ")"
+	}
+	return "stopped"
+}
+
+// policyRestarts says whether the restart policy will bring ps back after v.
+func (e *Engine) policyRestarts(ps *procState, v rules.Verdict) bool {
+	if e.shuttingDown || !ps.wanted {
+		return false
+	}
+	r := ps.cfg.Restart
+	switch r.Policy {
+	case RestartAlways:
+	case RestartOnFailure:
+		if v.State != rules.StateFailed && ps.state != rules.StateFailed {
+			return false
+		}
+	default:
+		return false
+	}
+	return r.MaxRestarts == 0 || ps.restarts < r.MaxRestarts
+}
+
+// maybeRestart applies the restart policy after a run ended by itself.
+func (e *Engine) maybeRestart(ps *procState, v rules.Verdict) {
+	if !e.policyRestarts(ps, v) {
+		if r := ps.cfg.Restart; r.MaxRestarts > 0 && ps.restarts >= r.MaxRestarts && r.Policy != RestartNo {
+			e.publishInfo(ps, "gave-up", fmt.Sprintf("not restarting: %d restarts reached maxRestarts", ps.restarts))
+		}
+		return
+	}
+	delay := backoffDelay(ps.cfg.Restart.Backoff, ps.restarts)
+	ps.restarts++
+	ps.totalRestarts++
+	e.setState(ps, rules.StateBackoff, "backoff", fmt.Sprintf("restart %d in %s (%s)", ps.restarts, delay, v.Message))
+	ps.backoff = time.AfterFunc(delay, func() {
+		e.post(func() {
+			ps.backoff = nil
+			if ps.wanted && !e.shuttingDown && ps.state == rules.StateBackoff {
+				e.setState(ps, rules.StatePending, "restart", "restarting after backoff")
+			}
+		})
+	})
+}
+
+// backoffDelay is min·2^n, capped at max (defaults 500ms..30s).
+func backoffDelay(b BackoffRange, n int) time.Duration {
+	lo, hi := b.Min, b.Max
+	if lo <= 0 {
+		lo = 500 * time.Millisecond
+	}
+	if hi <= 0 {
+		hi = 30 * time.Second
+	}
+	d := lo
+	for i := 0; i < n && d < hi; i++ {
+		d *= 2
+	}
+	return min(d, hi)
+}
+
+func (e *Engine) publishInfo(ps *procState, reason, message string) {
+	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: ps.cfg.Name, Run: ps.run, Reason: reason, Message: message})
+}

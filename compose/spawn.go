@@ -1,0 +1,92 @@
+package compose
+
+import (
+	"os/exec"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// spawner starts every child from one goroutine locked to one OS thread.
+// The parent-death signal (Pdeathsig) fires when the *thread* that forked a
+// child exits, not the process; Go may retire idle threads, so forking from a
+// thread that lives as long as procs is what makes the signal mean "procs died".
+type spawner struct {
+	requests chan spawnRequest
+	// children guards the set of direct children against the orphan reaper:
+	// a child must be recorded before the reaper may look for strays.
+	mu       sync.RWMutex
+	children map[int]bool
+}
+
+type spawnRequest struct {
+	start func() error
+	pid   func() int
+	done  chan error
+}
+
+var (
+	theSpawner     *spawner
+	theSpawnerOnce sync.Once
+)
+
+// getSpawner returns the process-wide spawner, starting it on first use.
+// It is process-wide because Pdeathsig and the subreaper flag are properties
+// of the OS process, not of one engine.
+func getSpawner() *spawner {
+	theSpawnerOnce.Do(func() {
+		theSpawner = &spawner{requests: make(chan spawnRequest), children: make(map[int]bool)}
+		ready := make(chan struct{})
+		go theSpawner.loop(ready)
+		<-ready
+	})
+	return theSpawner
+}
+
+func (s *spawner) loop(ready chan<- struct{}) {
+	// Never unlocked: the thread must outlive every child it forks.
+	runtime.LockOSThread()
+	// Become the subreaper so double-forked descendants are re-parented to
+	// procs instead of init, where procs can still find and stop them.
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	close(ready)
+	for req := range s.requests {
+		s.mu.Lock()
+		err := req.start()
+		if err == nil {
+			s.children[req.pid()] = true
+		}
+		s.mu.Unlock()
+		req.done <- err
+	}
+}
+
+// start runs cmd.Start (or an equivalent such as pty.Start) on the spawner
+// thread and records the child.
+func (s *spawner) start(cmd *exec.Cmd, start func() error) error {
+	done := make(chan error, 1)
+	s.requests <- spawnRequest{start: start, pid: func() int { return cmd.Process.Pid }, done: done}
+	return <-done
+}
+
+// forget drops a child that has been waited for.
+func (s *spawner) forget(pid int) {
+	s.mu.Lock()
+	delete(s.children, pid)
+	s.mu.Unlock()
+}
+
+// reapStrays waits for re-parented descendants that have exited, so they do
+// not linger as zombies. Direct children are left to their exec.Cmd.
+func (s *spawner) reapStrays() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, pid := range childrenOf(unix.Getpid()) {
+		if s.children[pid] {
+			continue
+		}
+		var status unix.WaitStatus
+		_, _ = unix.Wait4(pid, &status, unix.WNOHANG, nil)
+	}
+}

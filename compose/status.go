@@ -1,0 +1,84 @@
+package compose
+
+import (
+	"slices"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// ProcStatus is a snapshot of one process, as status, the API and MCP show it.
+type ProcStatus struct {
+	Name      string      `json:"name"`
+	State     rules.State `json:"state"`
+	Kind      Kind        `json:"kind"`
+	Run       int         `json:"run"`
+	PID       int         `json:"pid,omitempty"`
+	Ports     []int       `json:"ports"`
+	Port      int         `json:"port,omitempty"`
+	StartedAt *time.Time  `json:"startedAt,omitempty"`
+	ReadyAt   *time.Time  `json:"readyAt,omitempty"`
+	Since     time.Time   `json:"since"`
+	UptimeMs  int64       `json:"uptimeMs,omitempty"`
+	Restarts  int         `json:"restarts"`
+	Reason    string      `json:"reason,omitempty"`
+	Message   string      `json:"message,omitempty"`
+	Line      string      `json:"line,omitempty"`
+	ExitCode  *int        `json:"exitCode,omitempty"`
+	Preset    string      `json:"preset,omitempty"`
+	Command   string      `json:"command"`
+	DependsOn []string    `json:"dependsOn,omitempty"`
+}
+
+// Status returns a snapshot of every process, in start order.
+func (e *Engine) Status() ([]ProcStatus, error) {
+	var out []ProcStatus
+	err := e.do(func() {
+		for _, name := range e.order {
+			out = append(out, e.status(e.procs[name]))
+		}
+	})
+	return out, err
+}
+
+// StatusOf returns a snapshot of one process.
+func (e *Engine) StatusOf(name string) (ProcStatus, error) {
+	var out ProcStatus
+	var err error
+	if doErr := e.do(func() {
+		var ps *procState
+		if ps, err = e.lookup(name); err == nil {
+			out = e.status(ps)
+		}
+	}); doErr != nil {
+		return out, doErr
+	}
+	return out, err
+}
+
+func (e *Engine) status(ps *procState) ProcStatus {
+	st := ProcStatus{
+		Name: ps.cfg.Name, State: ps.state, Kind: ps.cfg.Kind, Run: ps.run, PID: ps.pid,
+		Ports: slices.Clone(ps.ports), Port: ps.cfg.Port, Since: ps.since,
+		Restarts: ps.totalRestarts, Reason: ps.reason, Message: ps.message, Line: ps.line,
+		ExitCode: ps.exitCode, Preset: ps.preset, Command: ps.cfg.Command.String(),
+	}
+	if st.Ports == nil {
+		st.Ports = []int{}
+	}
+	for _, d := range ps.cfg.DependsOn {
+		st.DependsOn = append(st.DependsOn, d.Name)
+	}
+	if !ps.startedAt.IsZero() {
+		started := ps.startedAt
+		st.StartedAt = &started
+		if ps.running() {
+			st.UptimeMs = time.Since(started).Milliseconds()
+		}
+	}
+	if !ps.readyAt.IsZero() && ps.readyAt.After(ps.startedAt) {
+		ready := ps.readyAt
+		st.ReadyAt = &ready
+	}
+	return st
+}

@@ -1,0 +1,197 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// exitDrainGrace is how long, after the main process exits, the supervisor
+// keeps reading output that descendants still hold open before it reports
+// the exit. The lines that arrive within it are the last words of the run.
+const exitDrainGrace = 250 * time.Millisecond
+
+// maxLineBytes caps one line; longer output continues as further lines.
+const maxLineBytes = 64 << 10
+
+// runSpec is everything a supervisor needs to run one run of one process.
+type runSpec struct {
+	name     string
+	run      int
+	proc     *Proc
+	detect   *rules.Spec
+	argv     []string
+	env      []string
+	dir      string
+	signal   syscall.Signal
+	timeout  time.Duration
+	owner    string
+	health   *rules.ProbeSpec
+	interval time.Duration
+	failures int
+}
+
+// supervisor runs one run of one process: it starts it, feeds its output and
+// the OS signals to a detector, and reports verdicts to the engine. It owns
+// no engine state; the engine owns it through the stop channel.
+type supervisor struct {
+	spec     runSpec
+	logs     *logFile
+	ring     *rules.Ring
+	bus      *Bus
+	watchdog *Watchdog
+	reports  chan<- report
+
+	stopCh chan bool // true: graceful, false: kill now
+	done   chan struct{}
+
+	mu    sync.Mutex
+	child *childProc
+}
+
+// reportKind says what a supervisor is reporting.
+type reportKind int
+
+const (
+	reportStarted reportKind = iota // the process is running (pid)
+	reportVerdict                   // detection changed its verdict
+	reportPorts                     // the ports the tree listens on changed
+	reportExited                    // the run is over (final verdict)
+)
+
+// report is a message from a supervisor to the engine loop.
+type report struct {
+	name    string
+	run     int
+	kind    reportKind
+	pid     int
+	verdict rules.Verdict
+	ports   []int
+}
+
+func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, wd *Watchdog, reports chan<- report) *supervisor {
+	return &supervisor{
+		spec: spec, logs: logs, ring: ring, bus: bus, watchdog: wd, reports: reports,
+		stopCh: make(chan bool, 2), done: make(chan struct{}),
+	}
+}
+
+// stop asks the run to end: gracefully (signal, then SIGKILL after the
+// timeout) or at once.
+func (s *supervisor) stop(graceful bool) {
+	select {
+	case s.stopCh <- graceful:
+	default:
+	}
+}
+
+// write sends input to the running process.
+func (s *supervisor) write(p []byte) error {
+	s.mu.Lock()
+	c := s.child
+	s.mu.Unlock()
+	if c == nil {
+		return errors.New("process is not running")
+	}
+	return c.write(p)
+}
+
+func (s *supervisor) send(r report) {
+	r.name, r.run = s.spec.name, s.spec.run
+	s.reports <- r
+}
+
+// run supervises the run to its end. It always sends reportExited last.
+func (s *supervisor) run(ctx context.Context) {
+	defer close(s.done)
+	started := time.Now()
+	det := rules.NewDetector(s.spec.detect, s.spec.run, started)
+	if v, failed := s.preflight(); failed {
+		s.send(report{kind: reportExited, verdict: v})
+		return
+	}
+	c, err := launch(s.spec.argv, s.spec.dir, s.spec.env, s.spec.proc.PTY)
+	if err != nil {
+		s.send(report{kind: reportExited, verdict: startFailure(s.spec, err)})
+		return
+	}
+	s.mu.Lock()
+	s.child = c
+	s.mu.Unlock()
+	s.watchdog.Track(c.pid)
+	s.send(report{kind: reportStarted, pid: c.pid})
+	l := newRunLoop(s, c, det)
+	l.loop(ctx)
+	s.watchdog.Untrack(c.pid)
+	s.mu.Lock()
+	s.child = nil
+	s.mu.Unlock()
+}
+
+// preflight fails the run before it starts when its port is taken.
+func (s *supervisor) preflight() (rules.Verdict, bool) {
+	port := s.spec.proc.Port
+	if port == 0 || !rules.PortInUse(port) {
+		return rules.Verdict{}, false
+	}
+	msg := fmt.Sprintf("port %d is in use", port)
+	if h, ok := rules.HolderOf(port); ok {
+		msg = fmt.Sprintf("port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
+	}
+	return rules.Verdict{State: rules.StateFailed, Reason: "port-in-use", Message: msg + "; stop it or change the port"}, true
+}
+
+func startFailure(spec runSpec, err error) rules.Verdict {
+	msg := fmt.Sprintf("cannot start %q: %v", spec.proc.Command.String(), err)
+	var pathErr *os.PathError
+	if errors.As(err, &pathErr) && spec.dir != "" {
+		msg += fmt.Sprintf(" (in %s)", spec.dir)
+	}
+	return rules.Verdict{State: rules.StateFailed, Reason: "start", Message: msg, ExitCode: -1}
+}
+
+// readOutput reads one stream to EOF, splitting it into lines that go to the
+// log file, the ring, the bus and the detector.
+func (s *supervisor) readOutput(o output, lines chan<- rules.Line) {
+	stream := streamName(o.stream)
+	split := rules.NewSplitter(o.stream, maxLineBytes, func(l rules.Line) {
+		s.logs.WriteLine(l.Raw)
+		s.ring.Add(l)
+		s.bus.Publish(Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
+		lines <- l
+	})
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := o.r.Read(buf)
+		if n > 0 {
+			_, _ = split.Write(buf[:n])
+			s.logs.Flush()
+		}
+		if err != nil {
+			// A PTY master reports EIO once the last slave holder closes: that is EOF.
+			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.EIO) && !errors.Is(err, os.ErrClosed) {
+				s.bus.Publish(Event{Type: EventInfo, Proc: s.spec.name, Run: s.spec.run, Message: "read output: " + err.Error()})
+			}
+			break
+		}
+	}
+	split.Flush()
+	s.logs.Flush()
+}
+
+func streamName(s rules.Stream) string {
+	switch s {
+	case rules.StreamStderr:
+		return "stderr"
+	case rules.StreamPTY:
+		return "pty"
+	}
+	return "stdout"
+}

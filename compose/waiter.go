@@ -1,0 +1,108 @@
+package compose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// resultLogLines is how many recent lines a result carries.
+const resultLogLines = 10
+
+// waiter is a caller blocked in Wait.
+type waiter struct {
+	name    string
+	targets []rules.State
+	minRun  int
+	began   time.Time
+	done    chan rules.Result
+}
+
+// resolveWaiters answers every waiter whose process reached a target state
+// or a state from which the target cannot be reached.
+func (e *Engine) resolveWaiters() {
+	e.waiters = slices.DeleteFunc(e.waiters, func(w *waiter) bool {
+		ps := e.procs[w.name]
+		success, over := e.waitOutcome(ps, w)
+		if !over {
+			return false
+		}
+		w.done <- e.result(ps, w, success, "")
+		return true
+	})
+}
+
+// waitOutcome says whether the wait is over and whether it succeeded.
+func (e *Engine) waitOutcome(ps *procState, w *waiter) (success, over bool) {
+	if ps.run >= w.minRun && slices.Contains(w.targets, ps.state) {
+		return true, true
+	}
+	if ps.run < w.minRun {
+		// The awaited run has not started: over only if it never will.
+		over = !ps.wanted && !ps.running() || ps.state == rules.StateBlocked || e.shuttingDown
+		return false, over
+	}
+	switch ps.state {
+	case rules.StateFailed, rules.StateBlocked, rules.StateStopped, rules.StateCompleted, rules.StateBackoff:
+		return false, true
+	}
+	return false, e.shuttingDown && !ps.running()
+}
+
+// failWaiters answers every remaining waiter when the engine ends.
+func (e *Engine) failWaiters() {
+	for _, w := range e.waiters {
+		w.done <- e.result(e.procs[w.name], w, false, "procs stopped")
+	}
+	e.waiters = nil
+}
+
+// result builds the structured result of design §4 for a waiter.
+func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rules.Result {
+	msg := ps.message
+	if ps.state == rules.StateReady && ps.run >= w.minRun {
+		msg = readyMessage(ps)
+	} else if msg == "" {
+		msg = string(ps.state)
+	}
+	if note != "" {
+		msg = note + "; " + msg
+	}
+	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !strings.Contains(msg, ps.line) {
+		msg += fmt.Sprintf(" (line %q)", ps.line)
+	}
+	return rules.Result{
+		Name: ps.cfg.Name, Success: success, State: ps.state, Run: ps.run,
+		DurationMs: time.Since(w.began).Milliseconds(), Message: msg,
+		Ports: slices.Clone(ps.ports), Logs: lastTexts(ps.ring, resultLogLines),
+	}
+}
+
+// readyMessage says why a process counts as ready and how long it took.
+func readyMessage(ps *procState) string {
+	took := ps.readyAt.Sub(ps.startedAt).Round(time.Millisecond)
+	if ps.message != "" {
+		return fmt.Sprintf("ready in %s: %s", took, ps.message)
+	}
+	return fmt.Sprintf("ready in %s", took)
+}
+
+func lastTexts(ring *rules.Ring, n int) []string {
+	lines := ring.Last(n)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
+	}
+	return out
+}
+
+func joinStates(states []rules.State) string {
+	parts := make([]string, len(states))
+	for i, s := range states {
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, " or ")
+}

@@ -1,0 +1,164 @@
+package compose
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// watchdogEnv makes the procs binary act as the watchdog instead of the CLI.
+const watchdogEnv = "PROCS_INTERNAL_WATCHDOG"
+
+// watchdogGrace is how long the watchdog lets orphans shut down after
+// SIGTERM before it kills them.
+const watchdogGrace = 2 * time.Second
+
+// Watchdog is a small helper process (procs re-executed in a hidden mode)
+// that holds a pipe from procs. When procs disappears in any way, SIGKILL
+// included, the pipe reaches EOF and the watchdog stops every process group
+// procs recorded and every process marked with its instance ID.
+type Watchdog struct {
+	mu  sync.Mutex
+	cmd *exec.Cmd
+	w   io.WriteCloser
+}
+
+// StartWatchdog starts the watchdog for the processes of instance.
+func StartWatchdog(instance string) (*Watchdog, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("start watchdog: %w", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(withoutVar(os.Environ(), ownerVar), watchdogEnv+"=1")
+	// Its own process group: a Ctrl-C at the terminal must not reach it.
+	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start watchdog: %w", err)
+	}
+	if err := getSpawner().start(cmd, cmd.Start); err != nil {
+		return nil, fmt.Errorf("start watchdog: %w", err)
+	}
+	wd := &Watchdog{cmd: cmd, w: w}
+	wd.send("I " + instance)
+	return wd, nil
+}
+
+// Track records a process group to kill if procs dies.
+func (wd *Watchdog) Track(pgid int) { wd.send("+" + strconv.Itoa(pgid)) }
+
+// Untrack forgets a process group that has been stopped.
+func (wd *Watchdog) Untrack(pgid int) { wd.send("-" + strconv.Itoa(pgid)) }
+
+func (wd *Watchdog) send(line string) {
+	if wd == nil {
+		return
+	}
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	_, _ = io.WriteString(wd.w, line+"\n")
+}
+
+// Close ends the watchdog after a clean shutdown.
+func (wd *Watchdog) Close() error {
+	if wd == nil {
+		return nil
+	}
+	wd.mu.Lock()
+	err := wd.w.Close()
+	wd.mu.Unlock()
+	_ = wd.cmd.Wait()
+	getSpawner().forget(wd.cmd.Process.Pid)
+	return err
+}
+
+// RunWatchdogIfRequested turns this process into the watchdog when procs
+// started it as one, and then exits. Call it first thing in main (and in
+// TestMain of packages whose tests start engines).
+func RunWatchdogIfRequested() {
+	if os.Getenv(watchdogEnv) != "1" {
+		return
+	}
+	signal.Ignore(unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	runWatchdog(os.Stdin)
+	os.Exit(0)
+}
+
+// runWatchdog reads the protocol until EOF, then stops what is left.
+func runWatchdog(r io.Reader) {
+	groups := make(map[int]bool)
+	instance := ""
+	scanner := bufio.NewScanner(r)
+	for scanner.Scan() {
+		line := scanner.Text()
+		switch {
+		case strings.HasPrefix(line, "I "):
+			instance = strings.TrimPrefix(line, "I ")
+		case strings.HasPrefix(line, "+"), strings.HasPrefix(line, "-"):
+			pgid, err := strconv.Atoi(line[1:])
+			if err == nil && pgid > 1 {
+				groups[pgid] = line[0] == '+'
+			}
+		}
+	}
+	killLeftovers(groups, instance)
+}
+
+// killLeftovers sends SIGTERM to every live recorded group and marked
+// process, waits a short grace, then SIGKILLs what remains.
+func killLeftovers(groups map[int]bool, instance string) {
+	targets := func() []int {
+		var pids []int
+		if instance != "" {
+			pids = findMarked(instance + ":")
+		}
+		return pids
+	}
+	for pgid, live := range groups {
+		if live {
+			_ = unix.Kill(-pgid, unix.SIGTERM)
+		}
+	}
+	signalAll(targets(), unix.SIGTERM)
+	deadline := time.Now().Add(watchdogGrace)
+	for time.Now().Before(deadline) && (len(targets()) > 0 || anyGroupAlive(groups)) {
+		// No event tells a non-parent that an unrelated process died: poll.
+		time.Sleep(50 * time.Millisecond)
+	}
+	for pgid, live := range groups {
+		if live {
+			_ = unix.Kill(-pgid, unix.SIGKILL)
+		}
+	}
+	signalAll(targets(), unix.SIGKILL)
+}
+
+func anyGroupAlive(groups map[int]bool) bool {
+	for pgid, live := range groups {
+		if live && unix.Kill(-pgid, 0) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutVar returns environ without entries for name.
+func withoutVar(environ []string, name string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
