@@ -1,6 +1,8 @@
 package compose
 
 import (
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,4 +122,160 @@ func (v *validator) ports() {
 		}
 		owner[p.Port] = name
 	}
+}
+
+// restart reads a policy word or {policy, maxRestarts, backoff}.
+func (d *decoder) restart(path []string, v any) RestartPolicy {
+	policies := []string{string(RestartNo), string(RestartOnFailure), string(RestartAlways)}
+	switch v.(type) {
+	case nil:
+		return RestartPolicy{}
+	case string:
+		return RestartPolicy{Policy: RestartPolicyName(d.word(path, v, policies, "restart policy"))}
+	case map[string]any:
+		m, _ := d.mapping(path, v, restartKeys)
+		return RestartPolicy{
+			Policy:      RestartPolicyName(d.word(child(path, "policy"), m["policy"], policies, "restart policy")),
+			MaxRestarts: d.count(child(path, "maxRestarts"), m["maxRestarts"]),
+			Backoff:     d.backoff(child(path, "backoff"), m["backoff"]),
+		}
+	}
+	d.typeErr(path, "a policy (no, on-failure, always) or {policy, maxRestarts, backoff}", v)
+	return RestartPolicy{}
+}
+
+// defaultBackoffMax is the backoff ceiling when only the start is given.
+const defaultBackoffMax = 30 * time.Second
+
+// backoff reads "min..max", or a single duration meaning min.
+func (d *decoder) backoff(path []string, v any) BackoffRange {
+	if v == nil {
+		return BackoffRange{}
+	}
+	text, ok := d.scalarText(path, v)
+	if !ok || isBool(v) {
+		d.typeErr(path, "a backoff such as 500ms..30s", v)
+		return BackoffRange{}
+	}
+	low, high, isRange := strings.Cut(text, "..")
+	minimum, errMin := parseDuration(low)
+	maximum, errMax := max(defaultBackoffMax, minimum), error(nil)
+	if isRange {
+		maximum, errMax = parseDuration(high)
+	}
+	switch {
+	case errMin != nil || errMax != nil:
+		d.p.atValue(path, "%q is not a backoff: write min..max durations, e.g. 500ms..30s", text)
+	case minimum == 0:
+		d.p.atValue(path, "%q starts at zero: use a positive minimum, e.g. 500ms..30s", text)
+	case maximum < minimum:
+		d.p.atValue(path, "%q ends before it starts: write min..max", text)
+	default:
+		return BackoffRange{Min: minimum, Max: maximum}
+	}
+	return BackoffRange{}
+}
+
+// healthcheck reads a probe: exactly one of http, exec and tcp.
+func (d *decoder) healthcheck(path []string, v any) *Healthcheck {
+	m, ok := d.mapping(path, v, healthcheckKeys)
+	if !ok {
+		return nil
+	}
+	h := &Healthcheck{
+		Interval: d.duration(child(path, "interval"), m["interval"]),
+		Timeout:  d.duration(child(path, "timeout"), m["timeout"]),
+		Failures: d.count(child(path, "failures"), m["failures"]),
+	}
+	var probes []string
+	for _, kind := range []string{"http", "exec", "tcp"} {
+		if m[kind] != nil {
+			probes = append(probes, kind)
+		}
+	}
+	switch len(probes) {
+	case 0:
+		d.p.atKey(path, "no probe: add one of http, exec or tcp")
+	case 1:
+	default:
+		d.p.atKey(path, "has %s: keep only one probe", strings.Join(probes, " and "))
+	}
+	if m["http"] != nil {
+		h.HTTP = d.str(child(path, "http"), m["http"])
+		if u, err := url.Parse(h.HTTP); h.HTTP != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			d.p.atValue(child(path, "http"), "%q is not an http(s) URL, e.g. http://127.0.0.1:8080/health", h.HTTP)
+		}
+	}
+	if m["exec"] != nil {
+		h.Exec = d.command(child(path, "exec"), m["exec"])
+	}
+	if m["tcp"] != nil {
+		h.TCP = d.str(child(path, "tcp"), m["tcp"])
+		if _, port, err := net.SplitHostPort(h.TCP); h.TCP != "" && (err != nil || port == "") {
+			d.p.atValue(child(path, "tcp"), "%q is not host:port, e.g. 127.0.0.1:5432", h.TCP)
+		}
+	}
+	return h
+}
+
+// signalNames are the signals procs can send to stop a process.
+var signalNames = []string{"SIGHUP", "SIGINT", "SIGKILL", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGWINCH"}
+
+// shutdown reads {signal, timeout}; the signal is stored as SIGNAME.
+func (d *decoder) shutdown(path []string, v any) Shutdown {
+	m, ok := d.mapping(path, v, shutdownKeys)
+	if !ok {
+		return Shutdown{}
+	}
+	s := Shutdown{Timeout: d.duration(child(path, "timeout"), m["timeout"])}
+	name := strings.ToUpper(strings.TrimSpace(d.str(child(path, "signal"), m["signal"])))
+	if name != "" && !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if name != "" && !slices.Contains(signalNames, name) {
+		d.p.atValue(child(path, "signal"), "%q is not a signal procs can send%s: use one of %s",
+			m["signal"], didYouMean(name, signalNames), strings.Join(signalNames, ", "))
+		name = ""
+	}
+	s.Signal = name
+	return s
+}
+
+// autoRespond reads the list of {match, send, once, maxTimes} answers.
+func (d *decoder) autoRespond(path []string, v any) []AutoRespond {
+	list, ok := v.([]any)
+	if !ok {
+		if v != nil {
+			d.typeErr(path, "a list of {match, send}", v)
+		}
+		return nil
+	}
+	out := make([]AutoRespond, 0, len(list))
+	for i, item := range list {
+		ip := index(path, i)
+		m, ok := d.mapping(ip, item, autoRespondKeys)
+		if !ok {
+			if item == nil {
+				d.typeErr(ip, "{match, send}", item)
+			}
+			continue
+		}
+		if m["match"] == nil {
+			d.p.atValue(ip, "missing match: the regex of the line to answer")
+		}
+		if _, has := m["send"]; !has {
+			d.p.atValue(ip, `missing send: the text to write, e.g. send: "\r" for Enter`)
+		}
+		a := AutoRespond{
+			Match:    d.str(child(ip, "match"), m["match"]),
+			Send:     d.str(child(ip, "send"), m["send"]),
+			Once:     d.boolean(child(ip, "once"), m["once"]),
+			MaxTimes: d.count(child(ip, "maxTimes"), m["maxTimes"]),
+		}
+		if a.Match != "" {
+			d.regex(child(ip, "match"), a.Match)
+		}
+		out = append(out, a)
+	}
+	return out
 }
