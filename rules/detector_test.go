@@ -192,8 +192,10 @@ func TestDetectorScripts(t *testing.T) {
 		want:    Verdict{State: StateCompleted, Reason: "completed"},
 		history: []State{StateCompleted},
 	}, {
-		name:  "deps and probes feed the rule",
-		spec:  func(t *testing.T) *Spec { return &Spec{Rule: mustRule(t, `deps.db == "ready" && http.status == 200 && !exec.ok`)} },
+		name: "deps and probes feed the rule",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{Rule: mustRule(t, `deps.db == "ready" && http.status == 200 && !exec.ok`)}
+		},
 		steps: []step{{10 * ms, Event{Kind: EventDeps, Deps: map[string]State{"db": StateReady}}}, {20 * ms, Event{Kind: EventProbe, Probe: ProbeResult{Kind: ProbeHTTP, OK: true, Status: 200}}}},
 		want:  Verdict{State: StateReady, Reason: "ready"},
 	}, {
