@@ -45,6 +45,9 @@ func (a *app) logsCommand() *cobra.Command {
 	f := cmd.Flags()
 	f.IntVarP(&lines, "lines", "n", 100, "how many recent lines to print first (-1: all kept lines)")
 	f.BoolVarP(&follow, "follow", "f", false, "keep printing new lines until procs stops or Ctrl-C")
+	// -f means --follow here, as in tail and docker compose; defining
+	// --file locally keeps the global -f shorthand from colliding with it.
+	f.StringVar(&a.file, "file", "", "config file (the global -f is --follow for logs)")
 	f.StringVar(&since, "since", "", "only lines after this time (RFC 3339) or this long ago (e.g. 5m)")
 	f.BoolVar(&asJSON, "json", false, "print each line as JSON {proc, time, stream, line}")
 	return cmd

@@ -132,6 +132,9 @@ func (s *Server) wait(w http.ResponseWriter, r *http.Request, name string, targe
 	if res.Logs == nil {
 		res.Logs = []string{}
 	}
+	if res.Ports == nil {
+		res.Ports = []int{}
+	}
 	writeJSON(w, http.StatusOK, res)
 }
 
