@@ -188,4 +188,19 @@ var brokenConfigs = []struct {
 		`1:1: proc: unknown key "proc" (did you mean "procs"?)`,
 		"1:1: procs: no processes: add at least one under procs:, e.g. web: {command: npm run dev}",
 	}},
+	{"bad_dotenv", []string{
+		`4:14: procs.api.envFile: env file bad.env is not in dotenv format (KEY=value lines): unterminated quoted value "unterminated`,
+	}},
+	{"ready_block", []string{
+		`6:28: procs.api.ready: invalid ready expression: unexpected token Operator("|")`,
+	}},
+	{"procs_list", []string{
+		"2:3: procs: expected a mapping (key: value lines), got a list",
+	}},
+	{"nested_unknown", []string{
+		`4:16: procs.api.restart.polcy: unknown key "polcy" (did you mean "policy"?)`,
+		`6:24: procs.api.dependsOn.db.condition: "redy" is not a condition (did you mean "ready"?): use started, ready, completed`,
+		`6:30: procs.api.dependsOn.db.restrat: unknown key "restrat" (did you mean "restart"?)`,
+		`8:18: procs.api.autoRespond[0].match: invalid regex "trust (": missing closing ) (RE2 syntax)`,
+	}},
 }
