@@ -35,6 +35,7 @@ type testEngine struct {
 	cancel context.CancelFunc
 	dir    string
 	t      *testing.T
+	limit  time.Duration
 }
 
 func startEngine(t *testing.T, yamlText string, opts Options) *testEngine {
@@ -45,7 +46,7 @@ func startEngine(t *testing.T, yamlText string, opts Options) *testEngine {
 	}
 	e, err := New(cfg, opts)
 	require.NoError(t, err)
-	te := &testEngine{Engine: e, sub: e.Bus().Subscribe(false), done: make(chan Outcome, 1), dir: cfg.Dir, t: t}
+	te := &testEngine{Engine: e, sub: e.Bus().Subscribe(false), done: make(chan Outcome, 1), dir: cfg.Dir, t: t, limit: waitLimit}
 	ctx, cancel := context.WithCancel(context.Background())
 	te.cancel = cancel
 	go func() {
@@ -77,7 +78,7 @@ func parseConfig(t *testing.T, yamlText string) *Config {
 // waitFor collects state events until one matches, failing after waitLimit.
 func (te *testEngine) waitFor(desc string, match func(Event) bool) Event {
 	te.t.Helper()
-	deadline := time.After(waitLimit)
+	deadline := time.After(te.limit)
 	for {
 		for i, ev := range te.events {
 			if match(ev) {

@@ -1,0 +1,64 @@
+package compose
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// slowWriter stands for a terminal that cannot keep up.
+type slowWriter struct{ writes int }
+
+func (w *slowWriter) Write(p []byte) (int, error) {
+	w.writes++
+	time.Sleep(2 * time.Millisecond)
+	return len(p), nil
+}
+
+// TestLogFileIsLosslessUnderASlowTerminal sends a million lines through one
+// child while the terminal printer is deliberately slow: the log file must
+// hold every line, in order, and the child must not be held back.
+func TestLogFileIsLosslessUnderASlowTerminal(t *testing.T) {
+	const lines = 1_000_000
+	te := startEngine(t, `
+procs:
+  chatty:
+    kind: task
+    command: [python3, -c, "import sys\nfor i in range(1000000): sys.stdout.write('line %d\\n' % i)"]
+`, Options{NoWatchdog: true})
+	te.limit = 3 * time.Minute // a million lines under the race detector
+	printer := NewPrinter(&slowWriter{}, []string{"chatty"}, true)
+	sub := te.Bus().Subscribe(true)
+	stop := make(chan struct{})
+	printed := make(chan struct{})
+	go func() { printer.Run(sub, stop); close(printed) }()
+
+	te.waitState("chatty", rules.StateCompleted)
+	close(stop)
+	<-printed
+
+	f, err := os.Open(filepath.Join(te.dir, ".procs", "logs", "chatty.log"))
+	require.NoError(t, err)
+	defer f.Close()
+	count := countFileLines(t, f)
+	assert.Equal(t, lines, count)
+}
+
+func countFileLines(t *testing.T, r io.Reader) int {
+	t.Helper()
+	s := bufio.NewScanner(r)
+	n := 0
+	for s.Scan() {
+		n++
+	}
+	require.NoError(t, s.Err())
+	return n
+}
