@@ -1,0 +1,100 @@
+package control
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/compose"
+)
+
+// testDeadline is the generous bound of every wait in these tests.
+const testDeadline = 20 * time.Second
+
+// harness is a real engine served on a real socket in a temp project.
+type harness struct {
+	dir    string
+	engine *compose.Engine
+	server *Server
+	client *Client
+	ran    chan struct{}
+}
+
+// startHarness runs the config text in a new project folder.
+func startHarness(t *testing.T, yamlText string) *harness {
+	t.Helper()
+	return startHarnessIn(t, t.TempDir(), yamlText)
+}
+
+func startHarnessIn(t *testing.T, dir, yamlText string) *harness {
+	t.Helper()
+	file := filepath.Join(dir, "procs.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
+	cfg, err := compose.Parse(file, []byte(yamlText), os.Environ())
+	require.NoError(t, err)
+	cfg.Dir = dir
+	e, err := compose.New(cfg, compose.Options{NoWatchdog: true, LogDir: t.TempDir()})
+	require.NoError(t, err)
+	h := &harness{dir: dir, engine: e, ran: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.server, err = Serve(ctx, e, dir)
+	require.NoError(t, err)
+	go func() {
+		defer close(h.ran)
+		_, _ = e.Run(context.Background())
+	}()
+	h.client, err = Dial(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		h.client.Close()
+		_ = e.Down()
+		select {
+		case <-h.ran:
+		case <-time.After(testDeadline):
+			t.Error("engine did not stop")
+		}
+		cancel()
+		_ = h.server.Close()
+	})
+	return h
+}
+
+// ctx returns a context bounded by the test deadline.
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// waitReady waits for every named process to be ready.
+func (h *harness) waitReady(t *testing.T, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		res, err := h.client.Wait(testCtx(t), name, WaitOptions{Timeout: testDeadline})
+		require.NoError(t, err)
+		require.True(t, res.Success, "%s: %s %v", name, res.Message, res.Logs)
+	}
+}
+
+// raw sends a request as is and returns the status and body.
+func (h *harness) raw(t *testing.T, method, path, contentType string, body io.Reader) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(testCtx(t), method, "http://procs"+path, body)
+	require.NoError(t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := h.client.http.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, strings.TrimSpace(string(data))
+}
