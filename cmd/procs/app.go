@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/procsdev/procs/compose"
+)
+
+// app holds what every command needs: the standard streams, the environment
+// and the global flags. Commands get it instead of reaching for globals, so
+// tests can run the CLI in-process.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	environ        []string
+
+	// Global flags.
+	file    string
+	set     []string
+	noColor bool
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer, environ []string) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, environ: environ}
+}
+
+// execute runs the command line and prints the error of a failed command.
+func (a *app) execute(args []string) int {
+	root := a.rootCommand()
+	root.SetArgs(args)
+	err := root.Execute()
+	code := exitCodeOf(err)
+	var e *exitError
+	if err != nil && !(errors.As(err, &e) && e.quiet) {
+		fmt.Fprintf(a.stderr, "procs: %v\n", err)
+	}
+	return code
+}
+
+// loadConfig loads procs.yaml with the layering of design §2. Config errors
+// exit 2; a missing file exits 2 with a hint.
+func (a *app) loadConfig() (*compose.Config, error) {
+	cfg, err := compose.Load(compose.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
+	if err != nil {
+		var cfgErrs compose.ConfigErrors
+		if errors.As(err, &cfgErrs) {
+			for _, e := range cfgErrs {
+				fmt.Fprintln(a.stderr, e.Error())
+			}
+			return nil, &exitError{code: exitUsage, err: err, quiet: true}
+		}
+		if errors.Is(err, compose.ErrNoConfig) {
+			return nil, withCode(exitUsage, fmt.Errorf("%w in this folder (create one with `procs init`, or pass -f FILE)", err))
+		}
+		return nil, withCode(exitUsage, err)
+	}
+	return cfg, nil
+}
+
+// workDir is the folder procs works in.
+func (a *app) workDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return dir
+}

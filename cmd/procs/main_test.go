@@ -1,0 +1,24 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/procsdev/procs/compose"
+)
+
+func TestMain(m *testing.M) {
+	compose.RunWatchdogIfRequested()
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"procs": func() int { return run(os.Args[1:]) },
+	}))
+}
+
+// TestScripts runs the CLI end-to-end scripts in testdata/cli_*.txtar.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Files: globFiles(t, "testdata/cli_*.txtar"),
+	})
+}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/schema"
+)
+
+func (a *app) schemaCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of procs.yaml (for editors and validators)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := schema.Generate()
+			if err != nil {
+				return withCode(exitFailure, fmt.Errorf("generate schema: %w", err))
+			}
+			_, err = a.stdout.Write(out)
+			return err
+		},
+	}
+}
