@@ -92,6 +92,9 @@ func Probe(ctx context.Context, p ProbeSpec) ProbeResult {
 	default:
 		r = ProbeResult{Err: fmt.Sprintf("unknown probe kind %q", p.Kind)}
 	}
+	if !r.OK && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		r.Err = fmt.Sprintf("%s probe timed out after %s", p.Kind, timeout)
+	}
 	r.Kind, r.Time = p.Kind, time.Now()
 	return r
 }
