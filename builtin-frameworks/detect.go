@@ -70,8 +70,12 @@ func (c *catalog) detect(command, dir string, depth int) (Detection, bool) {
 		dir = resolveDir(dir, cmdDir)
 	}
 	line := strings.Join(words, " ")
-	if d, ok := c.matchCommand(line, false); ok {
-		return d, true
+	// `npm run serve` names a script, not a program called serve: only
+	// package.json can say what it runs.
+	if !runsScript(words) {
+		if d, ok := c.matchCommand(line, false); ok {
+			return d, true
+		}
 	}
 	if d, ok := c.matchPackageJSON(words, dir, depth); ok {
 		return d, true

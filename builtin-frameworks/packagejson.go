@@ -79,6 +79,25 @@ func (c *catalog) matchDependencies(pkg *packageJSON) (Detection, bool) {
 	return Detection{}, false
 }
 
+// runsScript reports whether words run a package.json script (or install,
+// or another package-manager command), rather than name a program:
+// npm and yarn and pnpm always do, bun unless it runs a file.
+func runsScript(words []string) bool {
+	switch filepath.Base(words[0]) {
+	case "npm", "yarn", "pnpm":
+		_, isExec := execTarget(words)
+		return !isExec
+	case "bun":
+		args := skipFlags(words[1:])
+		if nth(args, 0) == "run" {
+			args = skipFlags(args[1:])
+		}
+		target := nth(args, 0)
+		return target != "" && !strings.Contains(target, ".")
+	}
+	return false
+}
+
 func isNodeRuntime(w string) bool {
 	switch filepath.Base(w) {
 	case "node", "nodemon", "tsx", "ts-node":

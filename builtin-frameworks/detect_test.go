@@ -1,0 +1,118 @@
+package frameworks
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func project(name string) string { return filepath.Join("testdata", "projects", name) }
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name    string
+		command string
+		argv    []string
+		dir     string
+		preset  string // "" = nothing detected
+		reason  string
+	}{
+		// The command line names the program.
+		{"vite command", "vite --port 3000", nil, project("plain"), "vite",
+			`command "vite --port 3000" matches /(^|[\s/])vite(\s+(dev|serve|preview)\b|\s+-|\s*$)/`},
+		{"vite via node_modules/.bin", "./node_modules/.bin/vite --port 33161", nil, project("plain"), "vite", ""},
+		{"argv only", "", []string{"redis-server", "--port", "6380"}, project("plain"), "redis",
+			`command "redis-server --port 6380" matches /(^|[\s/])(redis-server|valkey-server)(\s|$)/`},
+		{"sh -c wrapper", "sh -c 'exec postgres -D .data/pg -p 5433'", nil, project("plain"), "postgres", ""},
+		{"env prefix", "PORT=8000 FOO=1 uvicorn main:app --reload", nil, project("plain"), "uvicorn", ""},
+		{"python -m uvicorn", "python3 -m uvicorn main:app", nil, project("plain"), "uvicorn", ""},
+		{"python http.server", "python3 -m http.server 8000", nil, project("plain"), "python-http-server", ""},
+		{"flask run", "flask --app app run --port 5000", nil, project("flask-app"), "flask",
+			`command "flask --app app run --port 5000" matches /(^|[\s/])flask\s+(.*\s)?run\b/`},
+		{"django runserver", "python manage.py runserver", nil, project("django-app"), "django",
+			`command "python manage.py runserver" matches /manage\.py\s+runserver\b/`},
+		{"go run", "go run .", nil, project("go-module"), "go", `command "go run ." matches /^go\s+run(\s|$)/`},
+		{"nginx", "nginx -g 'daemon off;'", nil, project("plain"), "nginx", ""},
+		{"mariadb", "/usr/sbin/mariadbd --datadir=/tmp/x", nil, project("plain"), "mysql", ""},
+		{"command beats package.json", "npx vite --port 4000", nil, project("next-app"), "vite", ""},
+		{"command beats files", "redis-server", nil, project("django-app"), "redis", ""},
+		{"pipe keeps the server", "next dev | tee web.log", nil, project("plain"), "nextjs", ""},
+		{"cd then run", "cd web && npm run dev", nil, project("monorepo"), "astro",
+			`package.json script "dev" runs "astro dev"`},
+
+		// package.json scripts.
+		{"npm run dev → next", "npm run dev", nil, project("next-app"), "nextjs",
+			`package.json script "dev" runs "next dev --turbopack"`},
+		{"npm start → next start", "npm start", nil, project("next-app"), "nextjs",
+			`package.json script "start" runs "next start"`},
+		{"yarn dev", "yarn dev", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
+		{"pnpm dev", "pnpm dev", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
+		{"pnpm run dev", "pnpm run dev -- --port 4000", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
+		{"bun run dev", "bun run dev", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
+		{"script calls script", "npm run serve", nil, project("vite-app"), "vite",
+			`package.json script "dev" runs "vite"`},
+		{"script without preset → dependencies", "npm run lint", nil, project("next-app"), "nextjs",
+			`package.json depends on "next"`},
+		{"node script → dependencies", "npm start", nil, project("express-app"), "express",
+			`package.json depends on "express"`},
+		{"node command → dependencies", "node server.js", nil, project("express-app"), "express",
+			`package.json depends on "express"`},
+		{"node without package.json → fallback", "node app.js", nil, project("plain"), "express",
+			`command "node app.js" matches /^(node|nodemon|tsx|ts-node)(\s|$)/`},
+
+		// Files in the working directory.
+		{"manage.py", "python3 serve.py", nil, project("django-app"), "django", "manage.py in ./django-app"},
+		{"Gemfile + config.ru", "bundle exec foreman start", nil, project("rails-app"), "rails",
+			"Gemfile + config.ru in ./rails-app"},
+		{"go.mod", "air", nil, project("go-module"), "go", `command "air" matches /^(air|gow|reflex)(\s|$)/`},
+		{"go.mod with go build", "go build -o bin/api . && go generate", nil, project("go-module"), "go",
+			"go.mod in ./go-module"},
+
+		// Nothing.
+		{"generic shell", "sh -c 'sleep 1'", nil, project("plain"), "", ""},
+		{"sleep in a Django project", "sleep 1", nil, project("django-app"), "", ""},
+		{"echo", "echo hello", nil, project("next-app"), "", ""},
+		{"unknown npm script", "npm run nothing", nil, project("plain"), "", ""},
+		{"empty", "", nil, project("plain"), "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ok := Detect(tt.command, tt.argv, tt.dir)
+			if tt.preset == "" {
+				assert.False(t, ok, "detected %v", d)
+				return
+			}
+			require.True(t, ok, "nothing detected")
+			assert.Equal(t, tt.preset, d.Preset.Name, d.Reason)
+			if tt.reason != "" {
+				assert.Equal(t, tt.reason, d.Reason)
+			}
+		})
+	}
+}
+
+func TestShellWords(t *testing.T) {
+	assert.Equal(t, []string{"sh", "-c", "sleep 1"}, shellWords(`sh -c 'sleep 1'`))
+	assert.Equal(t, []string{"a", "b c", "d\"e", "&&", "f"}, shellWords(`a "b c" d\"e && f`))
+	words, dir := commandWords(`cd api && FOO=1 exec python manage.py runserver`)
+	assert.Equal(t, []string{"python", "manage.py", "runserver"}, words)
+	assert.Equal(t, "api", dir)
+}
+
+func TestDetectBunAndExec(t *testing.T) {
+	for command, want := range map[string]string{
+		"bun run index.ts":        "bun",
+		"bun --hot server.ts":     "bun",
+		"pnpm dlx vite":           "vite",
+		"yarn dlx next dev":       "nextjs",
+		"npx serve -l 3000":       "http-server",
+		"npx http-server -p 8080": "http-server",
+	} {
+		d, ok := Detect(command, nil, project("plain"))
+		if assert.True(t, ok, command) {
+			assert.Equal(t, want, d.Preset.Name, command)
+		}
+	}
+}

@@ -1,0 +1,184 @@
+#!/bin/sh
+# Records the real captures in testdata/captures. Needs the servers
+# installed (see the packages listed in the package README of
+# builtin-frameworks) and npm modules in $NPM_DIR (npm i vite@5 express@5
+# next@15 react@19 react-dom@19 http-server). Usage: capture-all.sh [NAME...]
+set -u
+cd "$(dirname "$0")/../.."
+OUT=testdata/captures
+REC=${REC:-/tmp/record}
+NPM_DIR=${NPM_DIR:-/tmp/procs-npm}
+go build -o "$REC" ./internal/recorder/cmd/record || exit 1
+PYPATH="PATH=/usr/bin:/bin:/usr/sbin:/sbin"
+
+rec() { # name scenario flags... -- command
+	name=$1 scenario=$2; shift 2
+	rm -rf "$OUT/$name/$scenario"
+	"$REC" -out "$OUT/$name/$scenario" -server "$name" -scenario "$scenario" "$@"
+}
+want() { [ -z "$ONLY" ] && return 0; for w in $ONLY; do [ "$w" = "$1" ] && return 0; done; return 1; }
+ONLY="$*"
+set --
+
+if want redis; then
+rec redis start -port 27101 -ready-line 'Ready to accept' -stop-after 1s -- \
+	"redis-server --port 27101 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP"
+rec redis start-pty -pty -port 27102 -ready-line 'Ready to accept' -stop-after 1s -- \
+	"redis-server --port 27102 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP"
+rec redis port-in-use -expect error -port 27103 -occupy -- \
+	"redis-server --port 27103 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP"
+rec redis bad-config -expect error -port 27104 -- \
+	"redis-server --port 27104 --no-such-directive yes"
+fi
+
+if want postgres; then
+PGSETUP='/usr/lib/postgresql/15/bin/initdb -D $TMP/data -U postgres >/dev/null'
+rec postgres start -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP'" \
+	-port 27201 -ready-line 'ready to accept connections' -stop-after 1s -- \
+	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27201 -k \$TMP -c listen_addresses=127.0.0.1"
+rec postgres ipv6-warning -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP'" \
+	-port 27202 -ready-line 'ready to accept connections' -stop-after 1s -- \
+	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27202 -k \$TMP -c 'listen_addresses=127.0.0.1,::1'"
+rec postgres port-in-use -expect error -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP'" \
+	-port 27203 -occupy -- \
+	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27203 -k \$TMP -c listen_addresses=127.0.0.1"
+rec postgres bad-datadir -expect error -user postgres -port 27204 -- \
+	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/nodata -p 27204 -k \$TMP"
+fi
+
+if want nginx; then
+NGCONF='printf "pid %s/nginx.pid;\nerror_log stderr;\nevents {}\nhttp { access_log off; client_body_temp_path %s; proxy_temp_path %s; fastcgi_temp_path %s; uwsgi_temp_path %s; scgi_temp_path %s; server { listen 127.0.0.1:PORT; return 200 ok; } }\n" $TMP $TMP $TMP $TMP $TMP $TMP > nginx.conf'
+rec nginx start -setup "$(echo "$NGCONF" | sed s/PORT/27301/)" -port 27301 -stop-after 1s -signal TERM -- \
+	"nginx -p \$TMP -c \$TMP/nginx.conf -g 'daemon off;'"
+rec nginx port-in-use -expect error -setup "$(echo "$NGCONF" | sed s/PORT/27302/)" -port 27302 -occupy -timeout 10s -- \
+	"nginx -p \$TMP -c \$TMP/nginx.conf -g 'daemon off;'"
+rec nginx bad-config -expect error -setup 'echo "events {} http { server { listen 27303; bogus_directive on; } }" > nginx.conf' -port 27303 -- \
+	"nginx -p \$TMP -c \$TMP/nginx.conf -g 'daemon off;'"
+fi
+
+if want memcached; then
+rec memcached start -port 27401 -stop-after 1s -- "memcached -u memcache -l 127.0.0.1 -p 27401"
+rec memcached port-in-use -expect error -port 27402 -occupy -- "memcached -u memcache -l 127.0.0.1 -p 27402"
+rec memcached bad-args -expect error -port 27403 -- "memcached -u memcache -p 27403 --no-such-flag"
+rec memcached root -expect error -port 27404 -- "memcached -l 127.0.0.1 -p 27404"
+fi
+
+if want mysql; then
+MYSETUP='chmod 777 $TMP && mariadb-install-db --no-defaults --datadir=$TMP/data --user=mysql --auth-root-authentication-method=normal >/dev/null 2>&1'
+rec mysql start -user mysql -setup "$MYSETUP" -port 27501 -ready-line 'ready for connections' -stop-after 1s -signal TERM -timeout 60s -- \
+	"mariadbd --no-defaults --datadir=\$TMP/data --port=27501 --bind-address=127.0.0.1 --socket=\$TMP/my.sock --pid-file=\$TMP/my.pid"
+rec mysql port-in-use -expect error -user mysql -setup "$MYSETUP" -port 27502 -occupy -timeout 60s -- \
+	"mariadbd --no-defaults --datadir=\$TMP/data --port=27502 --bind-address=127.0.0.1 --socket=\$TMP/my.sock --pid-file=\$TMP/my.pid"
+rec mysql bad-option -expect error -user mysql -setup "$MYSETUP" -port 27503 -- \
+	"mariadbd --no-defaults --datadir=\$TMP/data --port=27503 --no-such-option --socket=\$TMP/my.sock"
+fi
+
+FLASKAPP='printf "from flask import Flask\napp = Flask(__name__)\n@app.get(\"/\")\ndef index():\n    return \"ok\"\n" > app.py'
+if want flask; then
+rec flask start -env "$PYPATH" -setup "$FLASKAPP" -port 27601 -ready-line 'Running on' -stop-after 1s -- "flask --app app run --port 27601"
+rec flask start-unbuffered -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$FLASKAPP" -port 27602 -ready-line 'Running on' -stop-after 1s -- "flask --app app run --port 27602"
+rec flask port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$FLASKAPP" -port 27603 -occupy -- "flask --app app run --port 27603"
+rec flask import-error -expect error -env "$PYPATH" -setup 'echo "import no_such_module" > app.py' -port 27604 -- "flask --app app run --port 27604"
+fi
+
+if want django; then
+DJSETUP='django-admin startproject proj . >/dev/null'
+rec django start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP" -port 27701 -ready-line 'Starting development server' -stop-after 1.5s -timeout 30s -- \
+	"python3 manage.py runserver 127.0.0.1:27701"
+rec django port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP" -port 27702 -occupy -timeout 30s -- \
+	"python3 manage.py runserver 127.0.0.1:27702"
+rec django bad-settings -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP && echo 'INSTALLED_APPS += [\"no_such_app\"]' >> proj/settings.py" -port 27703 -timeout 30s -- \
+	"python3 manage.py runserver 127.0.0.1:27703"
+fi
+
+if want python-http-server; then
+rec python-http-server start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -port 27801 -ready-line 'Serving HTTP' -stop-after 1s -- "python3 -m http.server 27801 --bind 127.0.0.1"
+rec python-http-server start-buffered -expect hang -env "$PYPATH" -port 27802 -stop-after 1s -notes "No PYTHONUNBUFFERED: under a pipe the Serving HTTP line is block-buffered and only comes out at exit, after the stop signal; the port is open long before. The preset sets PYTHONUNBUFFERED=1." -- "python3 -m http.server 27802 --bind 127.0.0.1"
+rec python-http-server port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -port 27803 -occupy -- "python3 -m http.server 27803 --bind 127.0.0.1"
+fi
+
+if want uvicorn; then
+ASGI='printf "from fastapi import FastAPI\napp = FastAPI()\n@app.get(\"/\")\ndef index():\n    return {}\n" > main.py'
+rec uvicorn start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$ASGI" -port 27901 -ready-line 'Uvicorn running on' -stop-after 1s -- "python3 -m uvicorn main:app --port 27901"
+rec uvicorn port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$ASGI" -port 27902 -occupy -- "python3 -m uvicorn main:app --port 27902"
+rec uvicorn import-error -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$ASGI" -port 27903 -- "python3 -m uvicorn nosuch:app --port 27903"
+fi
+
+if want gunicorn; then
+WSGI='printf "def app(environ, start_response):\n    start_response(\"200 OK\", [])\n    return [b\"ok\"]\n" > wsgi.py'
+rec gunicorn start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$WSGI" -port 28001 -ready-line 'Booting worker' -stop-after 1s -signal TERM -- "gunicorn --bind 127.0.0.1:28001 wsgi:app"
+rec gunicorn port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$WSGI" -port 28002 -occupy -timeout 15s -- "gunicorn --bind 127.0.0.1:28002 wsgi:app"
+rec gunicorn import-error -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$WSGI" -port 28003 -- "gunicorn --bind 127.0.0.1:28003 nosuch:app"
+fi
+
+if want hugo; then
+HUGOSITE='hugo new site s >/dev/null 2>&1 && cp -r s/. . && rm -rf s'
+rec hugo start -setup "$HUGOSITE" -port 28101 -ready-line 'Web Server is available' -stop-after 1s -timeout 30s -- "hugo server --port 28101 --bind 127.0.0.1"
+rec hugo port-in-use -expect error -setup "$HUGOSITE" -port 28102 -occupy -timeout 30s -- "hugo server --port 28102 --bind 127.0.0.1"
+rec hugo bad-config -expect error -setup "$HUGOSITE && echo 'baseURL = [' >> hugo.toml" -port 28103 -timeout 30s -- "hugo server --port 28103 --bind 127.0.0.1"
+fi
+
+if want nats; then
+rec nats start -port 28201 -ready-line 'Server is ready' -stop-after 1s -- "nats-server -a 127.0.0.1 -p 28201"
+rec nats port-in-use -expect error -port 28202 -occupy -- "nats-server -a 127.0.0.1 -p 28202"
+rec nats bad-args -expect error -port 28203 -- "nats-server -p 28203 --no-such-flag"
+fi
+
+if want caddy; then
+rec caddy start -setup 'echo hi > index.html' -env XDG_DATA_HOME=/tmp/caddydata -env XDG_CONFIG_HOME=/tmp/caddyconf -port 28301 -ready-line 'serving static files' -stop-after 1s -- \
+	"caddy file-server --listen 127.0.0.1:28301 --root \$TMP"
+rec caddy port-in-use -expect error -env XDG_DATA_HOME=/tmp/caddydata -env XDG_CONFIG_HOME=/tmp/caddyconf -port 28302 -occupy -- \
+	"caddy file-server --listen 127.0.0.1:28302 --root \$TMP"
+rec caddy run-config -setup 'printf "{\n  admin off\n}\n:28304 {\n  respond ok\n}\n" > Caddyfile' -env XDG_DATA_HOME=/tmp/caddydata -env XDG_CONFIG_HOME=/tmp/caddyconf -port 28304 -ready-line 'serving initial configuration' -stop-after 1s -- \
+	"caddy run --config \$TMP/Caddyfile --adapter caddyfile"
+rec caddy bad-config -expect error -setup 'echo ":28303 { bogus }" > Caddyfile' -env XDG_DATA_HOME=/tmp/caddydata -env XDG_CONFIG_HOME=/tmp/caddyconf -port 28303 -- \
+	"caddy run --config \$TMP/Caddyfile --adapter caddyfile"
+fi
+
+if want rails; then
+RACK='echo "run ->(env) { [200, {}, [\"ok\"]] }" > config.ru'
+rec rails puma-start -setup "$RACK" -port 28401 -ready-line 'Listening on' -stop-after 1s -- "puma -b tcp://127.0.0.1:28401 config.ru"
+rec rails puma-port-in-use -expect error -setup "$RACK" -port 28402 -occupy -- "puma -b tcp://127.0.0.1:28402 config.ru"
+rec rails puma-bad-rackup -expect error -setup 'echo "run NoSuchApp" > config.ru' -port 28403 -- "puma -b tcp://127.0.0.1:28403 config.ru"
+fi
+
+if want sinatra; then
+SIN='printf "require \"sinatra\"\nset :bind, \"127.0.0.1\"\nget(\"/\") { \"ok\" }\n" > app.rb'
+rec sinatra start -setup "$SIN" -port 28501 -ready-line 'Listening on|has taken the stage' -stop-after 1s -- "ruby app.rb -p 28501"
+rec sinatra port-in-use -expect error -setup "$SIN" -port 28502 -occupy -- "ruby app.rb -p 28502"
+fi
+
+if want jekyll; then
+JK='printf "title: t\n" > _config.yml && echo "<p>hi</p>" > index.html'
+rec jekyll start -setup "$JK" -port 28601 -ready-line 'Server running' -stop-after 1s -timeout 60s -- "jekyll serve --port 28601 --host 127.0.0.1 --no-watch"
+rec jekyll port-in-use -expect error -setup "$JK" -port 28602 -occupy -timeout 60s -- "jekyll serve --port 28602 --host 127.0.0.1 --no-watch"
+fi
+
+NODE="ln -s $NPM_DIR/node_modules node_modules"
+if want express && [ -d "$NPM_DIR/node_modules/express" ]; then
+EXP="$NODE && printf \"const express = require('express');\nconst app = express();\nconst port = process.env.PORT;\napp.get('/', (req, res) => res.send('ok'));\napp.listen(port, () => console.log('Example app listening on port ' + port));\n\" > app.js"
+rec express start -setup "$EXP" -env PORT=28701 -port 28701 -ready-line 'listening on port' -stop-after 1s -- "node app.js"
+rec express port-in-use -expect error -setup "$EXP" -env PORT=28702 -port 28702 -occupy -- "node app.js"
+rec express syntax-error -expect error -setup "$NODE && echo 'const x = ;' > app.js" -env PORT=28703 -port 28703 -- "node app.js"
+fi
+
+if want vite && [ -d "$NPM_DIR/node_modules/vite" ]; then
+VITE="$NODE && echo '<h1>hi</h1>' > index.html"
+rec vite dev -setup "$VITE" -port 28801 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28801 --host 127.0.0.1"
+rec vite dev-pty -pty -setup "$VITE" -port 28802 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28802 --host 127.0.0.1"
+rec vite port-moved -setup "$VITE" -port 28803 -occupy -ready-line 'ready in' -stop-after 1s \
+	-notes 'Port taken: vite says "Port N is in use, trying another one..." and serves on N+1; a healthy start.' -- "./node_modules/.bin/vite --port 28803 --host 127.0.0.1"
+rec vite strict-port-in-use -expect error -setup "$VITE" -port 28804 -occupy -- "./node_modules/.bin/vite --port 28804 --host 127.0.0.1 --strictPort"
+rec vite bad-config -expect error -setup "$VITE && echo 'export default {' > vite.config.js" -port 28805 -- "./node_modules/.bin/vite --port 28805 --host 127.0.0.1"
+fi
+
+if want nextjs && [ -d "$NPM_DIR/node_modules/next" ]; then
+NEXT="$NODE && mkdir -p app && printf \"export default function Page() { return <p>hi</p> }\n\" > app/page.js && printf \"export default function Layout({children}) { return <html><body>{children}</body></html> }\n\" > app/layout.js"
+rec nextjs dev -setup "$NEXT" -env NEXT_TELEMETRY_DISABLED=1 -port 28901 -ready-line 'Ready in' -stop-after 5s -timeout 60s -- "./node_modules/.bin/next dev --port 28901"
+rec nextjs port-in-use -expect error -setup "$NEXT" -env NEXT_TELEMETRY_DISABLED=1 -port 28902 -occupy -timeout 60s -- "./node_modules/.bin/next dev --port 28902"
+fi
+
+if want http-server && [ -d "$NPM_DIR/node_modules/http-server" ]; then
+rec http-server start -setup "$NODE && echo hi > index.html" -port 29001 -ready-line 'Available on' -stop-after 1s -- "./node_modules/.bin/http-server -p 29001 -a 127.0.0.1"
+rec http-server port-in-use -expect error -setup "$NODE" -port 29002 -occupy -- "./node_modules/.bin/http-server -p 29002 -a 127.0.0.1"
+fi

@@ -1,0 +1,4 @@
+module App
+  class Application < Rails::Application
+  end
+end
