@@ -1,0 +1,38 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestControlScripts runs the control-plane scripts, testdata/control_*.txtar:
+// procs up -d, then client commands against the running procs.
+func TestControlScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Files: globFiles(t, "testdata/control_*.txtar"),
+		Setup: func(env *testscript.Env) error {
+			// Keep socket paths short and per test.
+			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
+			// A script that fails half-way must not leave procs running.
+			env.Defer(func() { stopLeftover(filepath.Join(env.WorkDir, ".procs", "procs.pid")) })
+			return nil
+		},
+	})
+}
+
+// stopLeftover terminates the procs whose pid file is at path, if any.
+func stopLeftover(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
+}
