@@ -85,9 +85,11 @@ if want django; then
 DJSETUP='django-admin startproject proj . >/dev/null'
 rec django start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP" -port 27701 -ready-line 'Starting development server' -stop-after 1.5s -timeout 30s -- \
 	"python3 manage.py runserver 127.0.0.1:27701"
-rec django port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP" -port 27702 -occupy -timeout 30s -- \
+rec django port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP" -port 27702 -occupy -timeout 30s \
+	-notes "Prints 'Starting development server at' (a false ready line), then 'Error: That port is already in use.' 16 ms later." -- \
 	"python3 manage.py runserver 127.0.0.1:27702"
-rec django bad-settings -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP && echo 'INSTALLED_APPS += [\"no_such_app\"]' >> proj/settings.py" -port 27703 -timeout 30s -- \
+rec django bad-settings -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$DJSETUP && echo 'INSTALLED_APPS += [\"no_such_app\"]' >> proj/settings.py" -port 27703 -timeout 30s \
+	-notes "The app fails to load but the autoreloader keeps the process alive: it never exits by itself (stopped by the recorder's timeout); only the error lines tell." -- \
 	"python3 manage.py runserver 127.0.0.1:27703"
 fi
 
