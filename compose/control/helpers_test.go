@@ -28,12 +28,12 @@ type harness struct {
 }
 
 // startHarness runs the config text in a new project folder.
-func startHarness(t *testing.T, yamlText string) *harness {
+func startHarness(t testing.TB, yamlText string) *harness {
 	t.Helper()
 	return startHarnessIn(t, t.TempDir(), yamlText)
 }
 
-func startHarnessIn(t *testing.T, dir, yamlText string) *harness {
+func startHarnessIn(t testing.TB, dir, yamlText string) *harness {
 	t.Helper()
 	file := filepath.Join(dir, "procs.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
@@ -67,14 +67,14 @@ func startHarnessIn(t *testing.T, dir, yamlText string) *harness {
 }
 
 // ctx returns a context bounded by the test deadline.
-func testCtx(t *testing.T) context.Context {
+func testCtx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 	t.Cleanup(cancel)
 	return ctx
 }
 
 // waitReady waits for every named process to be ready.
-func (h *harness) waitReady(t *testing.T, names ...string) {
+func (h *harness) waitReady(t testing.TB, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		res, err := h.client.Wait(testCtx(t), name, WaitOptions{Timeout: testDeadline})
