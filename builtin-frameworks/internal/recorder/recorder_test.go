@@ -1,0 +1,55 @@
+package recorder
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunPipe(t *testing.T) {
+	opts := Options{Command: `sh -c 'echo out; echo ready now; echo err >&2; exit 3'`, Dir: t.TempDir(),
+		ReadyLine: regexp.MustCompile(`ready`), Timeout: 10 * time.Second}
+	res, err := Run(context.Background(), opts)
+	require.NoError(t, err)
+	require.NotNil(t, res.ExitCode)
+	assert.Equal(t, 3, *res.ExitCode)
+	assert.Equal(t, "ready now", res.ReadyLine)
+	var out, errs strings.Builder
+	for _, c := range res.Chunks {
+		map[string]*strings.Builder{"stdout": &out, "stderr": &errs}[c.Stream].Write(c.Data)
+	}
+	assert.Equal(t, "out\nready now\n", out.String())
+	assert.Equal(t, "err\n", errs.String())
+
+	dir := filepath.Join(t.TempDir(), "capture")
+	require.NoError(t, Write(dir, opts, res, NewMeta("sh", "exit-3", opts, res), ""))
+	data, err := os.ReadFile(filepath.Join(dir, "chunks.jsonl"))
+	require.NoError(t, err)
+	var first map[string]any
+	require.NoError(t, json.Unmarshal([]byte(strings.SplitN(string(data), "\n", 2)[0]), &first))
+	assert.Contains(t, first, "data_b64")
+	assert.Contains(t, first, "t")
+	cmd, err := os.ReadFile(filepath.Join(dir, "cmd.txt"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(string(cmd), opts.Command+"\n"))
+}
+
+func TestRunPTYStopAfterReady(t *testing.T) {
+	opts := Options{Command: `sh -c 'echo ready; sleep 30'`, Dir: t.TempDir(), PTY: true,
+		ReadyLine: regexp.MustCompile(`^ready`), StopAfter: 50 * time.Millisecond, Timeout: 10 * time.Second}
+	res, err := Run(context.Background(), opts)
+	require.NoError(t, err)
+	require.NotNil(t, res.SignalAt)
+	assert.Equal(t, "SIGINT", res.ExitSignal)
+	require.NotEmpty(t, res.Chunks)
+	assert.Equal(t, "pty", res.Chunks[0].Stream)
+	assert.Contains(t, string(res.Chunks[0].Data), "ready\r\n")
+}
