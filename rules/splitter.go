@@ -59,6 +59,8 @@ type Splitter struct {
 	now     func() time.Time
 
 	buf []byte
+	// text is scratch space for stripping, reused line after line.
+	text []byte
 	// pendingCR is a \r whose meaning depends on the next byte: \n makes it
 	// a line end, anything else a redraw. A write may end between the two.
 	pendingCR bool
@@ -197,5 +199,15 @@ func (s *Splitter) endLine() {
 func (s *Splitter) emitLine(b []byte, cut bool) {
 	raw := make([]byte, len(b))
 	copy(raw, b)
-	s.emit(Line{Raw: raw, Text: StripText(raw), Stream: s.stream, Time: s.now(), Cut: cut})
+	text := ""
+	if isPlain(raw) {
+		text = string(raw)
+	} else {
+		s.text = stripANSI(s.text[:0], raw)
+		text = string(s.text)
+		if cap(s.text) > 4096 {
+			s.text = nil // keep no huge scratch after a huge line
+		}
+	}
+	s.emit(Line{Raw: raw, Text: text, Stream: s.stream, Time: s.now(), Cut: cut})
 }

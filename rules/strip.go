@@ -1,10 +1,10 @@
 package rules
 
 import (
-	"strings"
+	"bytes"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // StripText returns raw as patterns see it: ANSI escape sequences and
@@ -14,12 +14,7 @@ func StripText(raw []byte) string {
 		// The common log line: no escapes, nothing to clean, one allocation.
 		return string(raw)
 	}
-	text := string(raw)
-	if !utf8.ValidString(text) {
-		// Before stripping: the ANSI parser would silently drop the bytes.
-		text = strings.ToValidUTF8(text, "\uFFFD")
-	}
-	return strings.Map(dropControl, ansi.Strip(text))
+	return string(stripANSI(nil, raw))
 }
 
 // isPlain reports whether raw is printable ASCII and tabs only.
@@ -32,14 +27,59 @@ func isPlain(raw []byte) bool {
 	return true
 }
 
-// dropControl removes the C0 and C1 controls ansi.Strip keeps (BEL,
-// backspace, ...): they are invisible and would only confuse patterns.
-func dropControl(r rune) rune {
-	if r == '\t' {
-		return r
+// stripANSI appends to dst the text of src without escape sequences and
+// controls. It is ansi.Strip (same parser table, same states) writing into
+// a buffer the splitter reuses, so a coloured line costs no more
+// allocations than a plain one; it also drops the C0/C1 controls ansi.Strip
+// keeps (BEL, backspace: invisible, they would only confuse patterns).
+func stripANSI(dst, src []byte) []byte {
+	if !utf8.Valid(src) {
+		// Before stripping: the parser would silently drop the bytes.
+		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
 	}
-	if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-		return -1
+	pstate := parser.GroundState
+	runeStart, runeLen := 0, 0
+	for i, b := range src {
+		if pstate == parser.Utf8State {
+			if i-runeStart+1 < runeLen {
+				continue
+			}
+			// A whole rune: keep it unless it is a C1 control.
+			if r, _ := utf8.DecodeRune(src[runeStart : i+1]); r < 0x80 || r >= 0xa0 {
+				dst = append(dst, src[runeStart:i+1]...)
+			}
+			pstate = parser.GroundState
+			continue
+		}
+		state, action := parser.Table.Transition(pstate, b)
+		switch action {
+		case parser.CollectAction:
+			if state == parser.Utf8State {
+				runeStart, runeLen = i, utf8RuneLen(b)
+			}
+		case parser.PrintAction:
+			if b != 0x7f {
+				dst = append(dst, b)
+			}
+		case parser.ExecuteAction:
+			if b == '\t' {
+				dst = append(dst, b)
+			}
+		}
+		if pstate != parser.Utf8State {
+			pstate = state
+		}
 	}
-	return r
+	return dst
+}
+
+// utf8RuneLen is the length of the UTF-8 sequence b starts (input is valid).
+func utf8RuneLen(b byte) int {
+	switch {
+	case b >= 0xf0:
+		return 4
+	case b >= 0xe0:
+		return 3
+	}
+	return 2
 }
