@@ -325,3 +325,17 @@ func TestDetectorNotReadyAfterReady(t *testing.T) {
 	assert.Equal(t, "not-ready", history[1].Reason)
 	assert.Equal(t, "Trust this folder? (y/n)", history[1].Line)
 }
+
+// With nothing to wait for and no delay, the detector asks for an immediate
+// timer, so the engine hears of readiness through Handle like any change.
+func TestDetectorNothingToWaitFor(t *testing.T) {
+	d := NewDetector(&Spec{}, 1, t0)
+	assert.Equal(t, StateStarting, d.Verdict().State)
+	deadline, ok := d.Deadline()
+	require.True(t, ok)
+	assert.Equal(t, t0, deadline)
+	v, changed := d.Handle(Event{Kind: EventTimer, Time: deadline})
+	assert.True(t, changed)
+	assert.Equal(t, StateReady, v.State)
+	assert.Equal(t, "running", v.Message)
+}
