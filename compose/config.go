@@ -66,7 +66,7 @@ type Proc struct {
 	Shutdown         Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
 	PTY              bool              `json:"pty,omitempty" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input)."`
 	AutoRespond      []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line matches, for known dialogs."`
-	Disabled         bool              `json:"disabled,omitempty" jsonschema_description:"Keep the process in the file but never start it."`
+	Disabled         bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
 
 	// Name is the key of the process in procs (not part of the format).
 	Name string `json:"-"`
