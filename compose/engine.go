@@ -52,6 +52,10 @@ type Engine struct {
 	killAll      bool
 	waiters      []*waiter
 	runCtx       context.Context
+	// began is when Run started; announcedReady is set once the all-ready
+	// summary has been published.
+	began          time.Time
+	announcedReady bool
 }
 
 // New prepares an engine for cfg; nothing starts until Run.
@@ -131,6 +135,7 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	runCtx, cancelRuns := context.WithCancel(context.Background())
 	defer cancelRuns()
 	e.runCtx = runCtx
+	e.began = time.Now()
 	e.schedule()
 	done := ctx.Done()
 	for {
@@ -148,6 +153,7 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 		}
 		e.schedule()
 		e.resolveWaiters()
+		e.announceAllReady()
 	}
 	e.failWaiters()
 	e.closeLogs()

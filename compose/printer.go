@@ -80,7 +80,11 @@ func (p *Printer) print(events []Event, dropped int) {
 				p.note(text)
 			}
 		case EventInfo:
-			p.note(fmt.Sprintf("%s: %s", ev.Proc, ev.Message))
+			if ev.Proc == "" {
+				p.note(ev.Message)
+			} else {
+				p.note(fmt.Sprintf("%s: %s", ev.Proc, ev.Message))
+			}
 		}
 	}
 	_ = p.w.Flush()

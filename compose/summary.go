@@ -1,0 +1,49 @@
+package compose
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// ReasonAllReady marks the info event published once every wanted process
+// is ready (or completed, for tasks) for the first time.
+const ReasonAllReady = "all-ready"
+
+// announceAllReady publishes, once per engine, the summary `procs up` prints
+// when the whole stack has come up: how long it took and each process's time.
+func (e *Engine) announceAllReady() {
+	if e.announcedReady || e.shuttingDown {
+		return
+	}
+	var ready, completed []string
+	for _, name := range e.order {
+		ps := e.procs[name]
+		if !ps.wanted {
+			continue
+		}
+		switch {
+		case ps.state == rules.StateCompleted:
+			completed = append(completed, name)
+		case conditionMet(ps, ConditionReady) && ps.running():
+			took := ps.readyAt.Sub(ps.startedAt)
+			ready = append(ready, fmt.Sprintf("%s %s", name, formatDuration(took)))
+		default:
+			return
+		}
+	}
+	if len(ready)+len(completed) == 0 {
+		return
+	}
+	e.announcedReady = true
+	msg := fmt.Sprintf("all %d ready in %s", len(ready)+len(completed), formatDuration(time.Since(e.began)))
+	if len(ready) > 0 {
+		msg += ": " + strings.Join(ready, ", ")
+	}
+	if len(completed) > 0 {
+		msg += "; completed: " + strings.Join(completed, ", ")
+	}
+	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Reason: ReasonAllReady, Message: msg})
+}

@@ -1,0 +1,44 @@
+package compose
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+func TestAllReadySummaryOnceEverythingIsUp(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  db: {command: "echo up; sleep 60", readyPatterns: [up]}
+  migrate: {kind: task, command: "echo migrated", dependsOn: [db]}
+  api: {command: "sleep 0.1; echo up; sleep 60", readyPatterns: [up], dependsOn: {migrate: completed}}
+  off: {command: "sleep 60", disabled: true}
+`, Options{NoWatchdog: true})
+	var before []Event
+	summary := te.waitFor("all-ready summary", func(ev Event) bool {
+		before = append(before, ev)
+		return ev.Type == EventInfo && ev.Reason == ReasonAllReady
+	})
+	log := stateLog(before)
+	require.Contains(t, log, "api:ready", "the summary comes after the last process is ready")
+	assert.Contains(t, summary.Message, "all 3 ready in ")
+	assert.Contains(t, summary.Message, "db ")
+	assert.Contains(t, summary.Message, "api ")
+	assert.Contains(t, summary.Message, "completed: migrate")
+	assert.NotContains(t, summary.Message, "off")
+
+	// A restart brings api back, but the startup summary is not repeated.
+	_, err := te.Restart("api")
+	require.NoError(t, err)
+	var after []Event
+	te.waitFor("api ready again", func(ev Event) bool {
+		after = append(after, ev)
+		return ev.Type == EventState && ev.Proc == "api" && ev.To == rules.StateReady
+	})
+	for _, ev := range after {
+		assert.NotEqual(t, ReasonAllReady, ev.Reason)
+	}
+}
