@@ -25,6 +25,12 @@ type Spec struct {
 	// PortInUse answers the rule's portOpen(n); nil means the PortInUse of
 	// this package (reads /proc). Tests replace it to stay pure.
 	PortInUse func(port int) bool
+	// Interactive marks a program driven through its terminal (an agent
+	// CLI, a shell, a REPL): with a screen attached, its state comes from
+	// the screen (classifyScreen), not from the lines.
+	Interactive bool
+	// Agent holds the interactive patterns beyond ready/error/not-ready.
+	Agent AgentSpec
 }
 
 // Detector decides the state of one run of one process from its events.
@@ -52,6 +58,17 @@ type Detector struct {
 	execOK     bool
 	deps       map[string]string
 	log        logTracker
+
+	// screen is the terminal of a PTY run; nil for pipes.
+	screen *Screen
+	// up is set once an interactive run has been ready, busy or awaiting.
+	up bool
+	// inputSent is input with Enter not yet answered; inputWritten is when
+	// it reached the program (zero while in flight); lastOutput is when the
+	// newest output was read.
+	inputSent    bool
+	inputWritten time.Time
+	lastOutput   time.Time
 
 	env     Env
 	machine vm.VM
@@ -95,13 +112,30 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 		// A late event still sees the timeout it arrived after.
 		d.checkTimeout(ev.Time)
 		line := d.absorb(ev)
-		if !d.failed {
+		switch {
+		case d.interactive():
+			d.decideInteractive(ev)
+		case !d.failed:
 			d.decide(ev.Time, line)
 		}
 	}
 	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason
 	return d.verdict, changed
 }
+
+// AttachScreen gives the detector the screen of a PTY run, for the rule's
+// screen.* and, for interactive programs, for classifying the run. The
+// owner of the run feeds the screen and then sends EventScreen.
+func (d *Detector) AttachScreen(s *Screen) {
+	d.screen = s
+	if d.interactive() {
+		// The screen decides; nothing holds at start.
+		d.readySince = time.Time{}
+	}
+}
+
+// interactive reports whether the run is classified by its screen.
+func (d *Detector) interactive() bool { return d.spec.Interactive && d.screen != nil }
 
 // Verdict returns the current verdict.
 func (d *Detector) Verdict() Verdict { return d.verdict }
@@ -112,7 +146,7 @@ func (d *Detector) Ports() []int { return slices.Clone(d.ports) }
 // Deadline returns when the engine must deliver the next EventTimer: the end
 // of the stability delay or the readiness timeout. false when none is due.
 func (d *Detector) Deadline() (time.Time, bool) {
-	if d.exited || d.failed || d.ready {
+	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false
 	}
 	if !d.readySince.IsZero() {
@@ -155,6 +189,10 @@ func (d *Detector) absorbLine(l Line) string {
 		text = StripText(l.Raw)
 	}
 	d.log.add(text)
+	if d.interactive() {
+		// The screen, not the jumble of redrawn lines, decides.
+		return text
+	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
 		// The first error line is the cause; later ones are its echoes.
 		if d.verdict.Reason != "error" {
@@ -203,7 +241,7 @@ func (d *Detector) decide(now time.Time, line string) {
 // the ready condition already holds and only the stability delay remains.
 func (d *Detector) checkTimeout(now time.Time) {
 	timeout := d.spec.ReadyTimeout
-	if timeout <= 0 || d.failed || d.ready || !d.readySince.IsZero() {
+	if timeout <= 0 || d.failed || d.ready || d.up || !d.readySince.IsZero() {
 		return
 	}
 	if now.Before(d.started.Add(timeout)) {
@@ -215,6 +253,9 @@ func (d *Detector) checkTimeout(now time.Time) {
 func (d *Detector) handleExit(e Exit) {
 	d.exited = true
 	v := classifyExit(e, d.spec.Task)
+	if d.spec.Interactive {
+		v = classifyExitInteractive(e)
+	}
 	if d.failed && v.State != StateStopped {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line

@@ -16,6 +16,7 @@ type Env struct {
 	Elapsed  time.Duration     `expr:"elapsed"`
 	Deps     map[string]string `expr:"deps"`
 	Run      int               `expr:"run"`
+	Screen   ScreenView        `expr:"screen"`
 }
 
 // LogView is what a rule can ask of the output of the current run.
@@ -39,4 +40,11 @@ type HTTPView struct {
 // ExecView is the last exec probe result.
 type ExecView struct {
 	OK bool `expr:"ok"`
+}
+
+// ScreenView is what a rule can ask of the screen of a PTY process: what is
+// on it now, after cursor moves and redraws. Without a PTY it is empty.
+type ScreenView struct {
+	Contains func(s string) bool  `expr:"contains"`
+	Matches  func(re string) bool `expr:"matches"`
 }

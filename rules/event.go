@@ -20,6 +20,14 @@ const (
 	EventTimer
 	// EventDeps is a change in the states of dependencies (Event.Deps).
 	EventDeps
+	// EventScreen says the screen of a PTY run changed (output was drawn,
+	// or the window resized); Time is when the newest output was read.
+	EventScreen
+	// EventInput is input ending with Enter, about to be written to an
+	// interactive run: its prompt no longer means idle until it answers.
+	EventInput
+	// EventInputWritten is when that input reached the program (Time).
+	EventInputWritten
 )
 
 // Event is one thing that happened to a run. Time is when it happened; the
@@ -38,7 +46,8 @@ type Event struct {
 // Verdict is what the detector concludes about a run.
 type Verdict struct {
 	// State is one of StateStarting, StateReady, StateFailed,
-	// StateCompleted, StateStopped.
+	// StateCompleted, StateStopped, and for interactive runs StateBusy,
+	// StateAwaitingInput and StateAwaitingPermission.
 	State State
 	// Reason is a short word: "starting", "ready", "error", "not-ready",
 	// "timeout", "crash", "killed", "exited", "completed", "stopped".
@@ -50,4 +59,7 @@ type Verdict struct {
 	Line string
 	// ExitCode is the exit code once the process has exited.
 	ExitCode int
+	// Recoverable marks a failure the program recovers from by itself (a
+	// rate limit it retries); the run goes on.
+	Recoverable bool
 }

@@ -40,6 +40,7 @@ func (d *Detector) bindEnv() {
 		Log:      LogView{Matches: d.log.Matches, Contains: d.log.Contains},
 		PortOpen: portInUse,
 		Run:      d.run,
+		Screen:   ScreenView{Contains: d.screenContains, Matches: d.screenMatches},
 	}
 }
 
@@ -152,3 +153,11 @@ func quote(line string) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+func (d *Detector) screenContains(sub string) bool {
+	return d.screen != nil && d.screen.Contains(sub)
+}
+
+func (d *Detector) screenMatches(re string) bool {
+	return d.screen != nil && d.screen.Matches(re)
+}

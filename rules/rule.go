@@ -83,6 +83,10 @@ func (c *logCallCollector) Visit(node *ast.Node) {
 	if !ok || len(call.Arguments) != 1 {
 		return
 	}
+	if isScreenMatches(call.Callee) {
+		c.checkRegex(call.Arguments[0])
+		return
+	}
 	method := logMethod(call.Callee)
 	if method == "" {
 		return
@@ -144,4 +148,28 @@ func position(src string, offset int) (line, col int) {
 		col++
 	}
 	return line, col
+}
+
+// isScreenMatches reports whether callee is screen.matches.
+func isScreenMatches(callee ast.Node) bool {
+	member, ok := callee.(*ast.MemberNode)
+	if !ok {
+		return false
+	}
+	ident, ok := member.Node.(*ast.IdentifierNode)
+	prop, isString := member.Property.(*ast.StringNode)
+	return ok && isString && ident.Value == "screen" && prop.Value == "matches"
+}
+
+// checkRegex rejects a constant regex argument that does not compile, so a
+// typo is a config error rather than a rule that is never true.
+func (c *logCallCollector) checkRegex(arg ast.Node) {
+	str, ok := arg.(*ast.StringNode)
+	if !ok || c.err != nil {
+		return
+	}
+	if _, err := cachedRegexp(str.Value); err != nil {
+		line, col := position(c.rule.Source, str.Location().From)
+		c.err = &RuleError{Line: line, Column: col, Msg: err.Error()}
+	}
 }

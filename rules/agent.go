@@ -1,0 +1,200 @@
+package rules
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+)
+
+// AgentSpec says how the screen of an interactive process (an agent CLI, a
+// shell, a REPL) shows its state. The ready, error and not-ready patterns of
+// the Spec are matched against the screen rows too.
+type AgentSpec struct {
+	// Busy patterns are shown while the program works (a spinner, "esc to
+	// interrupt"); while one is on screen the prompt does not count as ready.
+	Busy []Pattern
+	// Question patterns show a question waiting for an answer: numbered
+	// options, "Enter to select", a free-text request.
+	Question []Pattern
+	// Permission patterns show a confirmation dialog for a tool or command.
+	Permission []Pattern
+	// Recoverable patterns show an error the program retries by itself (a
+	// rate limit with a countdown); they make the failure recoverable.
+	Recoverable []Pattern
+}
+
+// Interactive state reasons, as verdicts and events carry them.
+const (
+	ReasonPrompt      = "prompt"
+	ReasonBusy        = "busy"
+	ReasonInput       = "input"
+	ReasonQuestion    = "question"
+	ReasonPermission  = "permission"
+	ReasonRecoverable = "recoverable"
+	ReasonUserExit    = "user-exit"
+)
+
+// classifyScreen decides the state of an interactive run from its screen,
+// in the priority of design §6: an error on screen, then a first-run dialog
+// (not ready), a permission dialog, a question, the idle prompt, and
+// otherwise busy. The exit outranks all of these; Handle deals with it.
+func (d *Detector) classifyScreen(now time.Time) Verdict {
+	s, spec := d.screen, d.spec
+	if p, row, ok := s.matchAnyRow(spec.ErrorPatterns, 0); ok {
+		return d.screenError(row, "error on screen "+quote(row)+" (matched /"+p.Source+"/)")
+	}
+	if _, row, ok := s.matchAnyRow(spec.Agent.Recoverable, 0); ok {
+		return d.screenError(row, "error on screen "+quote(row))
+	}
+	if _, row, ok := s.matchAnyRow(spec.NotReadyPatterns, 0); ok {
+		return Verdict{State: StateStarting, Reason: "not-ready", Line: row, Message: "waiting at prompt " + quote(row)}
+	}
+	if _, row, ok := s.matchAnyRow(spec.Agent.Permission, 0); ok {
+		return Verdict{State: StateAwaitingPermission, Reason: ReasonPermission, Line: row, Message: "asks for permission: " + quote(row)}
+	}
+	if _, row, ok := s.matchAnyRow(spec.Agent.Question, 0); ok {
+		return Verdict{State: StateAwaitingInput, Reason: ReasonQuestion, Line: row, Message: "asks a question: " + quote(row)}
+	}
+	busyRow, busy := "", false
+	if _, row, ok := s.matchAnyRow(spec.Agent.Busy, 0); ok {
+		busyRow, busy = row, true
+	}
+	prompt, promptOK := d.promptRow()
+	if promptOK && !busy && d.ruleHolds(now) {
+		if d.inputPending() {
+			return d.working(ReasonInput, "", "input sent, waiting for the program to answer")
+		}
+		d.readyLine = prompt
+		return Verdict{State: StateReady, Reason: "ready", Line: prompt, Message: d.promptMessage(prompt)}
+	}
+	if busy {
+		return d.working(ReasonBusy, busyRow, "working: "+quote(busyRow))
+	}
+	return d.working(ReasonBusy, "", "working (no prompt on screen)")
+}
+
+// working is busy once the program has been up, and starting before.
+func (d *Detector) working(reason, row, message string) Verdict {
+	if !d.up {
+		return startingVerdict
+	}
+	return Verdict{State: StateBusy, Reason: reason, Line: row, Message: message}
+}
+
+// screenError is the failed verdict of an error shown on screen; it is
+// recoverable when a recoverable pattern is on screen too.
+func (d *Detector) screenError(row, message string) Verdict {
+	_, _, recoverable := d.screen.matchAnyRow(d.spec.Agent.Recoverable, 0)
+	v := Verdict{State: StateFailed, Reason: "error", Line: row, Message: message, Recoverable: recoverable}
+	if recoverable {
+		v.Reason = ReasonRecoverable
+		v.Message += "; the program retries by itself"
+	}
+	return v
+}
+
+// promptRow finds the idle prompt. With the cursor shown, only the cursor
+// row and the rows below it count: prompts of earlier commands stay on a
+// scrolling screen (a REPL's old ">>> " lines) but the live one is where
+// the cursor waits. A program that hides the cursor redraws the whole
+// screen, so any row counts. With no ready patterns the prompt is implied.
+func (d *Detector) promptRow() (string, bool) {
+	if len(d.spec.ReadyPatterns) == 0 {
+		return "", true
+	}
+	from := 0
+	if _, row, visible := d.screen.Cursor(); visible {
+		from = row
+	}
+	_, row, ok := d.screen.matchAnyRow(d.spec.ReadyPatterns, from)
+	return row, ok
+}
+
+// ruleHolds evaluates the `ready` rule, when there is one, for the screen.
+func (d *Detector) ruleHolds(now time.Time) bool {
+	return d.spec.Rule == nil || d.evalRule(now, "")
+}
+
+func (d *Detector) promptMessage(prompt string) string {
+	if prompt == "" {
+		return "idle"
+	}
+	return fmt.Sprintf("idle at prompt %s", quote(prompt))
+}
+
+// inputPending reports whether input with an Enter was sent and no output
+// has been read since it was written: the program has not answered yet.
+func (d *Detector) inputPending() bool {
+	return d.inputSent && (d.inputWritten.IsZero() || !d.lastOutput.After(d.inputWritten))
+}
+
+// handleScreen reclassifies an interactive run after its screen changed.
+func (d *Detector) handleScreen(ev Event) {
+	if !ev.Time.IsZero() && ev.Time.After(d.lastOutput) {
+		d.lastOutput = ev.Time
+	}
+	if d.inputSent && !d.inputPending() {
+		d.inputSent, d.inputWritten = false, time.Time{}
+	}
+	d.reclassify(ev.Time)
+}
+
+// reclassify sets the verdict from the screen and remembers whether the
+// program has been up (any state past starting) in this run.
+func (d *Detector) reclassify(now time.Time) {
+	v := d.classifyScreen(now)
+	switch v.State {
+	case StateReady, StateBusy, StateAwaitingInput, StateAwaitingPermission:
+		d.up = true
+		// A timeout while starting is over once the program shows it is up.
+		d.failed = false
+	}
+	if d.failed {
+		return
+	}
+	d.verdict = v
+}
+
+// handleInput records input that ends with Enter: until the program
+// answers with output, its prompt no longer means idle.
+func (d *Detector) handleInput(ev Event) {
+	switch ev.Kind {
+	case EventInput:
+		d.inputSent, d.inputWritten = true, time.Time{}
+	case EventInputWritten:
+		if d.inputSent {
+			d.inputWritten = ev.Time
+		}
+	}
+	d.reclassify(ev.Time)
+}
+
+// classifyExitInteractive is classifyExit for interactive programs: exit 0
+// or an interrupt (130, SIGINT) that procs did not ask for is the user
+// leaving (/exit, Ctrl-C), not a failure.
+func classifyExitInteractive(e Exit) Verdict {
+	v := classifyExit(e, false)
+	if e.Err != nil || e.Requested {
+		return v
+	}
+	if sig := e.signalOf(); (e.Code == 0 && sig == 0) || sig == syscall.SIGINT {
+		v.State, v.Reason = StateStopped, ReasonUserExit
+		v.Message = "the user ended it (" + e.describe() + ")"
+	}
+	return v
+}
+
+// decideInteractive applies an event to an interactive run. Lines change
+// nothing by themselves: the screen event that follows their output does.
+func (d *Detector) decideInteractive(ev Event) {
+	switch ev.Kind {
+	case EventLine:
+	case EventScreen:
+		d.handleScreen(ev)
+	case EventInput, EventInputWritten:
+		d.handleInput(ev)
+	default:
+		// Ports, probes, dependencies and timers may change the rule.
+		d.reclassify(ev.Time)
+	}
+}

@@ -1,0 +1,183 @@
+package rules
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// agentSpec is a small interactive spec in the style of the agent presets.
+func agentSpec(t *testing.T) *Spec {
+	return &Spec{
+		Interactive:      true,
+		ReadyPatterns:    mustPatterns(t, `^> `, `^>$`),
+		ErrorPatterns:    mustPatterns(t, `API Error`),
+		NotReadyPatterns: mustPatterns(t, `Choose the text style`),
+		ReadyTimeout:     time.Minute,
+		Agent: AgentSpec{
+			Busy:        mustPatterns(t, `esc to interrupt`),
+			Question:    mustPatterns(t, `Enter to select`),
+			Permission:  mustPatterns(t, `Do you want to proceed\?`),
+			Recoverable: mustPatterns(t, `rate limit.*retrying`),
+		},
+	}
+}
+
+// agentRun is a detector with a screen, driven as the run loop drives it.
+type agentRun struct {
+	t      *testing.T
+	d      *Detector
+	screen *Screen
+	now    time.Time
+}
+
+func newAgentRun(t *testing.T, spec *Spec) *agentRun {
+	r := &agentRun{t: t, d: NewDetector(spec, 1, t0), screen: NewScreen(60, 10), now: t0}
+	r.d.AttachScreen(r.screen)
+	return r
+}
+
+// draw writes output to the screen and reports the screen event.
+func (r *agentRun) draw(out string) Verdict {
+	r.now = r.now.Add(time.Millisecond)
+	_, _ = r.screen.Write([]byte(out))
+	v, _ := r.d.Handle(Event{Kind: EventScreen, Time: r.now})
+	return v
+}
+
+func (r *agentRun) event(kind EventKind) Verdict {
+	r.now = r.now.Add(time.Millisecond)
+	v, _ := r.d.Handle(Event{Kind: kind, Time: r.now})
+	return v
+}
+
+func TestAgentStatesFromScreen(t *testing.T) {
+	r := newAgentRun(t, agentSpec(t))
+	const clear = "\x1b[H\x1b[2J"
+	v := r.draw("Loading...")
+	assert.Equal(t, StateStarting, v.State, "nothing yet")
+
+	v = r.draw(clear + "Choose the text style that looks best\r\n 1. Dark\r\n 2. Light\r\nEnter to select")
+	assert.Equal(t, StateStarting, v.State, "a first-run dialog outranks the question it looks like")
+	assert.Equal(t, "not-ready", v.Reason)
+
+	v = r.draw(clear + "Welcome\r\n\r\n> \r\n? for shortcuts\x1b[3;3H")
+	assert.Equal(t, StateReady, v.State)
+	assert.Equal(t, "> ", v.Line)
+	assert.Equal(t, "idle at prompt \">\"", v.Message)
+
+	v = r.event(EventInput)
+	assert.Equal(t, StateBusy, v.State, "Enter sent: the prompt no longer means idle")
+	assert.Equal(t, ReasonInput, v.Reason)
+	v = r.event(EventInputWritten)
+	assert.Equal(t, StateBusy, v.State, "written, not answered yet")
+
+	v = r.draw("\x1b[2;1H✻ Thinking… (esc to interrupt)\x1b[3;3H")
+	assert.Equal(t, StateBusy, v.State, "a busy marker vetoes the prompt still drawn below it")
+	assert.Equal(t, "✻ Thinking… (esc to interrupt)", v.Line)
+
+	v = r.draw("\x1b[2;1H\x1b[2K\x1b[3;3H")
+	assert.Equal(t, StateReady, v.State, "marker gone, prompt at the cursor")
+
+	v = r.draw(clear + "Which approach?\r\n❯ 1. Fast\r\n  2. Safe\r\nEnter to select · Esc to cancel")
+	assert.Equal(t, StateAwaitingInput, v.State)
+
+	v = r.draw(clear + "Bash command\r\n  rm -rf build\r\nDo you want to proceed?\r\n❯ 1. Yes\r\n  2. No\r\nEnter to select")
+	assert.Equal(t, StateAwaitingPermission, v.State, "permission outranks question")
+
+	v = r.draw(clear + "API Error: rate limit exceeded, retrying in 5s\r\n> ")
+	assert.Equal(t, StateFailed, v.State, "an error outranks the prompt")
+	assert.True(t, v.Recoverable)
+	assert.Equal(t, ReasonRecoverable, v.Reason)
+
+	v = r.draw(clear + "API Error: invalid key\r\n> ")
+	assert.Equal(t, StateFailed, v.State)
+	assert.False(t, v.Recoverable)
+
+	v = r.draw(clear + "> ")
+	assert.Equal(t, StateReady, v.State, "an error on screen is not sticky for interactive programs")
+
+	v = r.draw(clear + "working")
+	assert.Equal(t, StateBusy, v.State, "no prompt after having been up: busy")
+	_, ok := r.d.Deadline()
+	assert.False(t, ok, "no readiness timeout once up")
+}
+
+func TestAgentPromptOnlyAtCursorRow(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^>>> `)})
+	assert.Equal(t, StateReady, r.draw(">>> ").State)
+	assert.Equal(t, StateBusy, r.draw("import time; time.sleep(5)\r\n").State, "old prompts above the cursor do not count")
+	assert.Equal(t, StateReady, r.draw(">>> ").State)
+	// A program that hides the cursor redraws everything: any row counts.
+	assert.Equal(t, StateReady, r.draw("\x1b[?25l\r\n\r\n").State)
+}
+
+func TestAgentInputPendingUntilAnswered(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^\$ `)})
+	require.Equal(t, StateReady, r.draw("$ ").State)
+	r.event(EventInput)
+	// Output read before the input was written is not an answer to it.
+	assert.Equal(t, StateBusy, r.draw("").State)
+	assert.Equal(t, StateBusy, r.event(EventInputWritten).State)
+	assert.Equal(t, StateReady, r.draw("\r\n$ ").State, "output after the write answers it")
+}
+
+func TestAgentTimeoutAtFirstRunDialog(t *testing.T) {
+	spec := agentSpec(t)
+	spec.ReadyTimeout = time.Second
+	r := newAgentRun(t, spec)
+	r.draw("Choose the text style")
+	deadline, ok := r.d.Deadline()
+	require.True(t, ok)
+	v, _ := r.d.Handle(Event{Kind: EventTimer, Time: deadline})
+	assert.Equal(t, StateFailed, v.State)
+	assert.Equal(t, "timeout", v.Reason)
+	assert.Equal(t, StateFailed, r.draw("").State, "still at the dialog: still failed")
+	assert.Equal(t, StateReady, r.draw("\x1b[H\x1b[2J> ").State, "answered by hand later: up after all")
+}
+
+func TestAgentRuleSeesScreen(t *testing.T) {
+	spec := &Spec{Interactive: true, Rule: mustRule(t, `screen.contains("model: fast") && screen.matches("^> ")`)}
+	r := newAgentRun(t, spec)
+	assert.Equal(t, StateStarting, r.draw("> ").State)
+	assert.Equal(t, StateReady, r.draw("\r\nmodel: fast\x1b[1;3H").State)
+}
+
+func TestAgentExitClassification(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		exit   Exit
+		state  State
+		reason string
+	}{
+		{"exit 0 is the user leaving", Exit{Code: 0}, StateStopped, ReasonUserExit},
+		{"130 is Ctrl-C", Exit{Code: 130}, StateStopped, ReasonUserExit},
+		{"SIGINT", Exit{Code: 130, Signal: syscall.SIGINT}, StateStopped, ReasonUserExit},
+		{"crash", Exit{Code: 1}, StateFailed, "crash"},
+		{"killed", Exit{Code: 137, Signal: syscall.SIGKILL}, StateFailed, "killed"},
+		{"requested", Exit{Code: 143, Requested: true}, StateStopped, "stopped"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newAgentRun(t, agentSpec(t))
+			r.draw("> ")
+			v, changed := r.d.Handle(Event{Kind: EventExit, Time: r.now, Exit: tc.exit})
+			assert.True(t, changed)
+			assert.Equal(t, tc.state, v.State)
+			assert.Equal(t, tc.reason, v.Reason)
+		})
+	}
+}
+
+func TestScreenRuleRegexCheckedAtCompile(t *testing.T) {
+	_, err := CompileRule(`screen.matches("(")`)
+	var re *RuleError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, 16, re.Column)
+	_, err = CompileRule(`screen.contains(1)`)
+	assert.Error(t, err, "types are checked")
+	_, err = CompileRule(`screen.contains("x") || screen.matches("^y")`)
+	assert.NoError(t, err)
+}
