@@ -38,12 +38,15 @@ func (e *Engine) announceAllReady() {
 		return
 	}
 	e.announcedReady = true
-	msg := fmt.Sprintf("all %d ready in %s", len(ready)+len(completed), formatDuration(time.Since(e.began)))
-	if len(ready) > 0 {
-		msg += ": " + strings.Join(ready, ", ")
-	}
-	if len(completed) > 0 {
-		msg += "; completed: " + strings.Join(completed, ", ")
+	took := formatDuration(time.Since(e.began))
+	var msg string
+	if len(ready) == 0 {
+		msg = fmt.Sprintf("all %d completed in %s: %s", len(completed), took, strings.Join(completed, ", "))
+	} else {
+		msg = fmt.Sprintf("all %d ready in %s: %s", len(ready)+len(completed), took, strings.Join(ready, ", "))
+		if len(completed) > 0 {
+			msg += "; completed: " + strings.Join(completed, ", ")
+		}
 	}
 	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Reason: ReasonAllReady, Message: msg})
 }
