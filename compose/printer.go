@@ -127,6 +127,13 @@ func StateText(ev Event) string {
 		return ""
 	case rules.StateStopping:
 		return ""
+	case rules.StateBlocked:
+		if ev.From == rules.StateBlocked {
+			return "" // the blocking dependency's news has its own line
+		}
+	}
+	if rest, ok := strings.CutPrefix(ev.Message, string(ev.To)+" "); ok {
+		return fmt.Sprintf("%s %s %s", name, ev.To, rest) // "web stopped on request (...)"
 	}
 	if ev.Message != "" {
 		return fmt.Sprintf("%s %s: %s", name, ev.To, ev.Message)

@@ -101,6 +101,9 @@ func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 }
 
 func stoppedMessage(v rules.Verdict) string {
+	if v.State == rules.StateStopped {
+		return v.Message // already says "stopped on request (...)"
+	}
 	if v.Message != "" {
 		return "stopped (" + v.Message + ")"
 	}
