@@ -85,7 +85,19 @@ type Preset struct {
 	StabilityDelay time.Duration
 	// Interactive marks programs driven through a PTY (agent CLIs, shells).
 	Interactive bool
+	// ReadyWhenListening marks programs that print nothing when ready
+	// (nginx, memcached): a process using the preset with no port, ready
+	// rule or ready pattern of its own is ready once its process tree
+	// listens on a TCP port (the rule ListeningRule), not merely running.
+	ReadyWhenListening bool
+	// Sources says where the patterns come from: captures recorded here
+	// ("captures redis/*"), shared fixtures, or the program's source files.
+	Sources []string
 }
+
+// ListeningRule is the ready rule of ReadyWhenListening presets: the
+// process tree listens on at least one TCP port.
+const ListeningRule = "len(ports) > 0"
 
 // DetectSpec says how to recognise a preset's program.
 type DetectSpec struct {
@@ -208,6 +220,8 @@ type presetFile struct {
 	ReadyTimeout     string            `yaml:"readyTimeout"`
 	StabilityDelay   string            `yaml:"stabilityDelay"`
 	Interactive      bool              `yaml:"interactive"`
+	// ReadyWhenListening: see Preset.ReadyWhenListening.
+	ReadyWhenListening bool `yaml:"readyWhenListening"`
 	// Sources says where the patterns come from; documentation only.
 	Sources []string `yaml:"sources"`
 }
@@ -246,17 +260,19 @@ func parsePreset(data []byte) (*Preset, error) {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	p := &Preset{
-		Name:             f.Name,
-		Description:      f.Description,
-		Category:         f.Category,
-		ReadyPatterns:    f.ReadyPatterns,
-		ErrorPatterns:    f.ErrorPatterns,
-		NotReadyPatterns: f.NotReadyPatterns,
-		DefaultPort:      f.DefaultPort,
-		PortFlag:         f.PortFlag,
-		PortEnv:          f.PortEnv,
-		Env:              f.Env,
-		Interactive:      f.Interactive,
+		Name:               f.Name,
+		Description:        f.Description,
+		Category:           f.Category,
+		ReadyPatterns:      f.ReadyPatterns,
+		ErrorPatterns:      f.ErrorPatterns,
+		NotReadyPatterns:   f.NotReadyPatterns,
+		DefaultPort:        f.DefaultPort,
+		PortFlag:           f.PortFlag,
+		PortEnv:            f.PortEnv,
+		Env:                f.Env,
+		Interactive:        f.Interactive,
+		ReadyWhenListening: f.ReadyWhenListening,
+		Sources:            f.Sources,
 		Detect: DetectSpec{
 			Command:     f.Detect.Command,
 			Runners:     f.Detect.Runners,
@@ -304,6 +320,8 @@ func (p *Preset) validate() error {
 		return fmt.Errorf("detect.files needs detect.runners: the programs that run such a project")
 	case p.DefaultPort < 0 || p.DefaultPort > 65535:
 		return fmt.Errorf("defaultPort %d is not a port", p.DefaultPort)
+	case p.ReadyWhenListening && len(p.ReadyPatterns) > 0:
+		return fmt.Errorf("readyWhenListening is for programs with no ready line: drop it or the readyPatterns")
 	}
 	for _, g := range p.Detect.Files {
 		if len(g) == 0 {

@@ -54,12 +54,13 @@ func TestPresetFiles(t *testing.T) {
 func TestPresetFileRejectsBadInput(t *testing.T) {
 	base := "name: x\ndescription: d\ncategory: service\n"
 	for name, doc := range map[string]string{
-		"unknown key":      base + "readyPatern: [a]\n",
-		"bad regex":        base + "errorPatterns: ['(']\n",
-		"bad category":     "name: x\ndescription: d\ncategory: db\n",
-		"no description":   "name: x\ncategory: service\n",
-		"bad duration":     base + "readyTimeout: 30\n",
-		"files no runners": base + "detect: {files: [manage.py]}\n",
+		"unknown key":                 base + "readyPatern: [a]\n",
+		"bad regex":                   base + "errorPatterns: ['(']\n",
+		"bad category":                "name: x\ndescription: d\ncategory: db\n",
+		"no description":              "name: x\ncategory: service\n",
+		"bad duration":                base + "readyTimeout: 30\n",
+		"files no runners":            base + "detect: {files: [manage.py]}\n",
+		"listening with a ready line": base + "readyPatterns: [up]\nreadyWhenListening: true\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := parsePreset([]byte(doc))

@@ -3,6 +3,7 @@ package frameworks
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -183,6 +184,8 @@ func presetFor(t *testing.T, c capture) *Preset {
 	return p
 }
 
+// detectorFor builds the detector the engine would: the preset's patterns
+// and, with no port, the ListeningRule of a ReadyWhenListening preset.
 func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detector {
 	t.Helper()
 	ready, err := rules.CompilePatterns(p.ReadyPatterns)
@@ -193,6 +196,10 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
 		ReadyTimeout: p.ReadyTimeout, StabilityDelay: p.StabilityDelay, PortInUse: func(int) bool { return false }}
+	if p.ReadyWhenListening && port == 0 {
+		spec.Rule, err = rules.CompileRule(ListeningRule)
+		require.NoError(t, err)
+	}
 	return rules.NewDetector(spec, 1, t0)
 }
 
@@ -217,36 +224,49 @@ func TestCaptureVerdicts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := loadCapture(t, dir)
 			p := presetFor(t, c)
-			t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			d := detectorFor(t, p, c.meta.Port, t0)
-			history := replay(d, c.events(t0))
-			require.NotEmpty(t, history, "no verdict at all")
-			decided := history[0]
-			switch c.meta.Expect {
-			case "ready":
-				assert.Equal(t, rules.StateReady, decided.State, "first verdict: %+v", decided.Verdict)
-				if c.meta.ReadyLine != nil {
-					assert.Equal(t, *c.meta.ReadyLine, decided.Line, "the deciding line")
-				} else {
-					assert.Contains(t, decided.Message, "open", "no ready line: the port decides")
-				}
-				if c.meta.SignalAt != nil {
-					assert.True(t, decided.at.Before(t0.Add(seconds(*c.meta.SignalAt))), "ready before the stop")
-				}
-			case "error":
-				assert.NotContains(t, states(history), rules.StateReady, "a failing run is never ready: %+v", history)
-				assert.Equal(t, rules.StateFailed, decided.State, "first verdict: %+v", decided.Verdict)
-				if c.meta.SignalAt == nil {
-					assert.Equal(t, rules.StateFailed, d.Verdict().State)
-				}
-			case "hang":
-				for _, v := range history {
-					assert.NotEqual(t, rules.StateFailed, v.State, "a run that only looks hung is not failed: %+v", v.Verdict)
-				}
-			default:
-				t.Fatalf("unknown expect %q", c.meta.Expect)
+			checkVerdicts(t, c, p, c.meta.Port)
+			if p.ReadyWhenListening {
+				// The same run with no port in procs.yaml: listening decides.
+				t.Run("no-port", func(t *testing.T) { checkVerdicts(t, c, p, 0) })
 			}
 		})
+	}
+}
+
+// checkVerdicts replays c through preset p, with port configured (0: none).
+func checkVerdicts(t *testing.T, c capture, p *Preset, port int) {
+	t.Helper()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := detectorFor(t, p, port, t0)
+	history := replay(d, c.events(t0))
+	require.NotEmpty(t, history, "no verdict at all")
+	decided := history[0]
+	switch c.meta.Expect {
+	case "ready":
+		assert.Equal(t, rules.StateReady, decided.State, "first verdict: %+v", decided.Verdict)
+		switch {
+		case c.meta.ReadyLine != nil:
+			assert.Equal(t, *c.meta.ReadyLine, decided.Line, "the deciding line")
+		case port != 0:
+			assert.Contains(t, decided.Message, fmt.Sprintf("port %d open", port), "no ready line: the port decides")
+		default:
+			assert.Contains(t, decided.Message, ListeningRule, "no ready line, no port: listening decides")
+		}
+		if c.meta.SignalAt != nil {
+			assert.True(t, decided.at.Before(t0.Add(seconds(*c.meta.SignalAt))), "ready before the stop")
+		}
+	case "error":
+		assert.NotContains(t, states(history), rules.StateReady, "a failing run is never ready: %+v", history)
+		assert.Equal(t, rules.StateFailed, decided.State, "first verdict: %+v", decided.Verdict)
+		if c.meta.SignalAt == nil {
+			assert.Equal(t, rules.StateFailed, d.Verdict().State)
+		}
+	case "hang":
+		for _, v := range history {
+			assert.NotEqual(t, rules.StateFailed, v.State, "a run that only looks hung is not failed: %+v", v.Verdict)
+		}
+	default:
+		t.Fatalf("unknown expect %q", c.meta.Expect)
 	}
 }
 

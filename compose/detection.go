@@ -56,6 +56,13 @@ func detectionFor(p *Proc) (detection, error) {
 		if spec.Rule, err = rules.CompileRule(p.Ready); err != nil {
 			return d, fmt.Errorf("%s: ready: %w", p.Name, err)
 		}
+	} else if preset != nil && preset.ReadyWhenListening && p.Port == 0 && len(ready) == 0 {
+		// A silent server (nginx, memcached) prints nothing when ready:
+		// with no port to watch, its tree listening on one is the sign,
+		// rather than merely running.
+		if spec.Rule, err = rules.CompileRule(frameworks.ListeningRule); err != nil {
+			return d, fmt.Errorf("%s: preset %s: %w", p.Name, preset.Name, err)
+		}
 	}
 	d.spec = spec
 	return d, nil
