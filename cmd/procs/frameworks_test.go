@@ -1,0 +1,15 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestFrameworksScripts runs testdata/frameworks_*.txtar: procs frameworks
+// and procs detect on small projects, as a user runs them.
+func TestFrameworksScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Files: globFiles(t, "testdata/frameworks_*.txtar"),
+	})
+}
