@@ -174,6 +174,21 @@ rec vite strict-port-in-use -expect error -setup "$VITE" -port 28804 -occupy -- 
 rec vite bad-config -expect error -setup "$VITE && echo 'export default {' > vite.config.js" -port 28805 -- "./node_modules/.bin/vite --port 28805 --host 127.0.0.1"
 fi
 
+# Vite 6 as the e2e fixture has it: VITE6_DIR is a copy of testdata/e2e/vite
+# with its node_modules (cp -r it outside the checkout first).
+VITE6_DIR=${VITE6_DIR:-/tmp/procs-vite6}
+if want vite6 && [ -x "$VITE6_DIR/node_modules/.bin/vite" ]; then
+V6="ln -s $VITE6_DIR/node_modules node_modules && cp $VITE6_DIR/package.json $VITE6_DIR/index.html ."
+rec vite v6-dev -setup "$V6" -port 28811 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28811 --host 127.0.0.1"
+rec vite v6-npm-run-dev -setup "$V6" -port 28812 -ready-line 'ready in' -stop-after 1s -signal TERM \
+	-notes 'npm run dev, as procs runs it: npm prints the script line first; SIGTERM to the group, as procs sends.' -- "npm run dev -- --port 28812 --host 127.0.0.1"
+rec vite v6-port-moved -setup "$V6" -port 28813 -occupy -ready-line 'ready in' -stop-after 1s \
+	-notes 'Port taken: vite 6 says "Port N is in use, trying another one..." and serves on the next free port; a healthy start.' -- "./node_modules/.bin/vite --port 28813 --host 127.0.0.1"
+rec vite v6-strict-port-in-use -expect error -setup "$V6" -port 28814 -occupy -- "./node_modules/.bin/vite --port 28814 --host 127.0.0.1 --strictPort"
+rec vite v6-bad-config -expect error -setup "$V6 && echo 'export default {' > vite.config.js" -port 28815 -- "./node_modules/.bin/vite --port 28815 --host 127.0.0.1"
+rec vite v6-dev-pty -pty -setup "$V6" -port 28816 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28816 --host 127.0.0.1"
+fi
+
 if want nextjs && [ -d "$NPM_DIR/node_modules/next" ]; then
 NEXT="$NODE && mkdir -p app && printf \"export default function Page() { return <p>hi</p> }\n\" > app/page.js && printf \"export default function Layout({children}) { return <html><body>{children}</body></html> }\n\" > app/layout.js"
 rec nextjs dev -setup "$NEXT" -env NEXT_TELEMETRY_DISABLED=1 -port 28901 -ready-line 'Ready in' -stop-after 5s -timeout 60s -- "./node_modules/.bin/next dev --port 28901"
