@@ -32,7 +32,7 @@ func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) er
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout)
 	defer cancelTimeout()
 	logPath := filepath.Join(cfg.Dir, ".procs", "logs", "procs.log")
-	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir())
+	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir(), foregroundArgs(os.Args[1:]))
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -48,9 +48,10 @@ func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) er
 	return a.waitAllReady(ctx, c)
 }
 
-// spawnBackground starts the detached procs and waits until it listens (it
-// writes to a pipe then) or dies (the pipe closes unwritten).
-func spawnBackground(ctx context.Context, logPath string, environ []string, dir string) (int, error) {
+// spawnBackground starts the detached procs, running this binary with args
+// (`up ...`) in dir, and waits until it listens (it writes to a pipe then)
+// or dies (the pipe closes unwritten).
+func spawnBackground(ctx context.Context, logPath string, environ []string, dir string, args []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, fmt.Errorf("find the procs binary: %w", err)
@@ -68,7 +69,7 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 		return 0, fmt.Errorf("spawn procs: %w", err)
 	}
 	defer ready.Close()
-	cmd := exec.Command(exe, foregroundArgs(os.Args[1:])...)
+	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
 	cmd.Env = append(append([]string{}, environ...), control.NotifyFDEnv+"=3")
 	cmd.Stdout, cmd.Stderr = logFile, logFile

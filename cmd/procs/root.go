@@ -49,6 +49,7 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 		a.downCommand(),
 		a.sendCommand(),
 		a.runCommand(),
+		a.mcpCommand(),
 	)
 	return root
 }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/mcp"
+)
+
+// mcpOptions are the flags of `procs mcp`.
+type mcpOptions struct {
+	httpAddr    string
+	allowRemote bool
+	start       bool
+}
+
+// mcpStartTimeout bounds starting procs for --start and the up tool's
+// wait for its API (not for the processes to be ready).
+const mcpStartTimeout = 2 * time.Minute
+
+func (a *app) mcpCommand() *cobra.Command {
+	var opts mcpOptions
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve procs to AI agents over MCP (stdio; --http for streamable HTTP)",
+		Long: `Serve the control surface of the procs running in this folder as an MCP
+server for AI coding agents: tools to list, restart (waiting until ready),
+start, stop and wait for processes, read their logs, send them input, and
+start or stop the whole project; each process's log and the resolved config
+as resources.
+
+By default it speaks MCP on stdin/stdout, for clients that spawn it
+(claude mcp add procs -- procs mcp). --http ADDR serves streamable HTTP at
+http://ADDR/ instead, on a loopback address unless --allow-remote.
+With --start, a procs is started in the background (as procs up -d) when
+none runs; without it, tools say to call the up tool.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.serveMCP(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.httpAddr, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8931) instead of stdio")
+	f.BoolVar(&opts.allowRemote, "allow-remote", false, "with --http, allow an address reachable from other machines")
+	f.BoolVar(&opts.start, "start", false, "start procs in the background when none runs in this folder")
+	return cmd
+}
+
+func (a *app) serveMCP(opts mcpOptions) error {
+	if opts.httpAddr != "" && !opts.allowRemote {
+		if err := mcp.CheckLoopback(opts.httpAddr); err != nil {
+			return withCode(exitUsage, err)
+		}
+	}
+	dir := a.projectDir()
+	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir)})
+	defer server.Close()
+	ctx, cancel := signalContext()
+	defer cancel()
+	if opts.start {
+		a.startIfNone(ctx, dir)
+	}
+	if opts.httpAddr != "" {
+		ln, err := net.Listen("tcp", opts.httpAddr)
+		if err != nil {
+			return withCode(exitFailure, fmt.Errorf("listen on %s: %w", opts.httpAddr, err))
+		}
+		fmt.Fprintf(a.stderr, "procs mcp: serving MCP (streamable HTTP) at http://%s/ for %s\n", ln.Addr(), dir)
+		return withCode(exitFailure, server.ServeStreamableHTTP(ctx, ln))
+	}
+	err := server.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+		return nil // the client closed stdin, or Ctrl-C
+	}
+	return withCode(exitFailure, fmt.Errorf("serve MCP: %w", err))
+}
+
+// startIfNone starts procs in the background when none answers in dir. A
+// failure is reported on stderr and the server still runs: its tools then
+// say no procs runs, and the up tool retries and shows why it fails.
+func (a *app) startIfNone(ctx context.Context, dir string) {
+	if c, err := control.Dial(dir); err == nil {
+		c.Close()
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	defer cancel()
+	if err := a.mcpStarter(dir)(ctx); err != nil {
+		fmt.Fprintf(a.stderr, "procs mcp: could not start procs: %v\n", err)
+	}
+}
+
+// mcpStarter starts procs detached in dir as `procs up -d` does, with the
+// global flags of this command, and returns once its API answers.
+func (a *app) mcpStarter(dir string) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		args := []string{"up"}
+		if a.file != "" {
+			file, err := filepath.Abs(a.file)
+			if err != nil {
+				return fmt.Errorf("find %s: %w", a.file, err)
+			}
+			args = append(args, "--file", file)
+		}
+		for _, set := range a.set {
+			args = append(args, "--set", set)
+		}
+		logPath := filepath.Join(dir, ".procs", "logs", "procs.log")
+		_, err := spawnBackground(ctx, logPath, a.environ, dir, args)
+		return err
+	}
+}
+
+// configJSON returns the resolved config of dir as `procs config --json`
+// prints it, for the procs://config resource.
+func (a *app) configJSON(dir string) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		cfg, err := compose.Load(compose.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
+		if err != nil {
+			return nil, err
+		}
+		data, err := json.MarshalIndent(cfg, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("encode config: %w", err)
+		}
+		return data, nil
+	}
+}
+
+// nopWriteCloser lets stdout serve as the write side of a transport
+// without the transport closing it.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,114 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+// toolError is an ordinary failure: the SDK reports it to the model as a
+// tool result with isError (never as a protocol error), and its text says
+// what happened and what to do next.
+type toolError struct{ text string }
+
+// Error returns the text the model reads.
+func (e *toolError) Error() string { return e.text }
+
+// failf builds a toolError; next says what the model should do about it.
+func failf(next, format string, args ...any) error {
+	return &toolError{text: fmt.Sprintf(format, args...) + "\nNext: " + next}
+}
+
+// failure turns an error of the control client into a toolError. name is
+// the process the call was about ("" for none); c, when not nil, lists the
+// known names for an unknown one.
+func (s *Server) failure(c *control.Client, err error, name string) error {
+	var already *toolError
+	var apiErr *control.APIError
+	switch {
+	case errors.As(err, &already):
+		return err
+	case errors.Is(err, control.ErrNotRunning):
+		return failf("call the up tool to start the project in the background (or run `procs up -d` in that folder), then call this tool again.",
+			"No procs is running in %s.", s.opts.Dir)
+	case errors.Is(err, compose.ErrUnknownProcess):
+		return s.unknownProcess(c, name, err)
+	case errors.Is(err, compose.ErrShuttingDown):
+		return failf("wait for it to stop (or call down), then call up to start it again.",
+			"procs in %s is shutting down.", s.opts.Dir)
+	case errors.Is(err, context.DeadlineExceeded):
+		return failf("call list_processes to see where things stand.",
+			"procs did not answer in time.")
+	case errors.As(err, &apiErr):
+		return failf("call get_process to see its state, then adjust the call.", "%s", apiErr.Message)
+	}
+	return failf("call list_processes to check that procs still runs.", "talk to procs in %s: %v", s.opts.Dir, err)
+}
+
+// unknownProcess says which names exist, so the model can correct itself.
+func (s *Server) unknownProcess(c *control.Client, name string, err error) error {
+	if c != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if list, listErr := c.List(ctx); listErr == nil {
+			names := make([]string, len(list))
+			for i, st := range list {
+				names[i] = st.Name
+			}
+			return failf("call again with one of those names.",
+				"There is no process named %q in %s; the processes are: %s.", name, s.opts.Dir, strings.Join(names, ", "))
+		}
+	}
+	return failf("call list_processes for the names, then call again with one of them.", "%v", err)
+}
+
+// failedResult reports a result that is not what was asked for: the tool
+// result has isError, its text says what happened with the last lines of
+// output and what to do next, and the structured result goes along.
+func failedResult(res Result) *sdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is %s (run %d): %s\n", res.Name, res.State, res.Run, res.Message)
+	if len(res.Logs) > 0 {
+		fmt.Fprintf(&b, "Last lines of %s:\n", res.Name)
+		for _, line := range res.Logs {
+			fmt.Fprintf(&b, "  | %s\n", line)
+		}
+	}
+	b.WriteString("Next: " + nextStep(res))
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
+}
+
+// nextStep says what a model should do about a result that failed, by the
+// state the process is in.
+func nextStep(res Result) string {
+	switch res.State {
+	case rules.StateFailed:
+		if strings.Contains(res.Message, "is in use by pid") {
+			return "stop the program holding the port (or change the port in procs.yaml), then call restart_process."
+		}
+		return "read the lines above, fix the cause (often in code just edited), then call restart_process."
+	case rules.StateStarting, rules.StatePending, rules.StateBusy:
+		return fmt.Sprintf("it is still %s: call wait_for_ready to keep waiting (with a longer timeout for a slow start), or get_logs to see what it is doing.", res.State)
+	case rules.StateBlocked:
+		return "a process it depends on is not ready: call list_processes to find which, and fix that one first."
+	case rules.StateStopped, rules.StateStopping:
+		return "it is stopped: call start_process to start it."
+	case rules.StateBackoff:
+		return "it ended and its restart policy will start it again: read the lines above, then call wait_for_ready, or fix the cause and call restart_process."
+	case rules.StateCompleted:
+		return "it has exited with status 0; call start_process to run it again, or get_logs to read its output."
+	case rules.StateUnhealthy:
+		return "its healthcheck fails: read get_logs, fix the cause, then call restart_process."
+	case rules.StateAwaitingInput, rules.StateAwaitingPermission:
+		return "it waits for an answer: read get_logs, then answer with send_input."
+	}
+	return "call get_process for details."
+}

@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrNotLoopback is returned (wrapped) by CheckLoopback for an address
+// other programs on the network could reach.
+var ErrNotLoopback = errors.New("not a loopback address")
+
+// CheckLoopback accepts only host:port addresses that listen on the local
+// machine alone (127.0.0.1, ::1, localhost): the MCP server restarts and
+// stops processes and writes to them, so it must not be reachable from
+// the network unless the user says so.
+func CheckLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("check address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	if host == "" {
+		host = "every interface"
+	}
+	return fmt.Errorf("%w: %q listens on %s; use 127.0.0.1:PORT, or --allow-remote to serve the network", ErrNotLoopback, addr, host)
+}
+
+// Handler returns the streamable HTTP handler of the server, one MCP
+// session per client.
+func (s *Server) Handler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, nil)
+}
+
+// ServeStreamableHTTP serves the streamable HTTP transport on ln until ctx
+// ends.
+func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve MCP over HTTP: %w", err)
+	case <-ctx.Done():
+		// Streams of waiting tools and notifications stay open; close them.
+		_ = srv.Close()
+		<-served
+		return nil
+	}
+}

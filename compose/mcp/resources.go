@@ -1,0 +1,88 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+)
+
+// The resource addresses.
+const (
+	logsTemplate = "procs://logs/{name}"
+	logsPrefix   = "procs://logs/"
+	configURI    = "procs://config"
+)
+
+// resourceLogLines is how many recent lines a log resource holds.
+const resourceLogLines = 200
+
+func (s *Server) addResources() {
+	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
+		Name:        "process-log",
+		Title:       "Process log",
+		URITemplate: logsTemplate,
+		MIMEType:    "text/plain",
+		Description: fmt.Sprintf("The recent output of one process (its last %d lines, colour codes removed), e.g. procs://logs/web. "+
+			"Subscribe to be notified when new lines arrive.", resourceLogLines),
+	}, s.readLog)
+	if s.opts.Config != nil {
+		s.sdk.AddResource(&sdk.Resource{
+			Name:        "config",
+			Title:       "Resolved config",
+			URI:         configURI,
+			MIMEType:    "application/json",
+			Description: "The resolved config, as `procs config --json` prints it: procs.yaml with procs.override.yaml, PROCS_* variables and --set merged in.",
+		}, s.readConfig)
+	}
+}
+
+// logURI is the address of the log resource of a process.
+func logURI(name string) string { return logsPrefix + url.PathEscape(name) }
+
+func (s *Server) readLog(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	name, err := url.PathUnescape(strings.TrimPrefix(uri, logsPrefix))
+	if err != nil || name == "" {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	c, err := s.connect()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	var b strings.Builder
+	tail := resourceLogLines
+	err = c.Logs(ctx, control.LogsOptions{Procs: []string{name}, Tail: &tail}, func(l control.LogLine) error {
+		b.WriteString(l.Line)
+		b.WriteByte('\n')
+		return nil
+	})
+	if errors.Is(err, compose.ErrUnknownProcess) {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	if err != nil {
+		return nil, s.failure(c, err, name)
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: b.String()}}}, nil
+}
+
+func (s *Server) readConfig(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	data, err := s.opts.Config()
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: configURI, MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// notifyLogUpdated tells the clients subscribed to a process's log that it
+// has new lines.
+func (s *Server) notifyLogUpdated(ctx context.Context, name string) {
+	_ = s.sdk.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: logURI(name)})
+}

@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLogResource(t *testing.T) {
+	c := project(t, demo)
+	c.waitReady(t, "web")
+	templates, err := c.session.ListResourceTemplates(testCtx(t), nil)
+	require.NoError(t, err)
+	require.Len(t, templates.ResourceTemplates, 1)
+	assert.Equal(t, "procs://logs/{name}", templates.ResourceTemplates[0].URITemplate)
+
+	assert.Equal(t, "starting\nready\n", c.readResource(t, "procs://logs/web"))
+	_, err = c.session.ReadResource(testCtx(t), &sdk.ReadResourceParams{URI: "procs://logs/nope"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not found")
+}
+
+func TestLogResourceUpdateNotifications(t *testing.T) {
+	for _, version := range []string{"2025-11-25", ""} {
+		name := version
+		if name == "" {
+			name = "newest"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			mustStartProcs(t, dir, demo)
+			c := connectVersion(t, Options{Dir: dir}, version)
+			c.waitReady(t, "web", "api")
+			require.NoError(t, c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: "procs://logs/web"}))
+
+			// The notification is driven by the line that input makes web print.
+			sent := 0
+			uri := c.awaitUpdate(t, func() {
+				sent++
+				succeed[InputSent](t, c, "send_input", map[string]any{"name": "web", "text": fmt.Sprint("hello ", sent), "enter": true})
+			})
+			assert.Equal(t, "procs://logs/web", uri)
+			assert.Contains(t, c.readResource(t, uri), "got hello 1\n")
+
+			// Only subscribed logs are announced: api's restart prints lines,
+			// yet every notification is about web.
+			succeed[Result](t, c, "restart_process", map[string]any{"name": "api"})
+			succeed[InputSent](t, c, "send_input", map[string]any{"name": "web", "text": "again", "enter": true})
+			for {
+				select {
+				case uri := <-c.updates:
+					require.Equal(t, "procs://logs/web", uri)
+					if slices.Contains(strings.Split(c.readResource(t, uri), "\n"), "got again") {
+						return
+					}
+				case <-time.After(testDeadline):
+					t.Fatal("no notification for the second line")
+				}
+			}
+		})
+	}
+}
+
+// awaitUpdate calls trigger until a resources/updated notification comes
+// and returns its URI. Under the newest protocol a subscription starts in
+// the background (subscriptions/listen), so the first lines may come
+// before it is in place; under 2025-11-25 the first trigger does it.
+func (c *client) awaitUpdate(t *testing.T, trigger func()) string {
+	t.Helper()
+	deadline := time.After(testDeadline)
+	for {
+		trigger()
+		select {
+		case uri := <-c.updates:
+			return uri
+		case <-time.After(time.Second):
+		case <-deadline:
+			t.Fatal("no resources/updated notification")
+		}
+	}
+}
+
+func TestConfigResource(t *testing.T) {
+	c := connect(t, Options{Dir: t.TempDir(), Config: func() ([]byte, error) {
+		return json.Marshal(map[string]any{"procs": map[string]any{"web": map[string]any{"command": "echo hi"}}})
+	}})
+	resources, err := c.session.ListResources(testCtx(t), nil)
+	require.NoError(t, err)
+	require.Len(t, resources.Resources, 1)
+	assert.Equal(t, "procs://config", resources.Resources[0].URI)
+	assert.JSONEq(t, `{"procs":{"web":{"command":"echo hi"}}}`, c.readResource(t, "procs://config"))
+}

@@ -1,0 +1,73 @@
+// Package mcp serves the procs control plane to AI agents over the Model
+// Context Protocol (design §7): tools to list, restart, start, stop and wait
+// for processes, read their logs and send them input, and resources for
+// each process's recent log and the resolved config. It is a client of the
+// control API of the procs running in the project folder, so every answer
+// comes from the engine itself and carries the structured result of design §4.
+package mcp
+
+import (
+	"context"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Dir is the project folder whose procs the server talks to.
+	Dir string
+	// Version is reported to clients as the server's version.
+	Version string
+	// Start starts procs detached in Dir and returns once its API answers.
+	// The up tool uses it; when nil, up says to run `procs up -d` instead.
+	Start func(ctx context.Context) error
+	// Config returns the resolved config as JSON for procs://config; when
+	// nil, the resource is not offered.
+	Config func() ([]byte, error)
+}
+
+// Server is the MCP server of one project folder. It serves any number of
+// sessions (one over stdio, or many over streamable HTTP).
+type Server struct {
+	opts Options
+	sdk  *sdk.Server
+	logs *logWatch
+}
+
+// instructions tell a model how the tools fit together.
+const instructions = `procs runs this project's processes (dev servers, databases, workers, tasks) as declared in procs.yaml, and knows when each is ready.
+After editing code, call restart_process: it returns once the new run is ready, or says why it failed (error line, timeout, crash, port held by another program) with the last log lines.
+Use list_processes for an overview, get_logs to read output, wait_for_ready after starting something, and up / down for the whole project.
+Failed results carry isError and end with what to do next.`
+
+// New returns a server for the project folder of opts, with every tool
+// and resource registered. Close it to stop its background work.
+func New(opts Options) *Server {
+	s := &Server{opts: opts}
+	s.logs = newLogWatch(s.dial, s.notifyLogUpdated)
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "procs", Title: "procs", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions:       instructions,
+		SubscribeHandler:   s.logs.subscribe,
+		UnsubscribeHandler: s.logs.unsubscribe,
+	})
+	s.sdk.AddReceivingMiddleware(nullArguments)
+	s.addStatusTools()
+	s.addLifecycleTools()
+	s.addIOTools()
+	s.addProjectTools()
+	s.addResources()
+	return s
+}
+
+// SDK returns the underlying SDK server, to connect transports to.
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Run serves one session on transport (stdio for `procs mcp`) until the
+// client goes away or ctx ends.
+func (s *Server) Run(ctx context.Context, transport sdk.Transport) error {
+	return s.sdk.Run(ctx, transport)
+}
+
+// Close stops the background work of the server (following logs for
+// subscribers) and waits for it to end.
+func (s *Server) Close() { s.logs.close() }
