@@ -1,0 +1,64 @@
+package mcp
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkRestartProcessTool measures the restart_process tool end to end
+// through an in-memory MCP session, for a process ready on its first line:
+// MCP framing, the control API round trip, stopping the old run's process
+// group and starting and detecting the new one.
+func BenchmarkRestartProcessTool(b *testing.B) {
+	c := project(b, `
+procs:
+  web:
+    command: echo ready; sleep 300
+    readyPatterns: [ready]
+`)
+	c.waitReady(b, "web")
+	var samples []time.Duration
+	for b.Loop() {
+		began := time.Now()
+		res, err := c.session.CallTool(b.Context(), &sdk.CallToolParams{Name: "restart_process", Arguments: map[string]any{"name": "web"}})
+		if err != nil || res.IsError {
+			b.Fatalf("restart_process: %v %s", err, text(res))
+		}
+		samples = append(samples, time.Since(began))
+	}
+	reportPercentiles(b, samples)
+}
+
+// BenchmarkListProcessesTool measures list_processes with one process.
+func BenchmarkListProcessesTool(b *testing.B) {
+	c := project(b, `
+procs:
+  web:
+    command: echo ready; sleep 300
+    readyPatterns: [ready]
+`)
+	c.waitReady(b, "web")
+	var samples []time.Duration
+	for b.Loop() {
+		began := time.Now()
+		res, err := c.session.CallTool(b.Context(), &sdk.CallToolParams{Name: "list_processes"})
+		if err != nil || res.IsError {
+			b.Fatalf("list_processes: %v %s", err, text(res))
+		}
+		samples = append(samples, time.Since(began))
+	}
+	reportPercentiles(b, samples)
+}
+
+// reportPercentiles adds p50 and p99 of the samples to the benchmark output.
+func reportPercentiles(b *testing.B, samples []time.Duration) {
+	slices.Sort(samples)
+	at := func(p float64) float64 {
+		return float64(samples[int(p*float64(len(samples)-1))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
