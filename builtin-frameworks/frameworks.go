@@ -65,6 +65,8 @@ type Preset struct {
 	// Category is dev-server, service or generic.
 	Category string
 	Detect   DetectSpec
+	// AgentPatterns classify the screen of an interactive program.
+	AgentPatterns
 	// ReadyPatterns, ErrorPatterns and NotReadyPatterns are RE2 regexes
 	// matched against the ANSI-stripped text of each line.
 	ReadyPatterns    []string
@@ -114,6 +116,10 @@ type DetectSpec struct {
 	// Fallback defers the Command regexes until after package.json and
 	// files, for regexes that only name a runtime.
 	Fallback bool
+	// Refines names a preset this one specialises: when detection picks
+	// that one in a project whose package.json names one of PackageJSON,
+	// it picks this one (SvelteKit runs `vite dev`).
+	Refines string
 }
 
 // All returns every built-in preset, sorted by name. Callers must not
@@ -201,11 +207,19 @@ func loadCatalog(fsys fs.FS, dir string) (*catalog, error) {
 		c.sorted = append(c.sorted, p)
 	}
 	sort.Slice(c.sorted, func(i, j int) bool { return c.sorted[i].Name < c.sorted[j].Name })
+	for _, p := range c.sorted {
+		if base := p.Detect.Refines; base != "" && c.byName[base] == nil {
+			return nil, fmt.Errorf("preset %s: detect.refines: no preset %q", p.Name, base)
+		}
+	}
 	return c, nil
 }
 
 // presetFile is the YAML form of a preset.
 type presetFile struct {
+	// AgentPatterns sit beside readyPatterns in the file.
+	AgentPatterns `yaml:",inline"`
+
 	Name             string            `yaml:"name"`
 	Description      string            `yaml:"description"`
 	Category         string            `yaml:"category"`
@@ -232,6 +246,7 @@ type detectFile struct {
 	Runners     []string    `yaml:"runners"`
 	PackageJSON []string    `yaml:"packageJson"`
 	Fallback    bool        `yaml:"fallback"`
+	Refines     string      `yaml:"refines"`
 }
 
 // fileGroup is one entry of detect.files: a path, or a list of paths that
@@ -278,11 +293,13 @@ func parsePreset(data []byte) (*Preset, error) {
 			Runners:     f.Detect.Runners,
 			PackageJSON: f.Detect.PackageJSON,
 			Fallback:    f.Detect.Fallback,
+			Refines:     f.Detect.Refines,
 		},
 	}
 	for _, g := range f.Detect.Files {
 		p.Detect.Files = append(p.Detect.Files, []string(g))
 	}
+	p.AgentPatterns = f.AgentPatterns
 	var err error
 	if p.ReadyTimeout, err = parseDuration("readyTimeout", f.ReadyTimeout); err != nil {
 		return nil, err
@@ -320,6 +337,8 @@ func (p *Preset) validate() error {
 		return fmt.Errorf("detect.files needs detect.runners: the programs that run such a project")
 	case p.DefaultPort < 0 || p.DefaultPort > 65535:
 		return fmt.Errorf("defaultPort %d is not a port", p.DefaultPort)
+	case p.Detect.Refines != "" && len(p.Detect.PackageJSON) == 0:
+		return fmt.Errorf("detect.refines needs detect.packageJson: the dependencies that tell the two apart")
 	case p.ReadyWhenListening && len(p.ReadyPatterns) > 0:
 		return fmt.Errorf("readyWhenListening is for programs with no ready line: drop it or the readyPatterns")
 	}
@@ -340,5 +359,5 @@ func (p *Preset) validate() error {
 			return fmt.Errorf("%s: %w", set.key, err)
 		}
 	}
-	return nil
+	return p.AgentPatterns.validate(p.Interactive)
 }

@@ -28,7 +28,10 @@ func TestPresetFiles(t *testing.T) {
 			assert.Equal(t, strings.TrimSuffix(e.Name(), ".yaml"), p.Name, "file name = name")
 			assert.NotEmpty(t, p.Description)
 			assert.Contains(t, []string{CategoryDevServer, CategoryService, CategoryGeneric}, p.Category)
-			assert.False(t, p.Interactive, "no interactive presets yet")
+			if p.Interactive {
+				assert.NotEmpty(t, p.ReadyPatterns, "an interactive preset needs its prompt")
+				assert.NotEmpty(t, p.Detect.Command, "an interactive preset is found by its command")
+			}
 			for _, set := range [][]string{p.ReadyPatterns, p.ErrorPatterns, p.NotReadyPatterns, p.Detect.Command} {
 				for _, src := range set {
 					_, err := regexp.Compile(src)

@@ -1,0 +1,46 @@
+package frameworks
+
+import "fmt"
+
+// AgentPatterns are the patterns of an interactive preset (an agent CLI, a
+// shell, a REPL) beyond ready, error and not-ready. For interactive presets
+// every pattern, these and the others, is matched against the rows of the
+// program's screen (what a person sees now), not against the stream of
+// lines; the state follows the priority exit > error > not-ready >
+// permission > question > ready > busy.
+type AgentPatterns struct {
+	// BusyPatterns show the program working (a spinner, "esc to
+	// interrupt"); while one is on screen the prompt does not mean idle.
+	BusyPatterns []string `yaml:"busyPatterns"`
+	// QuestionPatterns show a question waiting for an answer: numbered
+	// options, "Enter to select", a free-text request (awaiting-input).
+	QuestionPatterns []string `yaml:"questionPatterns"`
+	// PermissionPatterns show a confirmation dialog for a tool or a
+	// command (awaiting-permission).
+	PermissionPatterns []string `yaml:"permissionPatterns"`
+	// RecoverablePatterns show an error the program retries by itself (a
+	// rate limit with a countdown): failed, but recoverable.
+	RecoverablePatterns []string `yaml:"recoverablePatterns"`
+}
+
+// validate compiles the patterns; they only make sense for an interactive
+// preset.
+func (a AgentPatterns) validate(interactive bool) error {
+	for _, set := range []struct {
+		key      string
+		patterns []string
+	}{
+		{"busyPatterns", a.BusyPatterns},
+		{"questionPatterns", a.QuestionPatterns},
+		{"permissionPatterns", a.PermissionPatterns},
+		{"recoverablePatterns", a.RecoverablePatterns},
+	} {
+		if len(set.patterns) > 0 && !interactive {
+			return fmt.Errorf("%s needs interactive: true", set.key)
+		}
+		if _, err := compileAll(set.patterns); err != nil {
+			return fmt.Errorf("%s: %w", set.key, err)
+		}
+	}
+	return nil
+}
