@@ -40,6 +40,9 @@ type Event struct {
 	Stream string `json:"stream,omitempty"`
 	// DurationMs is, for a transition to ready, how long the run took to get there.
 	DurationMs int64 `json:"durationMs,omitempty"`
+	// Recoverable marks a failed state the program recovers from by itself
+	// (an agent's rate limit); the process keeps running.
+	Recoverable bool `json:"recoverable,omitempty"`
 }
 
 // maxQueuedLines bounds what a slow subscriber can hold back; past it, line

@@ -47,26 +47,31 @@ const (
 
 // Proc is the configuration of one process.
 type Proc struct {
-	Command          Command           `json:"command" jsonschema_description:"What to run. A string runs through sh -c; a list runs as argv without a shell."`
-	Cwd              string            `json:"cwd,omitempty" jsonschema_description:"Working directory, relative to procs.yaml. Must exist."`
-	Env              map[string]string `json:"env,omitempty" jsonschema_description:"Environment variables for this process; they override the global env."`
-	EnvFile          string            `json:"envFile,omitempty" jsonschema_description:"A dotenv file for this process, relative to procs.yaml."`
-	Kind             Kind              `json:"kind,omitempty" jsonschema:"enum=service,enum=task,default=service" jsonschema_description:"service runs until stopped; task is one-shot and is completed when it exits 0."`
-	DependsOn        Dependencies      `json:"dependsOn,omitempty" jsonschema_description:"Processes this one waits for. A list means each must be ready; a map gives a condition (started, ready, completed) or {condition, restart}."`
-	Port             int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
-	Framework        string            `json:"framework,omitempty" jsonschema_description:"Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
-	ReadyPatterns    []string          `json:"readyPatterns,omitempty" jsonschema_description:"RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
-	ErrorPatterns    []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed. Extends the preset's."`
-	NotReadyPatterns []string          `json:"notReadyPatterns,omitempty" jsonschema_description:"RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
-	Ready            string            `json:"ready,omitempty" jsonschema_description:"An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
-	ReadyTimeout     Duration          `json:"readyTimeout,omitempty" jsonschema_description:"How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
-	StabilityDelay   Duration          `json:"stabilityDelay,omitempty" jsonschema_description:"How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
-	Restart          RestartPolicy     `json:"restart,omitempty" jsonschema_description:"When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
-	Healthcheck      *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe run after the process is ready; failures make it unhealthy."`
-	Shutdown         Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
-	PTY              bool              `json:"pty,omitempty" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input)."`
-	AutoRespond      []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line matches, for known dialogs."`
-	Disabled         bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
+	Command             Command           `json:"command" jsonschema_description:"What to run. A string runs through sh -c; a list runs as argv without a shell."`
+	Cwd                 string            `json:"cwd,omitempty" jsonschema_description:"Working directory, relative to procs.yaml. Must exist."`
+	Env                 map[string]string `json:"env,omitempty" jsonschema_description:"Environment variables for this process; they override the global env."`
+	EnvFile             string            `json:"envFile,omitempty" jsonschema_description:"A dotenv file for this process, relative to procs.yaml."`
+	Kind                Kind              `json:"kind,omitempty" jsonschema:"enum=service,enum=task,default=service" jsonschema_description:"service runs until stopped; task is one-shot and is completed when it exits 0."`
+	DependsOn           Dependencies      `json:"dependsOn,omitempty" jsonschema_description:"Processes this one waits for. A list means each must be ready; a map gives a condition (started, ready, completed) or {condition, restart}."`
+	Port                int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
+	Framework           string            `json:"framework,omitempty" jsonschema_description:"Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
+	ReadyPatterns       []string          `json:"readyPatterns,omitempty" jsonschema_description:"RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
+	ErrorPatterns       []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed. Extends the preset's."`
+	NotReadyPatterns    []string          `json:"notReadyPatterns,omitempty" jsonschema_description:"RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
+	Ready               string            `json:"ready,omitempty" jsonschema_description:"An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
+	ReadyTimeout        Duration          `json:"readyTimeout,omitempty" jsonschema_description:"How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
+	StabilityDelay      Duration          `json:"stabilityDelay,omitempty" jsonschema_description:"How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
+	Restart             RestartPolicy     `json:"restart,omitempty" jsonschema_description:"When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
+	Healthcheck         *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe run after the process is ready; failures make it unhealthy."`
+	Shutdown            Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
+	PTY                 PTY               `json:"pty,omitempty,omitzero" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input): true, or {cols, rows} for its window size (default 120x40)."`
+	AutoRespond         []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line, or the screen of a PTY process, matches: for known dialogs."`
+	BusyPatterns        []string          `json:"busyPatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows shown while an interactive process works (a spinner); while one shows, its prompt is not idle. Extends the preset's."`
+	QuestionPatterns    []string          `json:"questionPatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows of a question waiting for an answer (awaiting-input). Extends the preset's."`
+	PermissionPatterns  []string          `json:"permissionPatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows of a permission dialog (awaiting-permission). Extends the preset's."`
+	RecoverablePatterns []string          `json:"recoverablePatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows of an error the program retries by itself (a rate limit): failed, but recoverable. Extends the preset's."`
+	OnIdle              *OnIdle           `json:"onIdle,omitempty" jsonschema_description:"Inputs sent when an interactive process has been idle at its prompt for a while, one by one, each once it is idle again."`
+	Disabled            bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
 
 	// Name is the key of the process in procs (not part of the format).
 	Name string `json:"-"`
@@ -178,6 +183,30 @@ type AutoRespond struct {
 	Send     string `json:"send" jsonschema_description:"Text written to the process when the line matches (use \\r for Enter)."`
 	Once     bool   `json:"once,omitempty" jsonschema_description:"Answer only the first time per run."`
 	MaxTimes int    `json:"maxTimes,omitempty" jsonschema:"minimum=0" jsonschema_description:"Answer at most this many times per run (0 means no limit)."`
+}
+
+// PTY says whether a process runs in a pseudo-terminal, and its window size.
+// In the file it is a boolean or {cols, rows} (which turns it on).
+type PTY struct {
+	// Enabled runs the process in a pseudo-terminal.
+	Enabled bool
+	// Cols and Rows are the window size (0: 120 and 40).
+	Cols, Rows int
+	// Set is true when the config says pty at all; unset, the preset decides
+	// (interactive presets run in a PTY).
+	Set bool
+}
+
+// IsZero reports whether pty is not set.
+func (p PTY) IsZero() bool { return !p.Set && !p.Enabled && p.Cols == 0 && p.Rows == 0 }
+
+// OnIdle sends inputs to an interactive process once it has been idle at its
+// prompt for After: each input followed by Enter, the next one once the
+// process is idle again; a run of all the inputs is a cycle.
+type OnIdle struct {
+	After     Duration `json:"after" jsonschema_description:"How long the process must be idle (ready) before a cycle starts, e.g. 30s."`
+	Send      []string `json:"send" jsonschema_description:"Inputs sent one by one, each followed by Enter, each once the process is ready again."`
+	MaxCycles int      `json:"maxCycles,omitempty" jsonschema:"minimum=0" jsonschema_description:"Stop after this many cycles (0 means no limit)."`
 }
 
 // Duration is a time.Duration written in Go syntax (300ms, 1.5s, 2m).

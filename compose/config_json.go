@@ -34,3 +34,14 @@ func (b BackoffRange) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(b.String())
 }
+
+// MarshalJSON writes pty as it is written: a boolean, or {cols, rows}.
+func (p PTY) MarshalJSON() ([]byte, error) {
+	if p.Cols == 0 && p.Rows == 0 {
+		return json.Marshal(p.Enabled)
+	}
+	return json.Marshal(struct {
+		Cols int `json:"cols,omitempty"`
+		Rows int `json:"rows,omitempty"`
+	}{p.Cols, p.Rows})
+}

@@ -106,30 +106,6 @@ func (e *Engine) requestRestart(ps *procState) int {
 	return ps.run + 1
 }
 
-// Input writes text to the process's stdin or terminal.
-func (e *Engine) Input(name string, text []byte) error {
-	var sup *supervisor
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
-		if lerr != nil {
-			err = lerr
-			return
-		}
-		if sup = ps.sup; sup == nil {
-			err = fmt.Errorf("%s is not running (state %s)", name, ps.state)
-		}
-	}); doErr != nil {
-		return doErr
-	}
-	if err != nil {
-		return err
-	}
-	// Written outside the engine goroutine: a child that does not read its
-	// input must not stall the engine.
-	return sup.write(text)
-}
-
 // Logs returns the last n lines (all kept lines when n <= 0) of a process.
 func (e *Engine) Logs(name string, n int) ([]rules.Line, error) {
 	var ring *rules.Ring

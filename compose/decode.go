@@ -19,12 +19,14 @@ import (
 // The keys each mapping of the format accepts.
 var (
 	topKeys         = []string{"$schema", "env", "envFile", "procs"}
-	procKeys        = []string{"autoRespond", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "kind", "notReadyPatterns", "port", "pty", "ready", "readyPatterns", "readyTimeout", "restart", "shutdown", "stabilityDelay"}
+	procKeys        = []string{"autoRespond", "busyPatterns", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "kind", "notReadyPatterns", "onIdle", "permissionPatterns", "port", "pty", "questionPatterns", "ready", "readyPatterns", "readyTimeout", "recoverablePatterns", "restart", "shutdown", "stabilityDelay"}
 	dependencyKeys  = []string{"condition", "restart"}
 	restartKeys     = []string{"backoff", "maxRestarts", "policy"}
 	healthcheckKeys = []string{"exec", "failures", "http", "interval", "tcp", "timeout"}
 	shutdownKeys    = []string{"signal", "timeout"}
 	autoRespondKeys = []string{"match", "maxTimes", "once", "send"}
+	ptyKeys         = []string{"cols", "rows"}
+	onIdleKeys      = []string{"after", "maxCycles", "send"}
 )
 
 // structKeys returns the keys accepted at path, or nil where any key goes
@@ -39,7 +41,7 @@ func structKeys(path []string) []string {
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -419,8 +421,13 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Restart = d.restart(at("restart"), m["restart"])
 	p.Healthcheck = d.healthcheck(at("healthcheck"), m["healthcheck"])
 	p.Shutdown = d.shutdown(at("shutdown"), m["shutdown"])
-	p.PTY = d.boolean(at("pty"), m["pty"])
+	p.PTY = d.pty(at("pty"), m["pty"])
 	p.AutoRespond = d.autoRespond(at("autoRespond"), m["autoRespond"])
+	p.BusyPatterns = d.patterns(at("busyPatterns"), m["busyPatterns"])
+	p.QuestionPatterns = d.patterns(at("questionPatterns"), m["questionPatterns"])
+	p.PermissionPatterns = d.patterns(at("permissionPatterns"), m["permissionPatterns"])
+	p.RecoverablePatterns = d.patterns(at("recoverablePatterns"), m["recoverablePatterns"])
+	p.OnIdle = d.onIdle(at("onIdle"), m["onIdle"])
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	return p
 }

@@ -64,7 +64,7 @@ func TestValidFull(t *testing.T) {
 	assert.Equal(t, RestartPolicy{Policy: RestartAlways}, web.Restart)
 
 	agent := cfg.Procs["agent"]
-	assert.True(t, agent.PTY)
+	assert.Equal(t, PTY{Enabled: true, Set: true}, agent.PTY)
 	assert.Equal(t, "vite", agent.Framework)
 	assert.Equal(t, []AutoRespond{{Match: "Do you trust the files in this folder", Send: "\r", Once: true, MaxTimes: 2}}, agent.AutoRespond)
 	assert.Equal(t, BackoffRange{Min: 2 * time.Second, Max: 30 * time.Second}, agent.Restart.Backoff, "a single duration is the minimum")

@@ -42,6 +42,9 @@ func detectionFor(p *Proc) (detection, error) {
 			spec.StabilityDelay = preset.StabilityDelay
 		}
 	}
+	if err := interactiveSpec(p, preset, spec); err != nil {
+		return d, err
+	}
 	var err error
 	if spec.ReadyPatterns, err = rules.CompilePatterns(ready); err != nil {
 		return d, fmt.Errorf("%s: readyPatterns: %w", p.Name, err)

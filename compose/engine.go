@@ -90,6 +90,9 @@ func New(cfg *Config, opts Options) (*Engine, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkIdleConfig(ps); err != nil {
+			return nil, err
+		}
 		e.procs[name] = ps
 	}
 	return e, nil
@@ -224,6 +227,7 @@ func (e *Engine) publishState(ps *procState, from rules.State, reason, message s
 	if ps.state == rules.StateReady {
 		ev.DurationMs = ps.readyAt.Sub(ps.startedAt).Milliseconds()
 	}
+	ev.Recoverable = ps.state == rules.StateFailed && ps.recoverable
 	e.bus.Publish(ev)
 }
 

@@ -15,15 +15,14 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// defaultWindow is the terminal size of a PTY process.
-var defaultWindow = pty.Winsize{Cols: 120, Rows: 40}
-
 // childProc is a started process: its command, its output streams and its input.
 type childProc struct {
 	cmd     *exec.Cmd
 	pid     int
 	outputs []output // read until EOF
 	input   *os.File // stdin pipe or PTY master; nil if none
+	// terminal is the PTY master of a PTY child, nil for pipes.
+	terminal *os.File
 
 	inputMu sync.Mutex
 }
@@ -34,17 +33,18 @@ type output struct {
 	r      io.ReadCloser
 }
 
-// launch starts argv in its own process group (or session, with a PTY),
-// with a parent-death signal, from the spawner thread.
-func launch(argv []string, dir string, env []string, usePTY bool) (*childProc, error) {
+// launch starts argv in its own process group (or, with a PTY window, its
+// own session on a new terminal of that size), with a parent-death signal,
+// from the spawner thread.
+func launch(argv []string, dir string, env []string, window *pty.Winsize) (*childProc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	if usePTY {
-		return launchPTY(cmd)
+	if window != nil {
+		return launchPTY(cmd, window)
 	}
 	return launchPipes(cmd)
 }
@@ -79,21 +79,33 @@ func launchPipes(cmd *exec.Cmd) (*childProc, error) {
 	}, nil
 }
 
-func launchPTY(cmd *exec.Cmd) (*childProc, error) {
+func launchPTY(cmd *exec.Cmd, window *pty.Winsize) (*childProc, error) {
 	var master *os.File
 	attrs := &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
 	err := getSpawner().start(cmd, func() error {
 		var err error
-		master, err = pty.StartWithAttrs(cmd, &defaultWindow, attrs)
+		master, err = pty.StartWithAttrs(cmd, window, attrs)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &childProc{
-		cmd: cmd, pid: cmd.Process.Pid, input: master,
+		cmd: cmd, pid: cmd.Process.Pid, input: master, terminal: master,
 		outputs: []output{{rules.StreamPTY, master}},
 	}, nil
+}
+
+// resize changes the window of the child's terminal; the kernel sends the
+// child SIGWINCH, and a TUI redraws for the new size.
+func (c *childProc) resize(cols, rows int) error {
+	if c.terminal == nil {
+		return errors.New("process has no terminal")
+	}
+	if err := pty.Setsize(c.terminal, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		return fmt.Errorf("resize terminal: %w", err)
+	}
+	return nil
 }
 
 // wait waits for the child and classifies how it ended.

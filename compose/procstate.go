@@ -13,6 +13,12 @@ type procState struct {
 	detect    *rules.Spec
 	preset    string
 	presetEnv map[string]string
+	// pty says the process runs in a pseudo-terminal.
+	pty bool
+	// recoverable marks a failed state the program recovers from itself.
+	recoverable bool
+	// idle is the onIdle state; nil without onIdle.
+	idle *idleState
 
 	state   rules.State
 	reason  string
@@ -54,7 +60,7 @@ func (e *Engine) newProcState(p *Proc, wanted bool) (*procState, error) {
 		return nil, err
 	}
 	ps := &procState{
-		cfg: p, detect: d.spec, preset: d.preset, presetEnv: d.env,
+		cfg: p, detect: d.spec, preset: d.preset, presetEnv: d.env, pty: usesPTY(p, d.preset),
 		state: rules.StatePending, since: time.Now(), wanted: wanted,
 		ring: rules.NewRing(e.opts.RingSize), logs: logs,
 	}
@@ -76,10 +82,16 @@ func (e *Engine) setState(ps *procState, to rules.State, reason, message string)
 		return
 	}
 	ps.state, ps.reason, ps.message, ps.since = to, reason, message, time.Now()
-	if to == rules.StateReady && from != rules.StateReady && from != rules.StateUnhealthy {
+	// readyAt is the first ready of the run: an agent goes back and forth
+	// between busy and ready, and "ready in" means the start-up.
+	if to == rules.StateReady && from != rules.StateReady && from != rules.StateUnhealthy && !ps.readyAt.After(ps.startedAt) {
 		ps.readyAt = ps.since
 	}
+	if to != rules.StateFailed {
+		ps.recoverable = false
+	}
 	e.publishState(ps, from, reason, message)
+	e.idleOnState(ps, from)
 }
 
 // running reports whether a run of the process is alive.

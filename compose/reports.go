@@ -35,13 +35,21 @@ func (e *Engine) applyVerdict(ps *procState, v rules.Verdict) {
 		return // output while stopping says nothing about readiness
 	}
 	ps.line = v.Line
+	if ps.interactive() && v.State == ps.state && v.Reason == ps.reason {
+		// The prompt being typed into is not news: no event per keystroke.
+		ps.message = v.Message
+		return
+	}
 	switch v.State {
 	case rules.StateReady:
 		e.setState(ps, rules.StateReady, v.Reason, v.Message)
 		e.afterReady(ps)
 	case rules.StateFailed:
+		ps.recoverable = v.Recoverable
 		e.setState(ps, rules.StateFailed, v.Reason, v.Message)
-		if e.policyRestarts(ps, v) {
+		// An error on an agent's screen leaves it running and usable; only
+		// its exit is for the restart policy.
+		if !ps.interactive() && e.policyRestarts(ps, v) {
 			// The run is failed but alive: end it so the policy can start a new one.
 			ps.sup.stop(true)
 		}

@@ -10,15 +10,16 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// runLoop is the event loop of one run: output lines, the exit, port
-// changes, probe results, detector timers and stop requests all arrive on
-// channels and are handled here, one at a time.
+// runLoop is the event loop of one run: output, the exit, port changes,
+// probe results, detector timers, input and stop requests all arrive on
+// channels and are handled here, one at a time. It owns the run's detector,
+// its screen (PTY runs), its input writer and its attached terminals.
 type runLoop struct {
 	s   *supervisor
 	c   *childProc
 	det *rules.Detector
 
-	lines   chan rules.Line
+	output  chan outputChunk
 	exitCh  chan rules.Exit
 	portsCh chan []int
 	probeCh chan rules.ProbeResult
@@ -27,16 +28,33 @@ type runLoop struct {
 	ready       bool
 	healthFails int
 	stopWatch   context.CancelFunc
+
+	writer    *inputWriter
+	responder *responder
+	// screen is the terminal model of a PTY run (nil for pipes);
+	// screenDirty says output was drawn and not yet classified.
+	screen      *rules.Screen
+	screenDirty bool
+	lastRead    time.Time
+	clients     map[*attachClient]struct{}
 }
 
 func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
-	return &runLoop{
+	l := &runLoop{
 		s: s, c: c, det: det,
-		lines:   make(chan rules.Line, 1024),
-		exitCh:  make(chan rules.Exit, 1),
-		portsCh: make(chan []int, 1),
-		probeCh: make(chan rules.ProbeResult, 1),
+		output:    make(chan outputChunk, 256),
+		exitCh:    make(chan rules.Exit, 1),
+		portsCh:   make(chan []int, 1),
+		probeCh:   make(chan rules.ProbeResult, 1),
+		writer:    newInputWriter(c),
+		responder: newResponder(s.spec.proc.AutoRespond),
+		clients:   map[*attachClient]struct{}{},
 	}
+	if s.spec.window != nil {
+		l.screen = rules.NewScreen(int(s.spec.window.Cols), int(s.spec.window.Rows))
+		det.AttachScreen(l.screen)
+	}
+	return l
 }
 
 func (l *runLoop) loop(ctx context.Context) {
@@ -46,19 +64,25 @@ func (l *runLoop) loop(ctx context.Context) {
 
 	var exit *rules.Exit
 	var drain, kill <-chan time.Time
-	lines, outputClosed := l.lines, false
+	output, outputClosed := l.output, false
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	l.armTimer(timer)
 	for {
 		drained := false
 		select {
-		case line, ok := <-lines:
+		case chunk, ok := <-output:
 			if !ok {
-				lines, outputClosed = nil, true
+				output, outputClosed = nil, true
 				break
 			}
-			l.handle(rules.Event{Kind: rules.EventLine, Time: line.Time, Line: line})
+			l.handleOutput(chunk)
+		case req := <-l.s.inputCh:
+			l.handleInput(req)
+		case res := <-l.writer.written:
+			l.handleWritten(res)
+		case f := <-l.s.loopCh:
+			f(l)
 		case e := <-l.exitCh:
 			exit = &e
 			drain = time.After(exitDrainGrace)
@@ -80,9 +104,13 @@ func (l *runLoop) loop(ctx context.Context) {
 			l.c.signalGroup(syscall.SIGKILL)
 			ctx = context.Background()
 		}
+		// Bursts of output are classified once, when the burst is read.
+		if l.screenDirty && len(l.output) == 0 {
+			l.screenChanged()
+		}
 		l.armTimer(timer)
 		if exit != nil && (outputClosed || drained) {
-			l.finish(*exit, lines)
+			l.finish(*exit, output)
 			return
 		}
 	}
@@ -92,10 +120,11 @@ func (l *runLoop) loop(ctx context.Context) {
 func (l *runLoop) startWatchers(ctx context.Context) {
 	var readers sync.WaitGroup
 	for _, o := range l.c.outputs {
-		readers.Go(func() { l.s.readOutput(o, l.lines) })
+		readers.Go(func() { l.s.readOutput(o, l.output, l.screen != nil) })
 	}
-	// Closing lines tells the loop the output is over.
-	go func() { readers.Wait(); close(l.lines) }()
+	// Closing output tells the loop the output is over.
+	go func() { readers.Wait(); close(l.output) }()
+	go l.writer.run()
 	go func() { l.exitCh <- l.c.wait() }()
 
 	watchCtx, stopWatch := context.WithCancel(ctx)
@@ -172,20 +201,23 @@ func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
 }
 
 // finish reports the exit, after stopping whatever the run left behind.
-// lines is nil when the output is already closed.
-func (l *runLoop) finish(exit rules.Exit, lines <-chan rules.Line) {
+// output is nil when the output is already closed.
+func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	exit.Requested = l.requested
-	for drained := lines == nil; !drained; {
+	for drained := output == nil; !drained; {
 		select {
-		case line, ok := <-lines:
+		case chunk, ok := <-output:
 			if !ok {
-				drained, lines = true, nil
+				drained, output = true, nil
 				break
 			}
-			l.handle(rules.Event{Kind: rules.EventLine, Time: line.Time, Line: line})
+			l.handleOutput(chunk)
 		default:
 			drained = true
 		}
+	}
+	if l.screenDirty {
+		l.screenChanged()
 	}
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
 	// No orphans: the group and anything that escaped it but carries the
@@ -194,8 +226,10 @@ func (l *runLoop) finish(exit rules.Exit, lines <-chan rules.Line) {
 	signalAll(findMarked(l.s.spec.owner), syscall.SIGKILL)
 	getSpawner().reapStrays()
 	l.c.closeIO()
-	if lines != nil {
-		for range lines {
+	l.writer.stop()
+	l.detachAll()
+	if output != nil {
+		for range output {
 			// Readers end once their streams close; their lines are already logged.
 		}
 	}

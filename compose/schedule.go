@@ -78,6 +78,9 @@ func depBlocks(d *procState, c Condition) string {
 	}
 	switch d.state {
 	case rules.StateFailed:
+		if d.recoverable && d.running() {
+			return "" // it retries by itself
+		}
 		if d.running() && c != ConditionCompleted {
 			return "failed: " + d.message
 		}
@@ -132,6 +135,7 @@ func (e *Engine) runSpec(ps *procState) (runSpec, error) {
 		spec.timeout = 10 * time.Second
 	}
 	spec.health, spec.interval, spec.failures = healthProbe(p)
+	spec.window = windowOf(ps)
 	return spec, nil
 }
 

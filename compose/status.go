@@ -28,6 +28,14 @@ type ProcStatus struct {
 	Preset    string      `json:"preset,omitempty"`
 	Command   string      `json:"command"`
 	DependsOn []string    `json:"dependsOn,omitempty"`
+	// Recoverable marks a failed state the program retries by itself.
+	Recoverable bool `json:"recoverable,omitempty"`
+	// Interactive marks a process classified by its screen (agent, shell, REPL).
+	Interactive bool `json:"interactive,omitempty"`
+	// PTY marks a process running in a pseudo-terminal (procs attach works).
+	PTY bool `json:"pty,omitempty"`
+	// Idle is the state of its onIdle actions, if it has any.
+	Idle *IdleStatus `json:"idle,omitempty"`
 }
 
 // Status returns a snapshot of every process, in start order.
@@ -65,6 +73,11 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	}
 	if st.Ports == nil {
 		st.Ports = []int{}
+	}
+	st.Recoverable = ps.state == rules.StateFailed && ps.recoverable
+	st.Interactive, st.PTY = ps.interactive(), ps.pty
+	if ps.idle != nil {
+		st.Idle = ps.idle.status()
 	}
 	for _, d := range ps.cfg.DependsOn {
 		st.DependsOn = append(st.DependsOn, d.Name)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/procsdev/procs/rules"
 )
@@ -36,6 +36,8 @@ type runSpec struct {
 	health   *rules.ProbeSpec
 	interval time.Duration
 	failures int
+	// window is the terminal size of a PTY run; nil runs on pipes.
+	window *pty.Winsize
 }
 
 // supervisor runs one run of one process: it starts it, feeds its output and
@@ -51,9 +53,10 @@ type supervisor struct {
 
 	stopCh chan bool // true: graceful, false: kill now
 	done   chan struct{}
-
-	mu    sync.Mutex
-	child *childProc
+	// inputCh carries input to the run loop; loopCh runs requests on it
+	// (attach, resize).
+	inputCh chan inputRequest
+	loopCh  chan func(*runLoop)
 }
 
 // reportKind says what a supervisor is reporting.
@@ -80,6 +83,7 @@ func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, wd *
 	return &supervisor{
 		spec: spec, logs: logs, ring: ring, bus: bus, watchdog: wd, reports: reports,
 		stopCh: make(chan bool, 2), done: make(chan struct{}),
+		inputCh: make(chan inputRequest, inputQueueSize), loopCh: make(chan func(*runLoop)),
 	}
 }
 
@@ -92,17 +96,6 @@ func (s *supervisor) stop(graceful bool) {
 	}
 }
 
-// write sends input to the running process.
-func (s *supervisor) write(p []byte) error {
-	s.mu.Lock()
-	c := s.child
-	s.mu.Unlock()
-	if c == nil {
-		return errors.New("process is not running")
-	}
-	return c.write(p)
-}
-
 func (s *supervisor) send(r report) {
 	r.name, r.run = s.spec.name, s.spec.run
 	s.reports <- r
@@ -111,28 +104,23 @@ func (s *supervisor) send(r report) {
 // run supervises the run to its end. It always sends reportExited last.
 func (s *supervisor) run(ctx context.Context) {
 	defer close(s.done)
+	defer s.failPendingInput()
 	started := time.Now()
 	det := rules.NewDetector(s.spec.detect, s.spec.run, started)
 	if v, failed := s.preflight(); failed {
 		s.send(report{kind: reportExited, verdict: v})
 		return
 	}
-	c, err := launch(s.spec.argv, s.spec.dir, s.spec.env, s.spec.proc.PTY)
+	c, err := launch(s.spec.argv, s.spec.dir, s.spec.env, s.spec.window)
 	if err != nil {
 		s.send(report{kind: reportExited, verdict: startFailure(s.spec, err)})
 		return
 	}
-	s.mu.Lock()
-	s.child = c
-	s.mu.Unlock()
 	s.watchdog.Track(c.pid)
 	s.send(report{kind: reportStarted, pid: c.pid})
 	l := newRunLoop(s, c, det)
 	l.loop(ctx)
 	s.watchdog.Untrack(c.pid)
-	s.mu.Lock()
-	s.child = nil
-	s.mu.Unlock()
 }
 
 // preflight fails the run before it starts when its port is taken.
@@ -155,35 +143,6 @@ func startFailure(spec runSpec, err error) rules.Verdict {
 		msg += fmt.Sprintf(" (in %s)", spec.dir)
 	}
 	return rules.Verdict{State: rules.StateFailed, Reason: "start", Message: msg, ExitCode: -1}
-}
-
-// readOutput reads one stream to EOF, splitting it into lines that go to the
-// log file, the ring, the bus and the detector.
-func (s *supervisor) readOutput(o output, lines chan<- rules.Line) {
-	stream := streamName(o.stream)
-	split := rules.NewSplitter(o.stream, maxLineBytes, func(l rules.Line) {
-		s.logs.WriteLine(l.Raw)
-		s.ring.Add(l)
-		s.bus.Publish(Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
-		lines <- l
-	})
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := o.r.Read(buf)
-		if n > 0 {
-			_, _ = split.Write(buf[:n])
-			s.logs.Flush()
-		}
-		if err != nil {
-			// A PTY master reports EIO once the last slave holder closes: that is EOF.
-			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.EIO) && !errors.Is(err, os.ErrClosed) {
-				s.bus.Publish(Event{Type: EventInfo, Proc: s.spec.name, Run: s.spec.run, Message: "read output: " + err.Error()})
-			}
-			break
-		}
-	}
-	split.Flush()
-	s.logs.Flush()
 }
 
 func streamName(s rules.Stream) string {

@@ -83,6 +83,19 @@ var brokenConfigs = []struct {
 	{"bad_signal", []string{
 		`4:25: procs.api.shutdown.signal: "SIGFOO" is not a signal procs can send: use one of SIGHUP, SIGINT, SIGKILL, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH`,
 	}},
+	{"bad_pty", []string{
+		`4:17: procs.agent.pty.cols: 0 is not a window size: use 1 to 1000 (default 120 columns, 40 rows)`,
+		`4:20: procs.agent.pty.height: unknown key "height"`,
+		`7:10: procs.repl.pty: expected true, false or {cols, rows}, got number 3`,
+	}},
+	{"bad_onidle", []string{
+		`5:5: procs.agent.onIdle: missing after: how long the process must be idle, e.g. after: 30s`,
+		`5:5: procs.agent.onIdle: missing send: the inputs to send, e.g. send: ["/clear", "continue"]`,
+		`7:18: procs.agent.onIdle.maxCycles: -1 is negative: use 0 or more`,
+		`11:21: procs.shell.onIdle.after: after must be positive, e.g. 30s`,
+		`11:43: procs.shell.onIdle.every: unknown key "every"`,
+		`12:20: procs.shell.busyPatterns[0]: invalid regex "(": missing closing ) (RE2 syntax)`,
+	}},
 	{"bool_string", []string{
 		`4:10: procs.agent.pty: expected true or false, got string "yes"`,
 	}},

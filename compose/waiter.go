@@ -45,6 +45,9 @@ func (e *Engine) waitOutcome(ps *procState, w *waiter) (success, over bool) {
 		over = !ps.wanted && !ps.running() || ps.state == rules.StateBlocked || e.shuttingDown
 		return false, over
 	}
+	if ps.state == rules.StateFailed && ps.recoverable && ps.running() {
+		return false, false // it retries by itself: keep waiting
+	}
 	switch ps.state {
 	case rules.StateFailed, rules.StateBlocked, rules.StateStopped, rules.StateCompleted, rules.StateBackoff:
 		return false, true

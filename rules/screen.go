@@ -209,3 +209,8 @@ func (s *Screen) matchAnyRow(patterns []Pattern, from int) (Pattern, string, boo
 	}
 	return Pattern{}, "", false
 }
+
+// Find returns the first row of the screen that matches re.
+func (s *Screen) Find(re *regexp.Regexp) (row string, ok bool) {
+	return s.matchRow(re, 0)
+}

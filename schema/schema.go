@@ -48,6 +48,8 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return dependenciesSchema()
 	case reflect.TypeFor[compose.RestartPolicy]():
 		return restartSchema()
+	case reflect.TypeFor[compose.PTY]():
+		return ptySchema()
 	case reflect.TypeFor[compose.BackoffRange]():
 		return &jsonschema.Schema{
 			Type:        "string",
@@ -122,5 +124,21 @@ func envSchema() *jsonschema.Schema {
 		AdditionalProperties: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
 			{Type: "string"}, {Type: "number"}, {Type: "boolean"},
 		}},
+	}
+}
+
+// ptySchema accepts true/false or a window size, which turns the PTY on.
+func ptySchema() *jsonschema.Schema {
+	side := func(what string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: "1", Maximum: "1000", Description: what}
+	}
+	props := jsonschema.NewProperties()
+	props.Set("cols", side("Window width in columns (default 120)."))
+	props.Set("rows", side("Window height in rows (default 40)."))
+	return &jsonschema.Schema{
+		OneOf: []*jsonschema.Schema{
+			{Type: "boolean", Description: "Run in a pseudo-terminal of 120x40."},
+			{Type: "object", Properties: props, AdditionalProperties: jsonschema.FalseSchema, Description: "Run in a pseudo-terminal of this size."},
+		},
 	}
 }

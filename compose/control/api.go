@@ -9,6 +9,9 @@ import "time"
 type ErrorBody struct {
 	// Error says what went wrong and, where it can, what to do.
 	Error string `json:"error"`
+	// State is the state of the process when input was refused because it
+	// is not ready for it (409).
+	State string `json:"state,omitempty"`
 }
 
 // InputRequest is the body of POST /v1/procs/{name}/input.
@@ -17,6 +20,9 @@ type InputRequest struct {
 	Text string `json:"text"`
 	// Enter appends the Enter key (\r in a terminal, \n on a pipe).
 	Enter bool `json:"enter,omitempty"`
+	// Force sends even to an interactive process that is not ready for
+	// input (busy, starting), which is refused otherwise with 409.
+	Force bool `json:"force,omitempty"`
 }
 
 // LogLine is one line of process output as the logs endpoint returns it.

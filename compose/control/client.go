@@ -70,6 +70,8 @@ type APIError struct {
 	Status int
 	// Message is the error the server gave.
 	Message string
+	// State is the process's state when input was refused (409).
+	State string
 }
 
 // Error returns the server's message.
@@ -126,7 +128,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	if json.Unmarshal(data, &eb) != nil || eb.Error == "" {
 		eb.Error = strings.TrimSpace(string(data))
 	}
-	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error}
+	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error, State: eb.State}
 }
 
 // getJSON sends a request and decodes its JSON answer into out.
@@ -228,6 +230,14 @@ func (c *Client) Wait(ctx context.Context, name string, opts WaitOptions) (rules
 func (c *Client) Input(ctx context.Context, name, text string, enter bool) error {
 	var out map[string]int
 	return c.getJSON(ctx, http.MethodPost, procPath(name, "input"), nil, InputRequest{Text: text, Enter: enter}, &out)
+}
+
+// Send writes req.Text (and Enter) to a process. An interactive process that
+// is not ready for input refuses it with an *APIError of status 409 whose
+// State names its state, unless req.Force.
+func (c *Client) Send(ctx context.Context, name string, req InputRequest) error {
+	var out map[string]int
+	return c.getJSON(ctx, http.MethodPost, procPath(name, "input"), nil, req, &out)
 }
 
 // Down asks procs to stop everything; it returns once shutdown has begun.

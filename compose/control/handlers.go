@@ -174,21 +174,21 @@ func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	p, ok := s.engine.Config().Procs[name]
-	if !ok {
-		writeEngineError(w, fmt.Errorf("%w %q", compose.ErrUnknownProcess, name))
+	st, err := s.engine.StatusOf(name)
+	if err != nil {
+		writeEngineError(w, err)
 		return
 	}
 	text := req.Text
 	if req.Enter {
-		if p.PTY {
+		if st.PTY {
 			text += "\r"
 		} else {
 			text += "\n"
 		}
 	}
-	if err := s.engine.Input(name, []byte(text)); err != nil {
-		writeEngineError(w, err)
+	if err := s.engine.Input(r.Context(), name, []byte(text), req.Force); err != nil {
+		writeInputError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]int{"written": len(text)})

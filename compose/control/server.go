@@ -95,6 +95,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/logs", s.handleLogs)
 	mux.HandleFunc("GET /v1/events", s.handleEvents)
 	mux.HandleFunc("POST /v1/down", s.handleDown)
+	mux.HandleFunc("GET /v1/procs/{name}/attach", s.handleAttach)
+	mux.HandleFunc("GET /v1/procs/{name}/screen", s.handleScreen)
+	mux.HandleFunc("POST /v1/procs/{name}/pause", s.handlePause)
+	mux.HandleFunc("POST /v1/procs/{name}/resume", s.handleResume)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no endpoint %s %s (see GET /v1/procs)", r.Method, r.URL.Path)
 	})

@@ -1,0 +1,195 @@
+package compose
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// ErrNoIdleActions is returned when pausing or resuming a process that has
+// no onIdle actions.
+var ErrNoIdleActions = errors.New("no onIdle actions")
+
+// ReasonIdle marks the info events of idle actions.
+const ReasonIdle = "idle"
+
+// idleState is where a process is in its onIdle actions (the respawn loop
+// of an agent: idle for a while → send "/clear" → ready → send "continue"
+// → ready → one cycle done). Only the engine goroutine touches it.
+type idleState struct {
+	cfg    *OnIdle
+	paused bool
+	// cycles counts the cycles completed, over every run of the process.
+	cycles int
+	// inCycle is set from the first input of a cycle to the ready after
+	// its last; next is the index of the input to send at the next ready.
+	inCycle bool
+	next    int
+	// timer fires `after` once the process is ready; gen tells a timer
+	// that fired after it was superseded.
+	timer *time.Timer
+	gen   int
+}
+
+// IdleStatus is the onIdle state of a process, as status and the API show it.
+type IdleStatus struct {
+	Paused    bool `json:"paused"`
+	Cycles    int  `json:"cycles"`
+	MaxCycles int  `json:"maxCycles,omitempty"`
+	// Step is the input of the cycle in progress that was sent last (1-based), 0 between cycles.
+	Step int `json:"step,omitempty"`
+}
+
+func (st *idleState) status() *IdleStatus {
+	s := &IdleStatus{Paused: st.paused, Cycles: st.cycles, MaxCycles: st.cfg.MaxCycles}
+	if st.inCycle {
+		s.Step = st.next
+	}
+	return s
+}
+
+// done reports whether maxCycles cycles have run.
+func (st *idleState) done() bool {
+	return st.cfg.MaxCycles > 0 && st.cycles >= st.cfg.MaxCycles
+}
+
+// disarm forgets a pending timer.
+func (st *idleState) disarm() {
+	st.gen++
+	if st.timer != nil {
+		st.timer.Stop()
+		st.timer = nil
+	}
+}
+
+// checkIdleConfig refuses onIdle on a process that cannot be idle at a
+// prompt: idle actions wait for ready after each input, which only an
+// interactive process (classified by its screen) goes back to.
+func checkIdleConfig(ps *procState) error {
+	if ps.cfg.OnIdle == nil {
+		return nil
+	}
+	if !ps.detect.Interactive || !ps.pty {
+		return fmt.Errorf("%s: onIdle needs an interactive process in a terminal: use an agent, shell or REPL framework (or busyPatterns) with pty", ps.cfg.Name)
+	}
+	ps.idle = &idleState{cfg: ps.cfg.OnIdle}
+	return nil
+}
+
+// idleOnState moves the idle actions of ps after a change from state from:
+// becoming ready arms the `after` timer or sends the next input of the
+// cycle in progress; anything else disarms the timer; the end of a run
+// abandons its cycle.
+func (e *Engine) idleOnState(ps *procState, from rules.State) {
+	st := ps.idle
+	if st == nil || (from == ps.state && ps.running()) {
+		return
+	}
+	if ps.state != rules.StateReady {
+		st.disarm()
+		if !ps.running() {
+			st.inCycle = false
+		}
+		return
+	}
+	if st.paused {
+		return
+	}
+	if st.inCycle {
+		e.idleStep(ps)
+		return
+	}
+	e.idleArm(ps)
+}
+
+// idleArm starts the `after` timer of a process that is ready.
+func (e *Engine) idleArm(ps *procState) {
+	st := ps.idle
+	st.disarm()
+	if st.done() {
+		return
+	}
+	gen := st.gen
+	st.timer = time.AfterFunc(st.cfg.After.D(), func() {
+		e.post(func() {
+			if st.gen != gen || st.paused || ps.state != rules.StateReady || !ps.running() {
+				return
+			}
+			st.timer = nil
+			st.inCycle, st.next = true, 0
+			e.idleStep(ps)
+		})
+	})
+}
+
+// idleStep sends the next input of the cycle, or ends the cycle when all
+// have been sent and the process is ready again.
+func (e *Engine) idleStep(ps *procState) {
+	st := ps.idle
+	n := len(st.cfg.Send)
+	if st.next >= n {
+		st.inCycle, st.next = false, 0
+		st.cycles++
+		msg := fmt.Sprintf("idle cycle %d done", st.cycles)
+		if st.done() {
+			msg += fmt.Sprintf("; maxCycles %d reached, no more idle actions", st.cfg.MaxCycles)
+		}
+		e.publishInfo(ps, ReasonIdle, msg)
+		e.idleArm(ps)
+		return
+	}
+	text := st.cfg.Send[st.next]
+	st.next++
+	if ps.sup == nil || !ps.sup.queueInput([]byte(text+"\r"), true) {
+		st.inCycle, st.next = false, 0
+		e.publishInfo(ps, ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
+		return
+	}
+	e.publishInfo(ps, ReasonIdle, fmt.Sprintf("idle cycle %d step %d/%d: sent %s", st.cycles+1, st.next, n, strconv.Quote(text)))
+}
+
+// Pause stops the idle actions of a process until Resume; a cycle in
+// progress waits where it is.
+func (e *Engine) Pause(name string) (*IdleStatus, error) {
+	return e.setIdlePaused(name, true)
+}
+
+// Resume restarts the idle actions of a process: a cycle in progress goes on
+// at the next ready, and a ready process starts counting `after` again.
+func (e *Engine) Resume(name string) (*IdleStatus, error) {
+	return e.setIdlePaused(name, false)
+}
+
+func (e *Engine) setIdlePaused(name string, paused bool) (*IdleStatus, error) {
+	var out *IdleStatus
+	var err error
+	if doErr := e.do(func() {
+		ps, lerr := e.lookup(name)
+		if lerr != nil {
+			err = lerr
+			return
+		}
+		st := ps.idle
+		if st == nil {
+			err = fmt.Errorf("%w: %s has no onIdle in procs.yaml", ErrNoIdleActions, name)
+			return
+		}
+		if st.paused != paused {
+			st.paused = paused
+			if paused {
+				st.disarm()
+				e.publishInfo(ps, ReasonIdle, "idle actions paused")
+			} else {
+				e.publishInfo(ps, ReasonIdle, "idle actions resumed")
+				e.idleOnState(ps, "")
+			}
+		}
+		out = st.status()
+	}); doErr != nil {
+		return nil, doErr
+	}
+	return out, err
+}

@@ -1,0 +1,231 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// errNotRunning is returned for input to a run that has ended.
+var errNotRunning = errors.New("process is not running")
+
+// errInputQueueFull is returned when a program has not read its input for
+// so long that inputQueueSize writes wait for it.
+var errInputQueueFull = errors.New("input not sent: the process is not reading its input")
+
+// inputQueueSize bounds the writes waiting for one run.
+const inputQueueSize = 64
+
+// inputRequest is input for the running process. Everything written to a
+// run (procs send, autoRespond answers, idle actions, attached keystrokes,
+// the terminal's answers to queries) goes through the run loop in order.
+type inputRequest struct {
+	data []byte
+	// submit marks input ending with Enter sent to be acted on: until the
+	// program answers with output, its prompt no longer means idle.
+	submit bool
+	// done receives the outcome of the write; nil when nobody waits.
+	done chan error
+}
+
+// endsWithEnter reports whether text ends with Enter (\r or \n).
+func endsWithEnter(text string) bool {
+	return strings.HasSuffix(text, "\r") || strings.HasSuffix(text, "\n")
+}
+
+// submitInput hands input to the run loop and waits until it is written, the
+// run ends or ctx is done.
+func (s *supervisor) submitInput(ctx context.Context, data []byte, submit bool) error {
+	req := inputRequest{data: data, submit: submit, done: make(chan error, 1)}
+	select {
+	case s.inputCh <- req:
+	case <-s.done:
+		return errNotRunning
+	case <-ctx.Done():
+		return fmt.Errorf("send input: %w", ctx.Err())
+	}
+	select {
+	case err := <-req.done:
+		return err
+	case <-s.done:
+		// The loop may have answered just before it ended.
+		select {
+		case err := <-req.done:
+			return err
+		default:
+			return errNotRunning
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("send input: %w", ctx.Err())
+	}
+}
+
+// queueInput hands input to the run loop without waiting: for the engine
+// goroutine, which must never block on a child. It reports false when the
+// queue is full.
+func (s *supervisor) queueInput(data []byte, submit bool) bool {
+	select {
+	case s.inputCh <- inputRequest{data: data, submit: submit}:
+		return true
+	default:
+		return false
+	}
+}
+
+// inputWriter writes a run's input in order on its own goroutine, so a
+// child that does not read never stalls the run loop.
+type inputWriter struct {
+	child   *childProc
+	queue   chan inputRequest
+	written chan writeResult // to the run loop; never blocks the writer
+	ended   chan struct{}
+}
+
+// writeResult is a finished write, for the loop to mark submitted input.
+type writeResult struct {
+	submit bool
+	at     time.Time
+}
+
+func newInputWriter(c *childProc) *inputWriter {
+	return &inputWriter{
+		child: c, queue: make(chan inputRequest, inputQueueSize),
+		written: make(chan writeResult, inputQueueSize+1), ended: make(chan struct{}),
+	}
+}
+
+// run writes until the queue is closed.
+func (w *inputWriter) run() {
+	defer close(w.ended)
+	for req := range w.queue {
+		err := w.child.write(req.data)
+		w.written <- writeResult{submit: req.submit && err == nil, at: time.Now()}
+		if req.done != nil {
+			req.done <- err
+		}
+	}
+}
+
+// enqueue queues req, failing it at once when the queue is full.
+func (w *inputWriter) enqueue(req inputRequest) bool {
+	select {
+	case w.queue <- req:
+		return true
+	default:
+		if req.done != nil {
+			req.done <- errInputQueueFull
+		}
+		return false
+	}
+}
+
+// stop ends the writer once the queued writes have been tried; the child's
+// streams must be closed first so a blocked write fails.
+func (w *inputWriter) stop() {
+	close(w.queue)
+	for {
+		select {
+		case <-w.written: // nobody marks input any more
+		case <-w.ended:
+			return
+		}
+	}
+}
+
+// handleInput is the run loop's side of an input request: mark a submit,
+// then queue the write.
+func (l *runLoop) handleInput(req inputRequest) {
+	if req.submit && l.screen != nil {
+		l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now()})
+	}
+	l.writer.enqueue(req)
+}
+
+// handleWritten tells detection when submitted input reached the program.
+func (l *runLoop) handleWritten(res writeResult) {
+	if res.submit && l.screen != nil {
+		l.handle(rules.Event{Kind: rules.EventInputWritten, Time: res.at})
+	}
+}
+
+// failPendingInput answers the input requests still queued for a run that
+// has ended.
+func (s *supervisor) failPendingInput() {
+	for {
+		select {
+		case req := <-s.inputCh:
+			if req.done != nil {
+				req.done <- errNotRunning
+			}
+		default:
+			return
+		}
+	}
+}
+
+// NotReadyForInputError is input refused because an interactive process is
+// not waiting for it (busy, starting, failed): it would be lost, or typed
+// into the middle of the program's work.
+type NotReadyForInputError struct {
+	Name  string
+	State rules.State
+	// Message is the process's own state message, e.g. `working: "✻ Thinking…"`.
+	Message string
+}
+
+// Error says why and what to do.
+func (e *NotReadyForInputError) Error() string {
+	msg := fmt.Sprintf("%s is %s, not ready for input", e.Name, e.State)
+	if e.Message != "" {
+		msg += " (" + e.Message + ")"
+	}
+	return msg + fmt.Sprintf("; wait for it with `procs wait %s --for ready`, or send anyway with --force", e.Name)
+}
+
+// acceptsInput reports whether an interactive process in state st waits for
+// input: at its prompt, or asked a question or a permission.
+func acceptsInput(st rules.State) bool {
+	switch st {
+	case rules.StateReady, rules.StateAwaitingInput, rules.StateAwaitingPermission:
+		return true
+	}
+	return false
+}
+
+// Input writes text to the process's stdin or terminal and returns once it
+// is written. An interactive process that is not ready for input refuses it
+// with *NotReadyForInputError unless force is set. Text ending with Enter,
+// sent to an interactive process, makes it busy until it answers, so a
+// `procs wait --for ready` right after waits for the answer, not for the
+// prompt that was already there.
+func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool) error {
+	var sup *supervisor
+	var submit bool
+	var err error
+	if doErr := e.do(func() {
+		ps, lerr := e.lookup(name)
+		switch {
+		case lerr != nil:
+			err = lerr
+		case ps.sup == nil:
+			err = fmt.Errorf("%s is not running (state %s)", name, ps.state)
+		case ps.interactive() && !force && !acceptsInput(ps.state):
+			err = &NotReadyForInputError{Name: name, State: ps.state, Message: ps.message}
+		default:
+			sup = ps.sup
+			submit = ps.interactive() && endsWithEnter(string(text))
+		}
+	}); doErr != nil {
+		return doErr
+	}
+	if err != nil {
+		return err
+	}
+	// Written by the run loop's writer: a child that does not read its
+	// input never stalls the engine.
+	return sup.submitInput(ctx, text, submit)
+}

@@ -1,0 +1,93 @@
+package compose
+
+import (
+	"errors"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// outputChunk is what one read of a child's output produced: its complete
+// lines and, for a PTY run, the bytes as read, for the screen.
+type outputChunk struct {
+	lines []rules.Line
+	raw   []byte
+	at    time.Time
+}
+
+// readOutput reads one stream to EOF, splitting it into lines that go to the
+// log file, the ring and the bus here, and to the run loop with the raw
+// bytes when keepRaw (the loop draws them on the run's screen).
+func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw bool) {
+	stream := streamName(o.stream)
+	var lines []rules.Line
+	split := rules.NewSplitter(o.stream, maxLineBytes, func(l rules.Line) {
+		s.logs.WriteLine(l.Raw)
+		s.ring.Add(l)
+		s.bus.Publish(Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
+		lines = append(lines, l)
+	})
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := o.r.Read(buf)
+		if n > 0 {
+			at := time.Now()
+			_, _ = split.Write(buf[:n])
+			s.logs.Flush()
+			chunk := outputChunk{lines: lines, at: at}
+			if keepRaw {
+				chunk.raw = append([]byte(nil), buf[:n]...)
+			}
+			lines = nil
+			chunks <- chunk
+		}
+		if err != nil {
+			// A PTY master reports EIO once the last slave holder closes: that is EOF.
+			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.EIO) && !errors.Is(err, os.ErrClosed) {
+				s.bus.Publish(Event{Type: EventInfo, Proc: s.spec.name, Run: s.spec.run, Message: "read output: " + err.Error()})
+			}
+			break
+		}
+	}
+	split.Flush()
+	s.logs.Flush()
+	if len(lines) > 0 {
+		chunks <- outputChunk{lines: lines, at: time.Now()}
+	}
+}
+
+// handleOutput feeds one chunk to detection: its lines, then its bytes to
+// the screen and to attached terminals. Classifying the screen waits until
+// the burst of output is read (screenChanged).
+func (l *runLoop) handleOutput(chunk outputChunk) {
+	for _, line := range chunk.lines {
+		l.handle(rules.Event{Kind: rules.EventLine, Time: line.Time, Line: line})
+		l.answer(l.responder.line(line.Text, l.screen != nil))
+	}
+	if l.screen == nil || len(chunk.raw) == 0 {
+		return
+	}
+	_, _ = l.screen.Write(chunk.raw)
+	l.lastRead = chunk.at
+	l.screenDirty = true
+	l.fanOut(chunk.raw)
+	// The attached terminal answers queries itself; two answers would confuse.
+	if replies := l.screen.TakeReplies(); replies != nil && len(l.clients) == 0 {
+		l.writer.enqueue(inputRequest{data: replies})
+	}
+}
+
+// screenChanged classifies the screen after a burst of output (or a resize)
+// and answers the dialogs it shows.
+func (l *runLoop) screenChanged() {
+	l.screenDirty = false
+	at := l.lastRead
+	if at.IsZero() {
+		at = time.Now()
+	}
+	l.handle(rules.Event{Kind: rules.EventScreen, Time: at})
+	l.answer(l.responder.screen(l.screen))
+}
