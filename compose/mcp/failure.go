@@ -70,10 +70,25 @@ func (s *Server) unknownProcess(c *control.Client, name string, err error) error
 	return failf("call list_processes for the names, then call again with one of them.", "%v", err)
 }
 
+// reasonProcsStopped stands for the reason of a result when procs itself
+// has stopped, so there is no process state left to ask.
+const reasonProcsStopped = "procs-stopped"
+
+// reasonOf asks procs why name is in its state (error, timeout,
+// port-in-use, crash, ...), for the advice of a failed result.
+func reasonOf(ctx context.Context, c *control.Client, name string) string {
+	st, err := c.Get(ctx, name)
+	if errors.Is(err, control.ErrNotRunning) || errors.Is(err, compose.ErrShuttingDown) {
+		return reasonProcsStopped
+	}
+	return st.Reason
+}
+
 // failedResult reports a result that is not what was asked for: the tool
 // result has isError, its text says what happened with the last lines of
-// output and what to do next, and the structured result goes along.
-func failedResult(res Result) *sdk.CallToolResult {
+// output and what to do next (by the reason procs gave), and the
+// structured result goes along.
+func failedResult(res Result, reason string) *sdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is %s (run %d): %s\n", res.Name, res.State, res.Run, res.Message)
 	if len(res.Logs) > 0 {
@@ -82,21 +97,21 @@ func failedResult(res Result) *sdk.CallToolResult {
 			fmt.Fprintf(&b, "  | %s\n", line)
 		}
 	}
-	b.WriteString("Next: " + nextStep(res))
+	b.WriteString("Next: " + nextStep(res.State, reason))
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
 }
 
-// nextStep says what a model should do about a result that failed, by the
-// state the process is in.
-func nextStep(res Result) string {
-	switch res.State {
+// nextStep says what a model should do about a process that is not where
+// it was asked to be, by its state and the reason procs gave for it.
+func nextStep(state rules.State, reason string) string {
+	if reason == reasonProcsStopped {
+		return "procs itself has stopped (down, or Ctrl-C in its terminal): call up to start the project again."
+	}
+	switch state {
 	case rules.StateFailed:
-		if strings.Contains(res.Message, "is in use by pid") {
-			return "stop the program holding the port (or change the port in procs.yaml), then call restart_process."
-		}
-		return "read the lines above, fix the cause (often in code just edited), then call restart_process."
+		return failedStep(reason)
 	case rules.StateStarting, rules.StatePending, rules.StateBusy:
-		return fmt.Sprintf("it is still %s: call wait_for_ready to keep waiting (with a longer timeout for a slow start), or get_logs to see what it is doing.", res.State)
+		return fmt.Sprintf("it is still %s: call wait_for_ready to keep waiting (with a longer timeout for a slow start), or get_logs to see what it is doing.", state)
 	case rules.StateBlocked:
 		return "a process it depends on is not ready: call list_processes to find which, and fix that one first."
 	case rules.StateStopped, rules.StateStopping:
@@ -111,4 +126,17 @@ func nextStep(res Result) string {
 		return "it waits for an answer: read get_logs, then answer with send_input."
 	}
 	return "call get_process for details."
+}
+
+// failedStep is the advice for a failed process.
+func failedStep(reason string) string {
+	switch reason {
+	case "port-in-use":
+		return "stop the program holding the port (or change the port in procs.yaml), then call restart_process."
+	case "start":
+		return "its command could not be started: fix command or cwd in procs.yaml, then call down and up to load it."
+	case "timeout":
+		return "it was not ready within its readyTimeout: read the lines above; if it is only slow, raise readyTimeout in procs.yaml, else fix the cause and call restart_process."
+	}
+	return "read the lines above, fix the cause (often in code just edited), then call restart_process."
 }

@@ -125,7 +125,7 @@ func (s *Server) act(ctx context.Context, name string, opts control.ActionOption
 	}
 	out := resultOf(res)
 	if !out.Success {
-		return failedResult(out), out, nil
+		return failedResult(out, reasonOf(ctx, c, name)), out, nil
 	}
 	return nil, out, nil
 }

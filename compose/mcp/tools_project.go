@@ -105,12 +105,25 @@ func (s *Server) up(ctx context.Context, _ *sdk.CallToolRequest, in upInput) (*s
 	if out.Processes, err = waitAll(ctx, c, timeout); err != nil {
 		return nil, out, s.failure(c, err, "")
 	}
-	return upOutcome(out)
+	return upOutcome(out, reasonsOf(ctx, c))
+}
+
+// reasonsOf asks procs why each process is in its state.
+func reasonsOf(ctx context.Context, c *control.Client) map[string]string {
+	reasons := map[string]string{}
+	list, err := c.List(ctx)
+	if err != nil {
+		return reasons
+	}
+	for _, st := range list {
+		reasons[st.Name] = st.Reason
+	}
+	return reasons
 }
 
 // upOutcome reports up: a tool result with isError naming the processes
 // that are not ready, with their reasons and last lines.
-func upOutcome(out UpResult) (*sdk.CallToolResult, UpResult, error) {
+func upOutcome(out UpResult, reasons map[string]string) (*sdk.CallToolResult, UpResult, error) {
 	var failed []Result
 	for _, res := range out.Processes {
 		if !res.Success {
@@ -124,7 +137,7 @@ func upOutcome(out UpResult) (*sdk.CallToolResult, UpResult, error) {
 	texts := make([]string, len(failed))
 	names := make([]string, len(failed))
 	for i, res := range failed {
-		texts[i] = failedResult(res).Content[0].(*sdk.TextContent).Text
+		texts[i] = failedResult(res, reasons[res.Name]).Content[0].(*sdk.TextContent).Text
 		names[i] = res.Name
 	}
 	out.Message += "; not ready: " + strings.Join(names, ", ")

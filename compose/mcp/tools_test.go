@@ -282,3 +282,36 @@ procs:
 	assert.Contains(t, out.Message, fmt.Sprintf("port %d is in use by pid %d", port, os.Getpid()))
 	assert.Contains(t, msg, "Next: stop the program holding the port")
 }
+
+func TestFailureAdviceFollowsTheReason(t *testing.T) {
+	// keeper keeps procs running once the others have failed.
+	c := project(t, `
+procs:
+  sluggish:
+    command: echo warming up; sleep 300
+    readyPatterns: [never printed]
+    readyTimeout: 1s
+  missing:
+    command: [./no-such-program]
+  crashing:
+    command: 'echo "panic: nil map"; exit 2'
+    readyPatterns: [never printed]
+  keeper:
+    command: sleep 300
+`)
+	for _, tc := range []struct {
+		name, message, next string
+	}{
+		{"sluggish", "after 1s", "Next: it was not ready within its readyTimeout"},
+		{"missing", "no-such-program", "Next: its command could not be started: fix command or cwd in procs.yaml"},
+		{"crashing", "exit", "Next: read the lines above, fix the cause"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, msg := fail(t, c, "wait_for_ready", map[string]any{"name": tc.name})
+			out := structured[Result](t, res)
+			assert.Equal(t, rules.StateFailed, out.State)
+			assert.Contains(t, out.Message, tc.message)
+			assert.Contains(t, msg, tc.next)
+		})
+	}
+}
