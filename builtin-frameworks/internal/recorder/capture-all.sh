@@ -189,6 +189,50 @@ rec vite v6-bad-config -expect error -setup "$V6 && echo 'export default {' > vi
 rec vite v6-dev-pty -pty -setup "$V6" -port 28816 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28816 --host 127.0.0.1"
 fi
 
+# More npm dev servers: NPM2_DIR holds
+#   npm i webpack@5 webpack-cli@6 webpack-dev-server@5 astro@5   (astro brings esbuild)
+NPM2_DIR=${NPM2_DIR:-/tmp/procs-npm2}
+NODE2="ln -s $NPM2_DIR/node_modules node_modules"
+if want webpack-dev-server && [ -d "$NPM2_DIR/node_modules/webpack-dev-server" ]; then
+WDS="$NODE2 && mkdir src && echo 'console.log(1)' > src/index.js"
+WEBPACK="./node_modules/.bin/webpack serve --mode development --host 127.0.0.1 --port"
+rec webpack-dev-server start -setup "$WDS" -port 29101 -ready-line 'compiled successfully' -stop-after 1s -timeout 60s -- "$WEBPACK 29101"
+rec webpack-dev-server port-in-use -expect error -setup "$WDS" -port 29102 -occupy -timeout 60s -- "$WEBPACK 29102"
+rec webpack-dev-server compile-error -expect error -setup "$NODE2 && mkdir src && echo 'const x = ;' > src/index.js" -port 29103 -timeout 15s \
+	-notes 'The dev server keeps running after a compile error, waiting for a fix (stopped by the recorder timeout); only the lines tell.' -- "$WEBPACK 29103"
+fi
+
+if want astro && [ -d "$NPM2_DIR/node_modules/astro" ]; then
+ASTRO="$NODE2 && echo '{\"name\":\"site\",\"type\":\"module\"}' > package.json && mkdir -p src/pages && echo '<h1>hi</h1>' > src/pages/index.astro"
+AENV="-env ASTRO_TELEMETRY_DISABLED=1"
+rec astro start $AENV -setup "$ASTRO" -port 29201 -ready-line 'ready in' -stop-after 1s -timeout 60s -- "./node_modules/.bin/astro dev --port 29201 --host 127.0.0.1"
+rec astro port-moved $AENV -setup "$ASTRO" -port 29202 -occupy -ready-line 'ready in' -stop-after 1s -timeout 60s \
+	-notes 'Port taken: astro (through vite) says "Port N is in use, trying another one..." and serves on the next one; a healthy start.' -- "./node_modules/.bin/astro dev --port 29202 --host 127.0.0.1"
+rec astro bad-config -expect error $AENV -setup "$ASTRO && echo 'export default {' > astro.config.mjs" -port 29203 -timeout 60s -- "./node_modules/.bin/astro dev --port 29203 --host 127.0.0.1"
+fi
+
+# SvelteKit: also npm i @sveltejs/kit@2 svelte@5 @sveltejs/vite-plugin-svelte@5 @sveltejs/adapter-auto@6 in NPM2_DIR.
+if want sveltekit && [ -d "$NPM2_DIR/node_modules/@sveltejs/kit" ]; then
+SK="$NODE2 && echo '{\"type\":\"module\",\"scripts\":{\"dev\":\"vite dev\"},\"devDependencies\":{\"@sveltejs/kit\":\"^2.20.0\",\"vite\":\"^6.2.0\"}}' > package.json && mkdir -p src/routes \
+&& printf \"import { sveltekit } from '@sveltejs/kit/vite';\nexport default { plugins: [sveltekit()] };\n\" > vite.config.js \
+&& printf '<!doctype html>\n<html><head>%%sveltekit.head%%</head><body>%%sveltekit.body%%</body></html>\n' > src/app.html \
+&& echo '<h1>hi</h1>' > src/routes/+page.svelte"
+SKCONF="printf \"import adapter from '@sveltejs/adapter-auto';\nexport default { kit: { adapter: adapter() } };\n\" > svelte.config.js"
+rec sveltekit dev -setup "$SK && $SKCONF" -port 29401 -ready-line 'ready in' -stop-after 1s -timeout 60s -- "./node_modules/.bin/vite dev --port 29401 --host 127.0.0.1"
+rec sveltekit port-moved -setup "$SK && $SKCONF" -port 29402 -occupy -ready-line 'ready in' -stop-after 1s -timeout 60s \
+	-notes 'Port taken: vite moves to the next free port; a healthy start.' -- "./node_modules/.bin/vite dev --port 29402 --host 127.0.0.1"
+rec sveltekit bad-config -expect error -setup "$SK && echo 'export default {' > svelte.config.js" -port 29403 -timeout 60s -- "./node_modules/.bin/vite dev --port 29403 --host 127.0.0.1"
+fi
+
+if want esbuild && [ -x "$NPM2_DIR/node_modules/.bin/esbuild" ]; then
+ESB="$NODE2 && echo hi > index.html"
+rec esbuild serve-pty -pty -setup "$ESB" -port 29301 -ready-line 'Local:' -stop-after 1s \
+	-notes 'On a terminal, as a person runs it. esbuild serve stops when its stdin closes; procs keeps a stdin pipe open.' -- "./node_modules/.bin/esbuild --serve=127.0.0.1:29301 --servedir=."
+rec esbuild port-in-use-pty -expect error -pty -setup "$ESB" -port 29302 -occupy -- "./node_modules/.bin/esbuild --serve=127.0.0.1:29302 --servedir=."
+rec esbuild stdin-closed -expect error -setup "$ESB" -port 29303 \
+	-notes 'stdin is /dev/null: esbuild serve stops at once and exits 0, a failure that exits 0.' -- "./node_modules/.bin/esbuild --serve=127.0.0.1:29303 --servedir=."
+fi
+
 if want nextjs && [ -d "$NPM_DIR/node_modules/next" ]; then
 NEXT="$NODE && mkdir -p app && printf \"export default function Page() { return <p>hi</p> }\n\" > app/page.js && printf \"export default function Layout({children}) { return <html><body>{children}</body></html> }\n\" > app/layout.js"
 rec nextjs dev -setup "$NEXT" -env NEXT_TELEMETRY_DISABLED=1 -port 28901 -ready-line 'Ready in' -stop-after 5s -timeout 60s -- "./node_modules/.bin/next dev --port 28901"
