@@ -69,6 +69,15 @@ func (c *catalog) detect(command, dir string, depth int) (Detection, bool) {
 	if cmdDir != "" {
 		dir = resolveDir(dir, cmdDir)
 	}
+	d, ok := c.pick(words, dir, depth)
+	if ok && depth == 0 {
+		d = c.refine(d, dir)
+	}
+	return d, ok
+}
+
+// pick runs the steps of detection on a command's words, in order.
+func (c *catalog) pick(words []string, dir string, depth int) (Detection, bool) {
 	line := strings.Join(words, " ")
 	// `npm run serve` names a script, not a program called serve: only
 	// package.json can say what it runs.

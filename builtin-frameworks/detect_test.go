@@ -51,6 +51,15 @@ func TestDetect(t *testing.T) {
 		{"pnpm dev", "pnpm dev", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
 		{"pnpm run dev", "pnpm run dev -- --port 4000", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
 		{"bun run dev", "bun run dev", nil, project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
+
+		// A preset that refines another: SvelteKit runs vite.
+		{"sveltekit npm run dev", "npm run dev", nil, project("sveltekit-app"), "sveltekit",
+			`package.json script "dev" runs "vite dev", and package.json depends on "@sveltejs/kit"`},
+		{"sveltekit vite dev", "vite dev --port 5174", nil, project("sveltekit-app"), "sveltekit",
+			`command "vite dev --port 5174" matches /(^|[\s/])vite(\s+(dev|serve|preview)\b|\s+-|\s*$)/, and package.json depends on "@sveltejs/kit"`},
+		{"sveltekit npx vite", "npx vite dev", nil, project("sveltekit-app"), "sveltekit", ""},
+		{"sveltekit cd", "cd sveltekit-app && npm run dev", nil, filepath.Join("testdata", "projects"), "sveltekit", ""},
+		{"plain vite stays vite", "vite dev", nil, project("vite-app"), "vite", ""},
 		{"script calls script", "npm run serve", nil, project("vite-app"), "vite",
 			`package.json script "dev" runs "vite"`},
 		{"script without preset → dependencies", "npm run lint", nil, project("next-app"), "nextjs",
