@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,12 +72,16 @@ func TestE2EVite(t *testing.T) {
 		dir, taken := viteProject(t), occupy(t)
 		r := startProcs(t, dir, viteProcs(taken, ""))
 		res, _ := r.requireReadyBy("web", "vite")
-		logs, err := r.engine.Logs("web", 0)
-		require.NoError(t, err)
-		text := lineTexts(logs)
+		// Ready comes with vite's first banner line; the URL follows it.
+		var text string
+		var m []string
+		require.Eventually(t, func() bool {
+			logs, err := r.engine.Logs("web", 0)
+			text = lineTexts(logs)
+			m = localLine.FindStringSubmatch(text)
+			return err == nil && m != nil
+		}, e2eLimit, 20*time.Millisecond, "vite names the port it moved to:\n%s", text)
 		assert.Contains(t, text, fmt.Sprintf("Port %d is in use, trying another one...", taken))
-		m := localLine.FindStringSubmatch(text)
-		require.NotNil(t, m, "vite names the port it moved to:\n%s", text)
 		used, _ := strconv.Atoi(m[1])
 		assert.NotEqual(t, taken, used)
 		// procs must report where the server really is, not where it was told to be.
