@@ -31,6 +31,7 @@ type inputInput struct {
 	Name  string `json:"name" jsonschema:"the process to write to, as list_processes shows it"`
 	Text  string `json:"text" jsonschema:"the text to write, as is"`
 	Enter bool   `json:"enter,omitempty" jsonschema:"press Enter after the text"`
+	Force bool   `json:"force,omitempty" jsonschema:"send even when an interactive process is busy (its state is not ready, awaiting-input or awaiting-permission); the text may land in the middle of its work"`
 }
 
 // InputSent is the output of send_input.
@@ -54,9 +55,10 @@ func (s *Server) addIOTools() {
 	sdk.AddTool(s.sdk, &sdk.Tool{
 		Name:  "send_input",
 		Title: "Send input to a process",
-		Description: "Write text to the input (or terminal) of a running interactive process, such as an answer to a prompt " +
-			"or a command for a REPL or agent CLI; enter=true presses Enter after it. An interactive process that is busy " +
-			"refuses input and the refusal says its state: wait_for_ready first, then send again.",
+		Description: "Write text to the input (or terminal) of a running process, such as an answer to a prompt or a command " +
+			"for a REPL or an agent CLI; enter=true presses Enter after it. An interactive process (interactive in " +
+			"list_processes) takes input only when it waits for it (ready, awaiting-input, awaiting-permission): when it is " +
+			"busy the input is refused and the refusal says its state; wait_for_ready first, then send again (or force=true).",
 		InputSchema: inputSchema[inputInput](nil),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(false)},
 	}, s.sendInput)
@@ -126,15 +128,24 @@ func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in input
 		return nil, out, err
 	}
 	defer c.Close()
-	if err := c.Input(ctx, in.Name, in.Text, in.Enter); err != nil {
-		var apiErr *control.APIError
-		if errors.As(err, &apiErr) && apiErr.Status/100 == 4 && apiErr.Status != http.StatusNotFound {
-			// Refused: the process is busy, stopped or takes no input; its state is in the message.
-			return nil, out, failf("call get_process to see its state: wait_for_ready until it is idle, or start_process if it is stopped, then send again.",
-				"%s did not take the input: %s", in.Name, apiErr.Message)
-		}
-		return nil, out, s.failure(c, err, in.Name)
+	if err := c.Send(ctx, in.Name, control.InputRequest{Text: in.Text, Enter: in.Enter, Force: in.Force}); err != nil {
+		return nil, out, s.inputRefused(c, err, in.Name)
 	}
 	out.Sent = true
 	return nil, out, nil
+}
+
+// inputRefused explains input the process did not take: busy (the refusal
+// names its state), not running, or the other failures of any call.
+func (s *Server) inputRefused(c *control.Client, err error, name string) error {
+	var apiErr *control.APIError
+	switch {
+	case errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "":
+		return failf(fmt.Sprintf("call wait_for_ready {\"name\": %q} until it waits for input, then send again; or send with force=true to type into it now.", name),
+			"%s did not take the input: %s", name, apiErr.Message)
+	case errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict:
+		return failf("call get_process to see its state; start_process starts it if it is stopped, then send again.",
+			"%s did not take the input: %s", name, apiErr.Message)
+	}
+	return s.failure(c, err, name)
 }

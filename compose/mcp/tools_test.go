@@ -315,3 +315,28 @@ procs:
 		})
 	}
 }
+
+func TestSendInputToABusyInteractiveProcess(t *testing.T) {
+	c := project(t, `
+procs:
+  shell:
+    command: [sh, -i]
+    env: {PS1: "$ ", ENV: ""}
+    shutdown: {signal: SIGHUP}   # an interactive shell ignores SIGTERM
+`)
+	c.waitReady(t, "shell")
+	list := succeed[ProcessList](t, c, "list_processes", nil)
+	require.Len(t, list.Processes, 1)
+	assert.True(t, list.Processes[0].Interactive)
+
+	// Enter makes it busy until the command has run.
+	succeed[InputSent](t, c, "send_input", map[string]any{"name": "shell", "text": "sleep 3; echo slept", "enter": true})
+	_, msg := fail(t, c, "send_input", map[string]any{"name": "shell", "text": "echo hi", "enter": true})
+	assert.Contains(t, msg, "shell did not take the input: shell is busy, not ready for input")
+	assert.Contains(t, msg, `Next: call wait_for_ready {"name": "shell"}`)
+	assert.Contains(t, msg, "force=true")
+
+	sent := succeed[InputSent](t, c, "send_input", map[string]any{"name": "shell", "text": "echo forced", "enter": true, "force": true})
+	assert.True(t, sent.Sent)
+	c.waitReady(t, "shell")
+}
