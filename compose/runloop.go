@@ -191,8 +191,7 @@ func (l *runLoop) finish(exit rules.Exit, lines <-chan rules.Line) {
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	l.c.signalGroup(syscall.SIGKILL)
-	signalAll(findMarked(l.s.spec.owner), syscall.SIGKILL)
-	getSpawner().reapStrays()
+	getSpawner().sweepStrays(l.s.spec.owner)
 	l.c.closeIO()
 	if lines != nil {
 		for range lines {
