@@ -135,3 +135,26 @@ func alive(pids []int) []int {
 	}
 	return out
 }
+
+// TestStopTakesEscapedDescendants stops one process while procs goes on
+// running: what it double-forked into a session of its own goes with it.
+func TestStopTakesEscapedDescendants(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  tree:
+    command: "setsid sh -c 'sleep 300' & (setsid sleep 300 &) ; echo ready; exec sleep 300"
+    readyPatterns: [ready]
+`, Options{NoWatchdog: true})
+	te.waitState("tree", rules.StateReady)
+	var marked []int
+	require.Eventually(t, func() bool {
+		marked = findMarked(te.instance + ":tree:")
+		return len(marked) >= 3
+	}, waitLimit, 20*time.Millisecond, "the main process and both escaped sleeps")
+
+	_, err := te.Stop("tree")
+	require.NoError(t, err)
+	te.waitState("tree", rules.StateStopped)
+	assert.Eventually(t, func() bool { return allGone(marked) }, waitLimit, 20*time.Millisecond,
+		"left behind by stop: %v", alive(marked))
+}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -30,12 +29,20 @@ func ownerValue(instance, name string, run int) string {
 }
 
 // findMarked lists the PIDs whose environment has a PROCS_OWNER value
-// starting with prefix, excluding the calling process.
+// starting with prefix, excluding the calling process. It reads every
+// process of the machine: the watchdog needs that, since once procs is gone
+// its descendants belong to init.
 func findMarked(prefix string) []int {
+	return markedAmong(allPIDs(), prefix)
+}
+
+// markedAmong returns the pids among candidates (but not the calling
+// process) whose PROCS_OWNER value starts with prefix.
+func markedAmong(candidates []int, prefix string) []int {
 	needle := []byte(ownerVar + "=" + prefix)
 	self := os.Getpid()
 	var pids []int
-	for _, pid := range allPIDs() {
+	for _, pid := range candidates {
 		if pid == self {
 			continue
 		}
@@ -66,24 +73,6 @@ func allPIDs() []int {
 		}
 	}
 	return pids
-}
-
-// childrenOf lists the direct children of pid.
-func childrenOf(pid int) []int {
-	var kids []int
-	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	for _, t := range tasks {
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(data)) {
-			if kid, err := strconv.Atoi(f); err == nil {
-				kids = append(kids, kid)
-			}
-		}
-	}
-	return kids
 }
 
 // signalAll sends sig to every pid, ignoring those already gone.

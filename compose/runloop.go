@@ -223,8 +223,7 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	l.c.signalGroup(syscall.SIGKILL)
-	signalAll(findMarked(l.s.spec.owner), syscall.SIGKILL)
-	getSpawner().reapStrays()
+	getSpawner().sweepStrays(l.s.spec.owner)
 	l.c.closeIO()
 	l.writer.stop()
 	l.detachAll()

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/procsdev/procs/rules"
 )
 
 // spawner starts every child from one goroutine locked to one OS thread.
@@ -77,14 +79,21 @@ func (s *spawner) forget(pid int) {
 	s.mu.Unlock()
 }
 
-// reapStrays waits for re-parented descendants that have exited, so they do
-// not linger as zombies. Direct children are left to their exec.Cmd.
-func (s *spawner) reapStrays() {
+// sweepStrays kills what one run (marked owner) left behind, and reaps
+// strays that have exited so they do not linger as zombies. Once a run's
+// main process is gone, everything it left running has been re-parented to
+// procs, the subreaper: it is a direct child that procs did not start, or
+// below one. So only those subtrees are read, not all of /proc. Direct
+// children are left to their exec.Cmd.
+func (s *spawner) sweepStrays(owner string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, pid := range childrenOf(unix.Getpid()) {
+	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
 		if s.children[pid] {
 			continue
+		}
+		if tree, err := rules.ProcessTree(pid); err == nil {
+			signalAll(markedAmong(tree, owner), unix.SIGKILL)
 		}
 		var status unix.WaitStatus
 		_, _ = unix.Wait4(pid, &status, unix.WNOHANG, nil)

@@ -90,17 +90,17 @@ func socketInodes(pid int, fn func(inode uint64)) {
 	}
 }
 
-// processTree returns root and all its descendants, found through
+// ProcessTree returns root and all its descendants, found through
 // /proc/<pid>/task/<tid>/children (children of every thread, since a child
 // belongs to the thread that forked it).
-func processTree(root int) ([]int, error) {
+func ProcessTree(root int) ([]int, error) {
 	if _, err := os.Stat(procRoot + "/" + strconv.Itoa(root)); err != nil {
 		return nil, fmt.Errorf("find process %d: %w", root, err)
 	}
 	tree := []int{root}
 	seen := map[int]bool{root: true}
 	for i := 0; i < len(tree); i++ {
-		for _, child := range childrenOf(tree[i]) {
+		for _, child := range ChildrenOf(tree[i]) {
 			if !seen[child] {
 				seen[child] = true
 				tree = append(tree, child)
@@ -110,7 +110,8 @@ func processTree(root int) ([]int, error) {
 	return tree, nil
 }
 
-func childrenOf(pid int) []int {
+// ChildrenOf lists the direct children of pid (none when it is gone).
+func ChildrenOf(pid int) []int {
 	taskDir := procRoot + "/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(taskDir)
 	if err != nil {

@@ -1,0 +1,202 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// The benchmarks of issue 5. Run them with
+//
+//	go test ./compose -run '^$' -bench . -benchtime 100x
+//
+// (BenchmarkIdle50 runs 10 s per iteration; add -benchtime 1x for it alone).
+
+// reportPercentiles adds p50 and p99 of samples (in ms) to the output.
+func reportPercentiles(b *testing.B, unit string, samples []time.Duration) {
+	if len(samples) == 0 {
+		return
+	}
+	slices.Sort(samples)
+	at := func(p float64) float64 {
+		return float64(samples[int(p*float64(len(samples)-1))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-"+unit)
+	b.ReportMetric(at(0.99), "p99-"+unit)
+}
+
+// benchEngine runs yamlText until stop is called; events go to the
+// returned subscription.
+func benchEngine(b *testing.B, yamlText string) (*Subscription, func()) {
+	b.Helper()
+	dir := b.TempDir()
+	file := filepath.Join(dir, "procs.yaml")
+	if err := os.WriteFile(file, []byte(yamlText), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := Load(LoadOptions{File: file, Environ: os.Environ()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(cfg, Options{NoWatchdog: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub := e.Bus().Subscribe(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _, _ = e.Run(ctx); close(done) }()
+	return sub, func() { cancel(); <-done }
+}
+
+// eventLog reads a subscription, keeping what it has read so that events
+// can be looked up in any order.
+type eventLog struct {
+	sub  *Subscription
+	seen []Event
+}
+
+// find returns the first event matching match, reading more as needed and
+// failing after a minute.
+func (l *eventLog) find(b *testing.B, match func(Event) bool) Event {
+	b.Helper()
+	deadline := time.After(time.Minute)
+	for i := 0; ; i++ {
+		for ; i < len(l.seen); i++ {
+			if match(l.seen[i]) {
+				return l.seen[i]
+			}
+		}
+		select {
+		case <-l.sub.Ready():
+			evs, _ := l.sub.Next()
+			l.seen = append(l.seen, evs...)
+			i--
+		case <-deadline:
+			b.Fatal("timed out waiting for an event")
+		}
+	}
+}
+
+// BenchmarkReadyToDependentStart measures how long after A's ready line is
+// read the engine starts B, which depends on A (and how long until B's first
+// output, which adds the fork and exec of sh).
+func BenchmarkReadyToDependentStart(b *testing.B) {
+	var toStart, toOutput []time.Duration
+	for b.Loop() {
+		sub, stop := benchEngine(b, `
+procs:
+  a: {command: "echo ready; exec sleep 300", readyPatterns: [ready]}
+  b: {command: "echo hello; exec sleep 300", dependsOn: [a]}
+`)
+		events := &eventLog{sub: sub}
+		readyLine := events.find(b, func(ev Event) bool { return ev.Type == EventLine && ev.Proc == "a" })
+		started := events.find(b, func(ev Event) bool { return ev.Type == EventState && ev.Proc == "b" && ev.To == rules.StateStarting })
+		output := events.find(b, func(ev Event) bool { return ev.Type == EventLine && ev.Proc == "b" })
+		toStart = append(toStart, started.Time.Sub(readyLine.Time))
+		toOutput = append(toOutput, output.Time.Sub(readyLine.Time))
+		stop()
+	}
+	reportPercentiles(b, "start-ms", toStart)
+	reportPercentiles(b, "output-ms", toOutput)
+}
+
+// Benchmark200Tree measures launch (config load included) to all ready for
+// 200 processes in a binary dependency tree (each waits for its parent's
+// ready line), and the orderly shutdown of all of them.
+func Benchmark200Tree(b *testing.B) {
+	var cfg strings.Builder
+	cfg.WriteString("procs:\n")
+	for i := range 200 {
+		fmt.Fprintf(&cfg, "  p%03d:\n    command: echo ready; exec sleep 300\n    readyPatterns: [ready]\n", i)
+		if i > 0 {
+			fmt.Fprintf(&cfg, "    dependsOn: [p%03d]\n", (i-1)/2)
+		}
+	}
+	var took, down []time.Duration
+	for b.Loop() {
+		began := time.Now()
+		sub, stop := benchEngine(b, cfg.String())
+		events := &eventLog{sub: sub}
+		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == ReasonAllReady })
+		took = append(took, time.Since(began))
+		stopping := time.Now()
+		stop()
+		down = append(down, time.Since(stopping))
+	}
+	reportPercentiles(b, "all-ready-ms", took)
+	reportPercentiles(b, "down-ms", down)
+}
+
+// BenchmarkIdle50 runs procs (the engine helper of orphan_test.go, with its
+// watchdog, in a process of its own) with 50 ready idle processes and
+// measures its CPU time over 10 s and its resident memory.
+func BenchmarkIdle50(b *testing.B) {
+	var cfg strings.Builder
+	cfg.WriteString("procs:\n")
+	for i := range 50 {
+		fmt.Fprintf(&cfg, "  p%02d:\n    command: echo ready; exec sleep 300\n    readyPatterns: [ready]\n", i)
+	}
+	file := filepath.Join(b.TempDir(), "procs.yaml")
+	if err := os.WriteFile(file, []byte(cfg.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
+		cmd.Env = append(os.Environ(), engineHelperEnv+"="+file)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		waitForLine(&testing.T{}, out, "READY")
+		pid := cmd.Process.Pid
+		cpuBefore := cpuTime(pid)
+		time.Sleep(10 * time.Second) // the measurement window itself
+		cpu := cpuTime(pid) - cpuBefore
+		b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/10s")
+		b.ReportMetric(float64(rssKiB(pid))/1024, "rss-MiB")
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}
+}
+
+// cpuTime sums the on-CPU time of every thread of pid (schedstat, in ns:
+// finer than the clock ticks of /proc/PID/stat).
+func cpuTime(pid int) time.Duration {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	var total time.Duration
+	for _, task := range tasks {
+		data, err := os.ReadFile(task)
+		if err != nil {
+			continue
+		}
+		if ns, err := strconv.ParseInt(strings.Fields(string(data))[0], 10, 64); err == nil {
+			total += time.Duration(ns)
+		}
+	}
+	return total
+}
+
+// rssKiB reads the resident set size of pid.
+func rssKiB(pid int) int {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kib, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return kib
+		}
+	}
+	return 0
+}

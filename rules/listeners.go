@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"maps"
+	"sync"
+	"time"
+)
+
+// listenerCacheTTL is how long one read of the socket tables answers every
+// watcher. Many processes starting at once each watch their ports; without
+// sharing, each would read /proc/net/tcp{,6} (every socket of the machine)
+// on its own backoff.
+const listenerCacheTTL = 5 * time.Millisecond
+
+// listenerTable is one read of the listening sockets, shared by watchers.
+type listenerTable struct {
+	byInode map[uint64]int
+	// version changes whenever the set of listening sockets changes, so a
+	// watcher that saw this version has nothing new to look for.
+	version uint64
+}
+
+var listenerCache struct {
+	mu      sync.Mutex
+	table   listenerTable
+	readAt  time.Time
+	version uint64
+}
+
+// currentListeners returns the listening sockets, read at most once per
+// listenerCacheTTL for all callers.
+func currentListeners() (listenerTable, error) {
+	listenerCache.mu.Lock()
+	defer listenerCache.mu.Unlock()
+	if !listenerCache.readAt.IsZero() && time.Since(listenerCache.readAt) < listenerCacheTTL {
+		return listenerCache.table, nil
+	}
+	byInode, err := tcpListeners()
+	if err != nil {
+		return listenerTable{}, err
+	}
+	if listenerCache.table.byInode == nil || !maps.Equal(byInode, listenerCache.table.byInode) {
+		listenerCache.version++
+	}
+	listenerCache.table = listenerTable{byInode: byInode, version: listenerCache.version}
+	listenerCache.readAt = time.Now()
+	return listenerCache.table, nil
+}
