@@ -149,6 +149,7 @@ func (e *Engine) idleStep(ps *procState) {
 		return
 	}
 	e.publishInfo(ps, ReasonIdle, fmt.Sprintf("idle cycle %d step %d/%d: sent %s", st.cycles+1, st.next, n, strconv.Quote(text)))
+	e.markSubmitted(ps)
 }
 
 // Pause stops the idle actions of a process until Resume; a cycle in

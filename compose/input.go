@@ -140,7 +140,7 @@ func (w *inputWriter) stop() {
 // then queue the write.
 func (l *runLoop) handleInput(req inputRequest) {
 	if req.submit && l.screen != nil {
-		l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now()})
+		l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data)})
 	}
 	l.writer.enqueue(req)
 }
@@ -218,6 +218,9 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 		default:
 			sup = ps.sup
 			submit = ps.interactive() && endsWithEnter(string(text))
+			if submit {
+				e.markSubmitted(ps)
+			}
 		}
 	}); doErr != nil {
 		return doErr
@@ -228,4 +231,15 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 	// Written by the run loop's writer: a child that does not read its
 	// input never stalls the engine.
 	return sup.submitInput(ctx, text, submit)
+}
+
+// markSubmitted makes an interactive process that was waiting for input
+// busy at once, in the engine, when input with Enter is sent: a `procs wait
+// --for ready` issued as soon as the send returns must wait for the answer,
+// not see the prompt that was there before. Detection confirms it (same
+// state and reason, no second event) and later reports the answer.
+func (e *Engine) markSubmitted(ps *procState) {
+	if acceptsInput(ps.state) {
+		e.setState(ps, rules.StateBusy, rules.ReasonInput, "input sent, waiting for the program to answer")
+	}
 }

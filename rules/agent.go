@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -61,9 +62,10 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	}
 	prompt, promptOK := d.promptRow()
 	if promptOK && !busy && d.ruleHolds(now) {
-		if d.inputPending() {
+		if d.inputSent && !d.answered(prompt) {
 			return d.working(ReasonInput, "", "input sent, waiting for the program to answer")
 		}
+		d.inputSent = false
 		d.readyLine = prompt
 		return Verdict{State: StateReady, Reason: "ready", Line: prompt, Message: d.promptMessage(prompt)}
 	}
@@ -122,10 +124,33 @@ func (d *Detector) promptMessage(prompt string) string {
 	return fmt.Sprintf("idle at prompt %s", quote(prompt))
 }
 
-// inputPending reports whether input with an Enter was sent and no output
-// has been read since it was written: the program has not answered yet.
-func (d *Detector) inputPending() bool {
-	return d.inputSent && (d.inputWritten.IsZero() || !d.lastOutput.After(d.inputWritten))
+// outputSinceInput reports whether output was read after the submitted
+// input reached the program.
+func (d *Detector) outputSinceInput() bool {
+	return !d.inputWritten.IsZero() && d.lastOutput.After(d.inputWritten)
+}
+
+// answered reports whether the program has answered submitted input, given
+// the prompt row on screen now: output came after the write, and it is not
+// just the echo of the text typed into the prompt (a prompt row still
+// ending with the text, or with its start, is the echo; an answer is a
+// fresh prompt).
+func (d *Detector) answered(prompt string) bool {
+	if !d.outputSinceInput() {
+		return false
+	}
+	return !isEcho(strings.TrimRight(prompt, " "), d.inputText)
+}
+
+// isEcho reports whether row ends with the typed text or a start of it (a
+// program echoes keys as it reads them, one write each).
+func isEcho(row, typed string) bool {
+	for k := len(typed); k > 0; k-- {
+		if strings.HasSuffix(row, typed[:k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // handleScreen reclassifies an interactive run after its screen changed.
@@ -133,10 +158,11 @@ func (d *Detector) handleScreen(ev Event) {
 	if !ev.Time.IsZero() && ev.Time.After(d.lastOutput) {
 		d.lastOutput = ev.Time
 	}
-	if d.inputSent && !d.inputPending() {
-		d.inputSent, d.inputWritten = false, time.Time{}
-	}
 	d.reclassify(ev.Time)
+	// Any state but the prompt after the write answers the input too.
+	if d.inputSent && d.outputSinceInput() && d.verdict.State != StateBusy {
+		d.inputSent = false
+	}
 }
 
 // reclassify sets the verdict from the screen and remembers whether the
@@ -161,6 +187,7 @@ func (d *Detector) handleInput(ev Event) {
 	switch ev.Kind {
 	case EventInput:
 		d.inputSent, d.inputWritten = true, time.Time{}
+		d.inputText = lastInputLine(ev.Input)
 	case EventInputWritten:
 		if d.inputSent {
 			d.inputWritten = ev.Time
@@ -197,4 +224,14 @@ func (d *Detector) decideInteractive(ev Event) {
 		// Ports, probes, dependencies and timers may change the rule.
 		d.reclassify(ev.Time)
 	}
+}
+
+// lastInputLine is the last line of submitted text without its Enter: what
+// the program echoes on its prompt row.
+func lastInputLine(text string) string {
+	text = strings.TrimRight(text, "\r\n")
+	if i := strings.LastIndexAny(text, "\r\n"); i >= 0 {
+		text = text[i+1:]
+	}
+	return strings.TrimRight(text, " ")
 }

@@ -181,3 +181,15 @@ func TestScreenRuleRegexCheckedAtCompile(t *testing.T) {
 	_, err = CompileRule(`screen.contains("x") || screen.matches("^y")`)
 	assert.NoError(t, err)
 }
+
+func TestAgentEchoIsNotAnAnswer(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^\$ `)})
+	require.Equal(t, StateReady, r.draw("$ ").State)
+	r.now = r.now.Add(time.Millisecond)
+	r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: "ls -l\r"})
+	r.event(EventInputWritten)
+	assert.Equal(t, StateBusy, r.draw("l").State, "the echo of the typed text, even in part, is not an answer")
+	assert.Equal(t, StateBusy, r.draw("s -l").State)
+	assert.Equal(t, StateBusy, r.draw("\r\n").State, "the command runs")
+	assert.Equal(t, StateReady, r.draw("total 0\r\n$ ").State, "a fresh prompt is")
+}

@@ -67,6 +67,7 @@ type Detector struct {
 	// it reached the program (zero while in flight); lastOutput is when the
 	// newest output was read.
 	inputSent    bool
+	inputText    string
 	inputWritten time.Time
 	lastOutput   time.Time
 

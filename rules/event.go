@@ -41,6 +41,8 @@ type Event struct {
 	Ports []int
 	Probe ProbeResult
 	Deps  map[string]State
+	// Input is, for EventInput, the text sent (with its Enter).
+	Input string
 }
 
 // Verdict is what the detector concludes about a run.
