@@ -202,27 +202,10 @@ func lineTexts(lines []rules.Line) string {
 	return strings.Join(texts, "\n")
 }
 
-// enginePortsMayLag is true while two gaps of the engine (compose/runloop.go)
-// can leave the ports of a ready run unreported:
-//   - runLoop.handle stops the port watcher the moment the run is ready, so
-//     a ready line printed before the watcher's next look at /proc leaves
-//     the ports of the status and of the result empty for good;
-//   - on a ports event, the loop reports the verdict it causes before the
-//     ports themselves, so a wait resolved by that very verdict (a run
-//     ready because it listens) carries no ports, though the status later does.
-//
-// Until then an empty list in a result is only logged; whatever ports the
-// engine does report must be the real ones.
-const enginePortsMayLag = true
-
 // assertPorts checks the ports procs reports for a ready process: the one it
 // really listens on, never the one another program holds.
 func assertPorts(t *testing.T, ports []int, want int, notWant ...int) {
 	t.Helper()
-	if len(ports) == 0 && enginePortsMayLag {
-		t.Logf("engine reported no ports at ready (want %d): known engine gap, see enginePortsMayLag", want)
-		return
-	}
 	assert.Contains(t, ports, want, "the port it listens on")
 	for _, p := range notWant {
 		assert.NotContains(t, ports, p, "a port another program holds")

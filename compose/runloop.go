@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -89,8 +90,12 @@ func (l *runLoop) loop(ctx context.Context) {
 		case <-drain:
 			drained = true
 		case ports := <-l.portsCh:
-			l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
+			if l.ready {
+				break // the look taken on becoming ready is newer
+			}
+			// Ports first: a verdict this event causes must find them known.
 			l.s.send(report{kind: reportPorts, ports: ports})
+			l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
 		case r := <-l.probeCh:
 			l.handleProbe(r)
 		case now := <-timer.C:
@@ -152,8 +157,13 @@ func (l *runLoop) handle(ev rules.Event) {
 	}
 	if v.State == rules.StateReady && !l.ready {
 		l.ready = true
-		// Once ready, the ports are known; /proc need not be read again.
+		// Once ready, /proc need not be read again; but a ready line can
+		// come before the watcher's next look, so take one last look now
+		// (the port a dev server moved to is bound before it says so).
 		l.stopWatch()
+		if ports, err := rules.ListeningPorts(l.c.pid); err == nil && !slices.Equal(ports, l.det.Ports()) {
+			l.s.send(report{kind: reportPorts, ports: ports})
+		}
 	}
 	l.s.send(report{kind: reportVerdict, verdict: v})
 }
