@@ -195,6 +195,15 @@ func (d *Detector) absorbLine(l Line) string {
 		return text
 	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
+		if d.ready {
+			// Up and serving: an error now (a dev server's compile error
+			// after an edit) makes the run unhealthy, not failed. A ready
+			// line brings it back; an exit ends it.
+			if d.verdict.State != StateUnhealthy {
+				d.set(Verdict{State: StateUnhealthy, Reason: "error", Message: errorMessage(p, text), Line: text})
+			}
+			return text
+		}
 		// The first error line is the cause; later ones are its echoes.
 		if d.verdict.Reason != "error" {
 			d.fail("error", errorMessage(p, text), text)
@@ -208,6 +217,9 @@ func (d *Detector) absorbLine(l Line) string {
 	}
 	if _, ok := matchAny(d.spec.ReadyPatterns, text); ok {
 		d.readyLine, d.notReadyLine = text, ""
+		if d.ready && d.verdict.State == StateUnhealthy {
+			d.set(Verdict{State: StateReady, Reason: "recovered", Message: "recovered: matched " + quote(text), Line: text})
+		}
 	}
 	return text
 }
@@ -257,7 +269,7 @@ func (d *Detector) handleExit(e Exit) {
 	if d.spec.Interactive {
 		v = classifyExitInteractive(e)
 	}
-	if d.failed && v.State != StateStopped {
+	if (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()

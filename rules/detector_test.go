@@ -117,8 +117,26 @@ func TestDetectorScripts(t *testing.T) {
 			return &Spec{ReadyPatterns: mustPatterns(t, "listening"), ErrorPatterns: mustPatterns(t, "panic:"), StabilityDelay: 300 * ms}
 		},
 		steps:   []step{lineAt(100*ms, "listening on :8080"), lineAt(900*ms, "panic: boom")},
-		want:    Verdict{State: StateFailed, Reason: "error", Line: "panic: boom", Message: `error line "panic: boom" (matched /panic:/)`},
-		history: []State{StateReady, StateFailed},
+		want:    Verdict{State: StateUnhealthy, Reason: "error", Line: "panic: boom", Message: `error line "panic: boom" (matched /panic:/)`},
+		history: []State{StateReady, StateUnhealthy},
+	}, {
+		name: "error after ready, then the exit",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ReadyPatterns: mustPatterns(t, "listening"), ErrorPatterns: mustPatterns(t, "panic:")}
+		},
+		steps: []step{lineAt(100*ms, "listening on :8080"), lineAt(900*ms, "panic: boom"), exitAt(time.Second, Exit{Code: 2})},
+		want: Verdict{State: StateFailed, Reason: "error", Line: "panic: boom",
+			Message: `error line "panic: boom" (matched /panic:/); then exit code 2`, ExitCode: 2},
+		history: []State{StateReady, StateUnhealthy, StateFailed},
+	}, {
+		name: "a compile error after ready, then fixed",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ReadyPatterns: mustPatterns(t, `compiled successfully`), ErrorPatterns: mustPatterns(t, `Failed to compile`)}
+		},
+		steps: []step{lineAt(100*ms, "webpack compiled successfully"), lineAt(5*time.Second, "Failed to compile."),
+			lineAt(6*time.Second, "./src/App.js: Unexpected token"), lineAt(9*time.Second, "webpack compiled successfully")},
+		want:    Verdict{State: StateReady, Reason: "recovered", Line: "webpack compiled successfully"},
+		history: []State{StateReady, StateUnhealthy, StateReady},
 	}, {
 		name: "not-ready prompt then ready",
 		spec: func(t *testing.T) *Spec {

@@ -211,10 +211,11 @@ func TestFixturesOnlyTheReadyLineIsReady(t *testing.T) {
 }
 
 // Without a stability delay the go trap is ready for a millisecond, then
-// failed: the engine sees both, and the delay is what prevents the first.
+// unhealthy (an error while up), then failed when it exits: the engine sees
+// all three, and the delay is what prevents the first.
 func TestFixtureGoReadyThenErrorWithoutDelay(t *testing.T) {
 	f := loadFixture(t, "go/port-in-use")
 	d := NewDetector(&Spec{ReadyPatterns: mustPatterns(t, "listening on"), ErrorPatterns: mustPatterns(t, "address already in use")}, 1, t0)
 	history, _ := f.replay(d, nil)
-	assert.Equal(t, []State{StateReady, StateFailed}, states(history))
+	assert.Equal(t, []State{StateReady, StateUnhealthy, StateFailed}, states(history))
 }
