@@ -74,20 +74,9 @@ func detectionFor(p *Proc) (detection, error) {
 // presetFor picks the preset of a process: the named one, none, or the
 // detected one (framework: auto, the default).
 func presetFor(p *Proc) (*frameworks.Preset, string) {
-	switch p.Framework {
-	case "none":
+	det, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
+	if !ok {
 		return nil, ""
-	case "", "auto":
-		det, ok := frameworks.Detect(p.Command.String(), p.Command.Args(), p.Cwd)
-		if !ok {
-			return nil, ""
-		}
-		return det.Preset, det.Reason
-	default:
-		preset, ok := frameworks.Lookup(p.Framework)
-		if !ok {
-			return nil, ""
-		}
-		return preset, "framework: " + p.Framework
 	}
+	return det.Preset, det.Reason
 }
