@@ -34,7 +34,7 @@ func (a *app) waitCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&states, "for", nil, "state(s) to wait for: ready, completed, stopped, failed, awaiting-input, ... (default ready, or completed for a task)")
+	f.StringSliceVar(&states, "for", nil, "state(s) to wait for: ready, completed, stopped, failed; for an agent, shell or REPL also busy, awaiting-input, awaiting-permission (default ready, or completed for a task)")
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "give up after this long")
 	f.BoolVar(&asJSON, "json", false, "print each result as a line of JSON")
 	return cmd

@@ -13,8 +13,8 @@ cursor moves, the way Claude Code and other agent CLIs do. States:
   recoverable error (type "ratelimit"): "API Error: rate limit · Retrying in 1s"
   exit: "/exit" exits 0, "crash" exits 3
 
-Any other line makes it busy for --work seconds (default 0.3), then it
-answers "done: LINE". With FAKEAGENT_READY_LOG set, it appends the time
+Any other line makes it busy for --work seconds (default 0.3; "slow": 3),
+then it answers "done: LINE". With FAKEAGENT_READY_LOG set, it appends the time
 (ns since the epoch) at which it draws each ready prompt.
 """
 import os
@@ -23,6 +23,7 @@ import time
 import tty
 import termios
 import select
+import signal
 
 OUT = sys.stdout.fileno()
 IN = sys.stdin.fileno()
@@ -157,12 +158,24 @@ def handle(line):
         time.sleep(1.0)
         conversation.append("recovered")
         return
-    spin(WORK)
+    spin(3.0 if line == "slow" else WORK)
     conversation.append("done: " + line)
 
 
+view = "start"
+
+
+def on_resize(signum, frame_):
+    """Like a real TUI: take the new window size and redraw."""
+    global COLS, ROWS
+    COLS, ROWS = os.get_terminal_size(OUT)
+    if view == "prompt":
+        write(frame("? for shortcuts"))
+
+
 def main():
-    global typed
+    global typed, view
+    signal.signal(signal.SIGWINCH, on_resize)
     old = termios.tcgetattr(IN)
     tty.setraw(IN)
     try:
@@ -170,6 +183,7 @@ def main():
         if FIRST_RUN:
             menu("Choose the text style that looks best with your terminal", ["Dark mode", "Light mode"], "Enter to select")
         draw_ready()
+        view = "prompt"
         while True:
             key = read_key()
             if key is None:
@@ -177,9 +191,11 @@ def main():
             for ch in key:
                 if ch in "\r\n":
                     line, typed = typed, ""
+                    view = "working"
                     if line:
                         handle(line)
                     draw_ready()
+                    view = "prompt"
                 elif ch == "\x7f":
                     typed = typed[:-1]
                     write("\b \b")

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/procsdev/procs/compose/control"
+)
+
+// detachKey is Ctrl-], as in telnet and docker attach.
+const detachKey = 0x1d
+
+func (a *app) attachCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "attach NAME",
+		Short: "Connect this terminal to a PTY process; Ctrl-] detaches and leaves it running",
+		Long: `Connect this terminal to a process running in a pseudo-terminal (pty: true,
+or an agent, shell or REPL preset): its current screen is drawn, then what it
+writes appears and what you type goes to it; the window size follows this
+terminal. Ctrl-] detaches and leaves the process running.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in, ok := a.stdin.(*os.File)
+			if !ok || !term.IsTerminal(int(in.Fd())) {
+				return withCode(exitUsage, errors.New("attach needs a terminal: run it in one, or use procs send"))
+			}
+			return a.attach(args[0], in)
+		},
+	}
+}
+
+func (a *app) attach(name string, in *os.File) error {
+	c, err := a.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := signalContext()
+	defer cancel()
+	cols, rows := a.windowSize()
+	conn, err := c.Attach(ctx, name, cols, rows)
+	if err != nil {
+		return a.clientError(err)
+	}
+	defer conn.Close()
+	state, err := term.MakeRaw(int(in.Fd()))
+	if err != nil {
+		return withCode(exitFailure, fmt.Errorf("attach: raw mode: %w", err))
+	}
+	ended := a.pumpAttach(conn, in)
+	_ = term.Restore(int(in.Fd()), state)
+	if ended {
+		fmt.Fprintf(a.stdout, "\r\n[procs: %s is no longer running]\r\n", name)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "\r\n[procs: detached from %s; it is still running]\r\n", name)
+	return nil
+}
+
+// pumpAttach copies the process's output to this terminal and keystrokes
+// and window sizes to the process until Ctrl-] (false) or the end of the
+// process's output (true).
+func (a *app) pumpAttach(conn *control.AttachConn, in *os.File) (ended bool) {
+	output := make(chan struct{})
+	go func() {
+		defer close(output)
+		_, _ = io.Copy(a.stdout, conn)
+	}()
+	// A read on a terminal cannot be interrupted; this reader ends with
+	// the command, which returns right after a detach.
+	keys := make(chan []byte)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := in.Read(buf)
+			if n > 0 {
+				keys <- bytes.Clone(buf[:n])
+			}
+			if err != nil {
+				close(keys)
+				return
+			}
+		}
+	}()
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	for {
+		select {
+		case <-output:
+			return true
+		case <-winch:
+			if cols, rows := a.windowSize(); cols > 0 {
+				_ = conn.Resize(cols, rows)
+			}
+		case data, ok := <-keys:
+			if !ok {
+				return false
+			}
+			if i := bytes.IndexByte(data, detachKey); i >= 0 {
+				if i > 0 {
+					_ = conn.Input(data[:i])
+				}
+				return false
+			}
+			if conn.Input(data) != nil {
+				return true
+			}
+		}
+	}
+}
+
+// windowSize is the size of this terminal, 0 when it has none.
+func (a *app) windowSize() (cols, rows int) {
+	for _, s := range []any{a.stdout, a.stdin} {
+		if f, ok := s.(*os.File); ok {
+			if w, h, err := term.GetSize(int(f.Fd())); err == nil {
+				return w, h
+			}
+		}
+	}
+	return 0, 0
+}

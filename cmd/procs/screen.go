@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) screenCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "screen NAME",
+		Short: "Print what a PTY process shows on its screen now (a TUI's log is a jumble of redraws)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := signalContext()
+			defer cancel()
+			st, err := c.Screen(ctx, args[0])
+			if err != nil {
+				return a.clientError(err)
+			}
+			if asJSON {
+				return a.printJSON(st)
+			}
+			fmt.Fprintln(a.stdout, st.Text)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the screen as JSON")
+	return cmd
+}
