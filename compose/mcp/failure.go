@@ -121,7 +121,8 @@ func nextStep(state rules.State, reason string) string {
 	case rules.StateCompleted:
 		return "it has exited with status 0; call start_process to run it again, or get_logs to read its output."
 	case rules.StateUnhealthy:
-		return "its healthcheck fails: read get_logs, fix the cause, then call restart_process."
+		return "it was ready but is now unhealthy (a failing healthcheck, or an error line such as a compile error after an edit): " +
+			"read get_logs and fix the cause; a dev server that recompiles becomes ready again by itself (wait_for_ready), else call restart_process."
 	case rules.StateAwaitingInput, rules.StateAwaitingPermission:
 		return "it waits for an answer: read get_logs, then answer with send_input."
 	}
