@@ -80,7 +80,7 @@ func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rul
 	return rules.Result{
 		Name: ps.cfg.Name, Success: success, State: ps.state, Run: ps.run,
 		DurationMs: time.Since(w.began).Milliseconds(), Message: msg,
-		Ports: slices.Clone(ps.ports), Logs: lastTexts(ps.ring, resultLogLines),
+		Ports: slices.Clone(ps.ports), Logs: runTexts(ps, w.minRun, resultLogLines),
 	}
 }
 
@@ -93,11 +93,18 @@ func readyMessage(ps *procState) string {
 	return fmt.Sprintf("ready in %s", took)
 }
 
-func lastTexts(ring *rules.Ring, n int) []string {
-	lines := ring.Last(n)
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = l.Text
+// runTexts returns the last n lines of the current run: a result speaks of
+// the run it waited for, never of output an earlier run left in the ring.
+// It is empty while the run waited for has not started.
+func runTexts(ps *procState, minRun, n int) []string {
+	out := []string{}
+	if ps.run < minRun || ps.run == 0 {
+		return out
+	}
+	for _, l := range ps.ring.Last(n) {
+		if !l.Time.Before(ps.startedAt) {
+			out = append(out, l.Text)
+		}
 	}
 	return out
 }

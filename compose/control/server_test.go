@@ -70,7 +70,7 @@ procs:
 	assert.Equal(t, 2, res.Run)
 	assert.Equal(t, rules.StateFailed, res.State)
 	assert.Contains(t, res.Message, "boom")
-	assert.Contains(t, res.Logs, "boom")
+	assert.Equal(t, []string{"boom"}, res.Logs, "the last lines are the new run's only")
 }
 
 func TestRestartNoWait(t *testing.T) {
