@@ -126,42 +126,20 @@ func foregroundArgs(args []string) []string {
 // waitAllReady waits for every process procs started to be ready (or
 // completed, for a task); the first failure ends the wait with exit 1.
 func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
-	list, err := c.List(ctx)
-	if err != nil {
-		return a.clientError(err)
-	}
 	deadline, _ := ctx.Deadline()
-	results := make(chan rules.Result, len(list))
-	errs := make(chan error, len(list))
-	waiting := 0
-	for _, st := range list {
-		if st.State == rules.StateStopped {
-			continue // not asked for, or disabled
-		}
-		waiting++
-		go func() {
-			res, err := c.Wait(ctx, st.Name, control.WaitOptions{Timeout: time.Until(deadline)})
-			if err != nil {
-				errs <- err
-				return
-			}
-			results <- res
-		}()
-	}
-	for range waiting {
-		select {
-		case res := <-results:
-			if !res.Success {
-				a.printResult(res)
-				return silentExit(exitFailure)
-			}
-			a.printResult(res)
-		case err := <-errs:
-			if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
-				return withCode(exitFailure, fmt.Errorf("not every process was ready in time; see `procs status`"))
-			}
-			return a.clientError(err)
-		}
+	failed := false
+	err := c.WaitAll(ctx, time.Until(deadline), func(res rules.Result) bool {
+		a.printResult(res)
+		failed = !res.Success
+		return res.Success
+	})
+	switch {
+	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
+		return withCode(exitFailure, fmt.Errorf("not every process was ready in time; see `procs status`"))
+	case err != nil:
+		return a.clientError(err)
+	case failed:
+		return silentExit(exitFailure)
 	}
 	return nil
 }

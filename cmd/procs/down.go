@@ -7,9 +7,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/procsdev/procs/compose"
-	"github.com/procsdev/procs/compose/control"
 )
 
 func (a *app) downCommand() *cobra.Command {
@@ -31,7 +28,10 @@ func (a *app) downCommand() *cobra.Command {
 			defer cancel()
 			ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 			defer cancelTimeout()
-			if err := downAndWait(ctx, c); err != nil {
+			if err := c.DownAndWait(ctx); err != nil {
+				if errors.Is(err, context.DeadlineExceeded) {
+					err = errStillRunning
+				}
 				return a.clientError(err)
 			}
 			if asJSON {
@@ -48,27 +48,3 @@ func (a *app) downCommand() *cobra.Command {
 
 // errStillRunning says procs did not end in time after down.
 var errStillRunning = errors.New("procs is still stopping; run `procs status` to see what it waits for")
-
-// downAndWait asks procs to stop and returns once it has: its event stream,
-// opened first, ends only when procs has removed its socket and pid file.
-func downAndWait(ctx context.Context, c *control.Client) error {
-	opened := make(chan struct{})
-	streamDone := make(chan error, 1)
-	go func() {
-		streamDone <- c.Events(ctx, control.EventsOptions{After: -1, OnOpen: func() error { close(opened); return nil }},
-			func(compose.Event) error { return nil })
-	}()
-	select {
-	case <-opened:
-	case err := <-streamDone:
-		return err
-	}
-	if err := c.Down(ctx); err != nil && !errors.Is(err, compose.ErrShuttingDown) {
-		return err
-	}
-	err := <-streamDone
-	if ctx.Err() != nil {
-		return errStillRunning
-	}
-	return err
-}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -145,32 +145,24 @@ func upOutcome(out UpResult, reasons map[string]string) (*sdk.CallToolResult, Up
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
 }
 
-// waitAll waits, in parallel, for every process that procs runs or will
-// run to be ready (or completed, for a task), and returns the results in
-// start order. Stopped processes (disabled, or not asked for) are left out.
+// waitAll waits for every process that procs runs or will run to be ready
+// (or completed, for a task), and returns the results in start order.
+// Stopped processes (disabled, or not asked for) are left out.
 func waitAll(ctx context.Context, c *control.Client, timeout time.Duration) ([]Result, error) {
-	list, err := c.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var waiting []string
-	for _, st := range list {
-		if st.State != rules.StateStopped {
-			waiting = append(waiting, st.Name)
+	var results []Result
+	err := c.WaitAll(ctx, timeout, func(res rules.Result) bool {
+		results = append(results, resultOf(res))
+		return true
+	})
+	list, listErr := c.List(ctx)
+	if listErr == nil {
+		order := make(map[string]int, len(list))
+		for i, st := range list {
+			order[st.Name] = i
 		}
+		slices.SortFunc(results, func(a, b Result) int { return order[a.Name] - order[b.Name] })
 	}
-	results := make([]Result, len(waiting))
-	errs := make([]error, len(waiting))
-	var wg sync.WaitGroup
-	for i, name := range waiting {
-		wg.Go(func() {
-			var res rules.Result
-			res, errs[i] = c.Wait(ctx, name, control.WaitOptions{Timeout: timeout})
-			results[i] = resultOf(res)
-		})
-	}
-	wg.Wait()
-	return results, errors.Join(errs...)
+	return results, err
 }
 
 func (s *Server) down(ctx context.Context, _ *sdk.CallToolRequest, in downInput) (*sdk.CallToolResult, DownResult, error) {
