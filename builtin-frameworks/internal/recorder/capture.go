@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -111,6 +112,16 @@ func cmdText(opts Options, setup string) string {
 	}
 	if opts.Occupy {
 		fmt.Fprintf(&b, "# before start: the recorder listens on 127.0.0.1:%d (never accepts)\n", opts.Port)
+	}
+	if t := opts.Terminal; t != nil {
+		b.WriteString("# terminal: the recorder answers cursor-position and device-attribute queries like a terminal\n")
+		for _, st := range t.Steps {
+			when := "at once"
+			if st.When != nil {
+				when = "when the screen matches /" + st.When.String() + "/"
+			}
+			fmt.Fprintf(&b, "# typed %s, %s after %s\n", strconv.Quote(st.Send), when, st.Delay)
+		}
 	}
 	if opts.StopAfter > 0 {
 		fmt.Fprintf(&b, "# stop: %s to the process group %s after ready\n", signalName(opts.Signal), opts.StopAfter)

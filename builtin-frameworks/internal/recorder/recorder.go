@@ -54,6 +54,10 @@ type Options struct {
 	Timeout time.Duration
 	// MaxBytes caps the recorded output; the rest is read and dropped.
 	MaxBytes int
+	// Terminal, with PTY, answers the program's terminal queries (cursor
+	// position, device attributes) and types Steps, as a person at a
+	// terminal would (see interact.go).
+	Terminal *Terminal
 }
 
 // Chunk is one read of the program's output.
@@ -207,7 +211,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		tty.Close()
 		readers.Add(1)
-		go read("pty", ptmx)
+		if opts.Terminal != nil {
+			go func() {
+				defer readers.Done()
+				opts.Terminal.run(rec, ptmx)
+			}()
+		} else {
+			go read("pty", ptmx)
+		}
 	} else {
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {

@@ -56,11 +56,25 @@ func run() error {
 	flag.DurationVar(&opts.StopAfter, "stop-after", 0, "signal the group this long after ready")
 	flag.DurationVar(&opts.Timeout, "timeout", 20*time.Second, "stop a program that does not exit")
 	flag.Var(&env, "env", "extra KEY=VALUE (repeatable)")
+	flag.IntVar(&opts.MaxBytes, "max-bytes", 64<<10, "record at most this much output")
+	var steps envFlags
+	flag.Var(&steps, "step", "with -pty: answer terminal queries and type TEXT once the screen matches REGEX: [DELAY:]REGEX=>TEXT (repeatable)")
+	terminal := flag.Bool("terminal", false, "with -pty: answer terminal queries like a terminal (implied by -step)")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 1 {
 		return fmt.Errorf("usage: record -out DIR [flags] -- COMMAND")
 	}
 	opts.Command = flag.Arg(0)
+	if opts.PTY && (*terminal || len(steps) > 0) {
+		opts.Terminal = &recorder.Terminal{Cols: 120, Rows: 40}
+		for _, s := range steps {
+			st, err := recorder.ParseStep(s)
+			if err != nil {
+				return err
+			}
+			opts.Terminal.Steps = append(opts.Terminal.Steps, st)
+		}
+	}
 	opts.Signal = map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[*signal]
 	if *ready != "" {
 		re, err := regexp.Compile(*ready)
@@ -99,6 +113,11 @@ func run() error {
 	opts.Env = env
 	fmt.Fprintf(os.Stderr, "record: %s/%s exit=%v signal=%v ready=%q bytes=%d\n", *server, *scenario,
 		deref(res.ExitCode), res.ExitSignal, res.ReadyLine, meta.Bytes)
+	if opts.Terminal != nil {
+		for i, screen := range opts.Terminal.Screens {
+			fmt.Fprintf(os.Stderr, "--- screen %d ---\n%s\n", i+1, screen)
+		}
+	}
 	return recorder.Write(*out, opts, res, meta, *setup)
 }
 

@@ -1,0 +1,162 @@
+package frameworks
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// Screens are real runs of agent CLIs on a PTY, recorded here by
+// internal/recorder/capture-agents.sh: the recorder answered the terminal's
+// queries and typed what a person would, and the typed input is in the
+// capture as "input" chunks.
+const ownScreens = "testdata/screens"
+
+// agentSpec builds the detection of an interactive preset, as the engine
+// does for a process using it with no settings of its own.
+func agentSpec(t *testing.T, p *Preset) *rules.Spec {
+	t.Helper()
+	compile := func(srcs []string) []rules.Pattern {
+		patterns, err := rules.CompilePatterns(srcs)
+		require.NoError(t, err)
+		return patterns
+	}
+	return &rules.Spec{
+		Interactive:      p.Interactive,
+		ReadyPatterns:    compile(p.ReadyPatterns),
+		ErrorPatterns:    compile(p.ErrorPatterns),
+		NotReadyPatterns: compile(p.NotReadyPatterns),
+		ReadyTimeout:     p.ReadyTimeout,
+		Agent: rules.AgentSpec{
+			Busy:        compile(p.BusyPatterns),
+			Question:    compile(p.QuestionPatterns),
+			Permission:  compile(p.PermissionPatterns),
+			Recoverable: compile(p.RecoverablePatterns),
+		},
+	}
+}
+
+type screenChunk struct {
+	T      float64 `json:"t"`
+	Stream string  `json:"stream"`
+	Data   []byte  `json:"data_b64"`
+}
+
+var signals = map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM, "SIGKILL": syscall.SIGKILL}
+
+type screenMeta struct {
+	ExitCode   *int    `json:"exit_code"`
+	ExitSignal *string `json:"exit_signal"`
+	ExitT      float64 `json:"exit_t"`
+}
+
+// replayScreens feeds a recorded run to a screen and a detector the way the
+// run loop does: each output chunk drawn, then classified; each Enter typed
+// marked as input; then the recorded exit. It returns the states in order,
+// each with the screen row that decided it, without repeats.
+func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
+	t.Helper()
+	var meta screenMeta
+	data, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &meta))
+	f, err := os.Open(filepath.Join(dir, "chunks.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	t0 := time.Unix(1_700_000_000, 0)
+	screen := rules.NewScreen(120, 40)
+	det := rules.NewDetector(spec, 1, t0)
+	det.AttachScreen(screen)
+	var states []string
+	note := func(v rules.Verdict) {
+		s := string(v.State)
+		if v.Recoverable {
+			s += " (recoverable)"
+		}
+		if v.Reason == "not-ready" || v.Reason == rules.ReasonUserExit {
+			s += " (" + v.Reason + ")"
+		}
+		if len(states) == 0 || states[len(states)-1] != s {
+			states = append(states, s)
+		}
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var c screenChunk
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
+		at := t0.Add(time.Duration(c.T * float64(time.Second)))
+		if c.Stream == "input" {
+			if last := c.Data[len(c.Data)-1]; last == '\r' {
+				det.Handle(rules.Event{Kind: rules.EventInput, Time: at})
+				det.Handle(rules.Event{Kind: rules.EventInputWritten, Time: at})
+			}
+			continue
+		}
+		_, _ = screen.Write(c.Data)
+		v, _ := det.Handle(rules.Event{Kind: rules.EventScreen, Time: at})
+		note(v)
+	}
+	require.NoError(t, sc.Err())
+	exit := rules.Exit{Code: -1}
+	switch {
+	case meta.ExitCode != nil:
+		exit.Code = *meta.ExitCode
+	case meta.ExitSignal != nil:
+		// The recorder's stop signal after its timeout.
+		sig := signals[*meta.ExitSignal]
+		exit.Signal, exit.Code = sig, 128+int(sig)
+	}
+	v, _ := det.Handle(rules.Event{Kind: rules.EventExit, Time: t0.Add(time.Duration(meta.ExitT * float64(time.Second))), Exit: exit})
+	note(v)
+	return states
+}
+
+// TestAgentPresetsOnRealScreens replays every recorded agent run through its
+// preset and checks the states a person watching would name.
+func TestAgentPresetsOnRealScreens(t *testing.T) {
+	want := map[string][]string{
+		// Theme picker, security notes and folder trust are not-ready; a
+		// message with no network is busy, then retried (recoverable);
+		// /exit is the user leaving.
+		"claude-code/first-run": {"starting", "starting (not-ready)", "ready", "busy", "failed (recoverable)", "stopped (user-exit)"},
+		// Without credentials the OAuth preflight fails, and it exits 1.
+		"claude-code/offline": {"starting", "failed"},
+		// The sign-in choice blocks startup; the recorder then stops it (SIGINT).
+		"codex/sign-in": {"starting", "starting (not-ready)", "stopped (user-exit)"},
+		// Prompt, a message reconnecting without network, Ctrl-C's "Task is
+		// still running" choice (a question), back at the prompt.
+		"codex/prompt": {"starting", "ready", "busy", "ready", "busy", "failed (recoverable)", "awaiting-input", "failed (recoverable)", "ready", "stopped (user-exit)"},
+		// Prompt, a message retrying without network, /exit.
+		"opencode/prompt": {"starting", "ready", "busy", "ready", "busy", "failed (recoverable)", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
+		// Folder trust, then (after its restart) the sign-in choice.
+		"gemini-cli/first-run": {"starting", "starting (not-ready)", "stopped (user-exit)"},
+	}
+	dirs, err := filepath.Glob(filepath.Join(ownScreens, "*", "*", "chunks.jsonl"))
+	require.NoError(t, err)
+	var seen []string
+	for _, file := range dirs {
+		dir := filepath.Dir(file)
+		name := filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
+		seen = append(seen, name)
+		t.Run(name, func(t *testing.T) {
+			p, ok := Lookup(filepath.Base(filepath.Dir(dir)))
+			require.True(t, ok, "screens are stored under the preset's name")
+			require.True(t, p.Interactive)
+			assert.Equal(t, want[name], replayScreens(t, dir, agentSpec(t, p)))
+		})
+	}
+	for name := range want {
+		assert.True(t, slices.Contains(seen, name), "no recording for %s", name)
+	}
+}
