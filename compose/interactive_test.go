@@ -236,3 +236,23 @@ func TestAttachGetsScreenAndOutput(t *testing.T) {
 	_, err = te.Attach("nope", 0, 0)
 	assert.ErrorIs(t, err, ErrUnknownProcess)
 }
+
+func TestNodeREPLStates(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  node:
+    command: node
+    env: {NODE_NO_READLINE: "", NODE_REPL_HISTORY: ""}
+`, Options{NoWatchdog: true})
+	te.waitState("node", rules.StateReady)
+	st, err := te.StatusOf("node")
+	require.NoError(t, err)
+	assert.Equal(t, "node-repl", st.Preset)
+
+	te.send("node", "await new Promise(r => setTimeout(r, 500)); 6*7\r")
+	te.waitState("node", rules.StateBusy)
+	te.waitState("node", rules.StateReady)
+	screen, err := te.Screen("node")
+	require.NoError(t, err)
+	assert.Contains(t, screen.Text, "42")
+}

@@ -70,7 +70,11 @@ func (p *Printer) print(events []Event, dropped int) {
 		switch ev.Type {
 		case EventLine:
 			p.prefix(ev.Proc)
-			p.w.Write(ev.Raw)
+			if ev.Stream == "pty" {
+				p.w.Write(keepColors(ev.Raw))
+			} else {
+				p.w.Write(ev.Raw)
+			}
 			if !p.plain && strings.Contains(string(ev.Raw), "\x1b[") {
 				p.w.WriteString("\x1b[0m") // a child's colour must not bleed into the next line
 			}
