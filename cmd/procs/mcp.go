@@ -64,7 +64,7 @@ func (a *app) serveMCP(opts mcpOptions) error {
 		}
 	}
 	dir := a.projectDir()
-	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir)})
+	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: a.processNames(dir)})
 	defer server.Close()
 	ctx, cancel := signalContext()
 	defer cancel()
@@ -120,6 +120,16 @@ func (a *app) mcpStarter(dir string) func(ctx context.Context) error {
 		_, err := spawnBackground(ctx, logPath, a.environ, dir, args)
 		return err
 	}
+}
+
+// processNames lists the processes of dir's config, for the log resources
+// procs mcp lists; none when the config does not load (the tools say why).
+func (a *app) processNames(dir string) []string {
+	cfg, err := compose.Load(compose.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
+	if err != nil {
+		return nil
+	}
+	return cfg.Names()
 }
 
 // configJSON returns the resolved config of dir as `procs config --json`

@@ -84,6 +84,7 @@ func (s *Server) Close() error {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/info", s.handleInfo)
+	mux.HandleFunc("GET /v1/config", s.handleConfig)
 	mux.HandleFunc("GET /v1/procs", s.handleList)
 	mux.HandleFunc("GET /v1/procs/{name}", s.handleGet)
 	mux.HandleFunc("POST /v1/procs/{name}/restart", s.handleAction(actionRestart))

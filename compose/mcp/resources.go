@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -32,14 +34,21 @@ func (s *Server) addResources() {
 		Description: fmt.Sprintf("The recent output of one process (its last %d lines, colour codes removed), e.g. procs://logs/web. "+
 			"Subscribe to be notified when new lines arrive.", resourceLogLines),
 	}, s.readLog)
-	if s.opts.Config != nil {
+	s.sdk.AddResource(&sdk.Resource{
+		Name:        "config",
+		Title:       "Resolved config",
+		URI:         configURI,
+		MIMEType:    "application/json",
+		Description: "The resolved config, as `procs config --json` prints it: the one the running procs runs, or else procs.yaml with procs.override.yaml, PROCS_* variables and --set merged in.",
+	}, s.readConfig)
+	for _, name := range s.opts.Names {
 		s.sdk.AddResource(&sdk.Resource{
-			Name:        "config",
-			Title:       "Resolved config",
-			URI:         configURI,
-			MIMEType:    "application/json",
-			Description: "The resolved config, as `procs config --json` prints it: procs.yaml with procs.override.yaml, PROCS_* variables and --set merged in.",
-		}, s.readConfig)
+			Name:        "log-" + name,
+			Title:       "Log of " + name,
+			URI:         logURI(name),
+			MIMEType:    "text/plain",
+			Description: fmt.Sprintf("The recent output of %s (its last %d lines, colour codes removed). Subscribe to be notified when new lines arrive.", name, resourceLogLines),
+		}, s.readLog)
 	}
 }
 
@@ -73,12 +82,35 @@ func (s *Server) readLog(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: b.String()}}}, nil
 }
 
-func (s *Server) readConfig(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	data, err := s.opts.Config()
+// readConfig answers with the config the running procs runs, or, when none
+// runs, with the folder's config.
+func (s *Server) readConfig(ctx context.Context, _ *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	data, err := s.runningConfig(ctx)
+	if errors.Is(err, control.ErrNotRunning) && s.opts.Config != nil {
+		data, err = s.opts.Config()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("load config: %w", err)
+		return nil, fmt.Errorf("read config: %w", err)
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: configURI, MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// runningConfig asks the running procs for its config, indented.
+func (s *Server) runningConfig(ctx context.Context) ([]byte, error) {
+	c, err := s.dial()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	raw, err := c.Config(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return nil, fmt.Errorf("decode config: %w", err)
+	}
+	return out.Bytes(), nil
 }
 
 // notifyLogUpdated tells the clients subscribed to a process's log that it

@@ -95,5 +95,31 @@ func TestConfigResource(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, resources.Resources, 1)
 	assert.Equal(t, "procs://config", resources.Resources[0].URI)
+	// No procs runs: the folder's config answers.
 	assert.JSONEq(t, `{"procs":{"web":{"command":"echo hi"}}}`, c.readResource(t, "procs://config"))
+}
+
+// With procs running, the config resource is the config it runs, and each
+// process named at start is listed as a log resource.
+func TestResourcesOfARunningProcs(t *testing.T) {
+	dir := t.TempDir()
+	mustStartProcs(t, dir, demo)
+	c := connect(t, Options{Dir: dir, Names: []string{"api", "web"}, Config: func() ([]byte, error) {
+		return []byte(`{"procs":{}}`), nil
+	}})
+	resources, err := c.session.ListResources(testCtx(t), nil)
+	require.NoError(t, err)
+	var uris []string
+	for _, r := range resources.Resources {
+		uris = append(uris, r.URI)
+	}
+	assert.ElementsMatch(t, []string{"procs://config", "procs://logs/api", "procs://logs/web"}, uris)
+
+	var cfg struct {
+		Procs map[string]any `json:"procs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(c.readResource(t, "procs://config")), &cfg))
+	assert.Contains(t, cfg.Procs, "flaky", "the running procs' config, not the fallback")
+	c.waitReady(t, "web")
+	assert.Contains(t, c.readResource(t, "procs://logs/web"), "ready\n")
 }

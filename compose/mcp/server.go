@@ -21,9 +21,13 @@ type Options struct {
 	// Start starts procs detached in Dir and returns once its API answers.
 	// The up tool uses it; when nil, up says to run `procs up -d` instead.
 	Start func(ctx context.Context) error
-	// Config returns the resolved config as JSON for procs://config; when
-	// nil, the resource is not offered.
+	// Config returns the resolved config of the folder as JSON, for
+	// procs://config when no procs runs (a running procs answers with the
+	// config it runs); when nil, only a running procs can answer.
 	Config func() ([]byte, error)
+	// Names lists the processes of the folder's config, each offered as a
+	// log resource in resources/list (the template serves any name).
+	Names []string
 }
 
 // Server is the MCP server of one project folder. It serves any number of
