@@ -36,10 +36,11 @@ const envPrefix = "PROCS_"
 // pathDelim joins key paths inside koanf; process names may contain dots.
 const pathDelim = "\x1f"
 
-// Load reads procs.yaml, then procs.override.yaml beside it, then PROCS_*
-// variables, then --set overrides, and returns the validated config. Config
-// problems are returned as ConfigErrors; a missing or unreadable file as a
-// wrapped error (wrapping ErrNoConfig when no procs.yaml is found).
+// Load reads procs.yaml (or, when there is none, a Procfile), then
+// procs.override.yaml beside it, then PROCS_* variables, then --set
+// overrides, and returns the validated config. Config problems are returned
+// as ConfigErrors; a missing or unreadable file as a wrapped error (wrapping
+// ErrNoConfig when neither procs.yaml nor a Procfile is found).
 func Load(opts LoadOptions) (*Config, error) {
 	environ := opts.Environ
 	if environ == nil {
@@ -54,7 +55,11 @@ func Load(opts LoadOptions) (*Config, error) {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	ld := newLoader(file, environ)
-	ld.addFile(file, data)
+	if IsProcfile(file) {
+		ld.addProcfile(file, data)
+	} else {
+		ld.addFile(file, data)
+	}
 	override := overridePath(file)
 	if data, err := os.ReadFile(override); err == nil {
 		ld.addFile(override, data)
@@ -94,6 +99,11 @@ func findConfig(opts LoadOptions, environ []string) (string, error) {
 	}
 	if _, err := os.Stat(abs); err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
+			// A folder run with foreman or overmind works as it is.
+			procfile := filepath.Join(filepath.Dir(abs), "Procfile")
+			if _, err := os.Stat(procfile); err == nil {
+				return procfile, nil
+			}
 			return "", fmt.Errorf("%w in %s: create one, or pass -f FILE", ErrNoConfig, filepath.Dir(abs))
 		}
 		return "", fmt.Errorf("read config: %w", err)
@@ -101,8 +111,12 @@ func findConfig(opts LoadOptions, environ []string) (string, error) {
 	return abs, nil
 }
 
-// overridePath is procs.override.yaml for procs.yaml (name.override.ext).
+// overridePath is procs.override.yaml for procs.yaml (name.override.ext),
+// and for a Procfile.
 func overridePath(file string) string {
+	if IsProcfile(file) {
+		return filepath.Join(filepath.Dir(file), "procs.override.yaml")
+	}
 	ext := filepath.Ext(file)
 	return strings.TrimSuffix(file, ext) + ".override" + ext
 }
