@@ -44,7 +44,7 @@ func TestFailing(t *testing.T) {
 		{"web", "port-in-use", rules.StateFailed, []string{"port 19100 is in use by pid ", "-m http.server 19100 --bind 127.0.0.1)"}},
 		{"search", "start", rules.StateFailed, []string{`"search-server-not-installed"`, "not found"}},
 		{"worker", "error", rules.StateFailed, []string{`error line "ERROR: settings.toml: missing key 'queue_url'"`, "matched /^ERROR: /"}},
-		{"cache", "timeout", rules.StateFailed, []string{"port 19102 open, no line matched /Ready to accept connections/ after 5s"}},
+		{"cache", "timeout", rules.StateFailed, []string{"port 19102 open, no line matched /Ready to accept connections/ after 10s"}},
 		{"migrate", "", rules.StateFailed, []string{"exit code 3"}},
 		{"api", "dependency", rules.StateBlocked, []string{"migrate failed: exit code 3"}},
 		{"frontend", "dependency", rules.StateBlocked, []string{"api is blocked (migrate failed: exit code 3)"}},
