@@ -1,0 +1,240 @@
+package scaffold
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
+)
+
+// composeFiles are the names docker compose looks for, in its order.
+var composeFiles = []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
+
+// firstUnprivilegedPort is the lowest port a normal user may listen on;
+// privilegedOffset moves a lower one out of the way (80 → 8080).
+const (
+	firstUnprivilegedPort = 1024
+	privilegedOffset      = 8000
+)
+
+// addComposeServices adds the services of docker-compose.yml whose images
+// name a server procs can run locally, on the ports the file publishes.
+// A file it cannot read is reported as skipped: the rest still helps.
+func (pl *plan) addComposeServices() {
+	file := ""
+	for _, name := range composeFiles {
+		if exists(pl.dir, name) {
+			file = name
+			break
+		}
+	}
+	if file == "" {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(pl.dir, file))
+	if err != nil {
+		pl.skip("%s: cannot read it: %v", file, err)
+		return
+	}
+	var doc struct {
+		Services yaml.MapSlice `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		pl.skip("%s: not valid YAML, so its services were not read", file)
+		return
+	}
+	added := map[string]*process{}
+	for _, item := range doc.Services {
+		name := fmt.Sprint(item.Key)
+		svc, _ := item.Value.(map[string]any)
+		if p := pl.composeService(file, name, svc); p != nil {
+			added[name] = p
+		}
+	}
+	for _, item := range doc.Services {
+		p := added[fmt.Sprint(item.Key)]
+		if p == nil {
+			continue
+		}
+		svc, _ := item.Value.(map[string]any)
+		for _, dep := range composeDependsOn(svc["depends_on"]) {
+			if d := added[dep]; d != nil {
+				p.composeDeps = append(p.composeDeps, d.name)
+			}
+		}
+	}
+}
+
+// composeService adds one service, or records why it was skipped.
+func (pl *plan) composeService(file, name string, svc map[string]any) *process {
+	image, _ := svc["image"].(string)
+	if image == "" {
+		pl.skip("%s service %q: no image (built from source): add it by hand", file, name)
+		return nil
+	}
+	t, ok := templateFor(image)
+	if !ok {
+		pl.skip("%s service %q: image %s is not one init knows how to run: add it by hand", file, name, image)
+		return nil
+	}
+	for _, p := range pl.procs {
+		if p.preset != nil && p.preset.Name == t.Preset {
+			pl.skip("%s service %q (%s): %s already runs %s", file, name, image, p.name, t.Preset)
+			return nil
+		}
+	}
+	preset, _ := frameworks.Lookup(t.Preset)
+	port, published, note := publishedPort(svc["ports"], preset.DefaultPort, file)
+	if port < firstUnprivilegedPort {
+		note = fmt.Sprintf("%s; %d needs root", note, port)
+		port += privilegedOffset
+	}
+	data := pl.dataDir(t.Data)
+	p := &process{
+		name: name,
+		run: func(port int) runs {
+			r := runs{command: fill(t.Command, port, data)}
+			for k, v := range t.Env {
+				if r.env == nil {
+					r.env = map[string]string{}
+				}
+				r.env[k] = fill(v, port, data)
+			}
+			for _, n := range t.Notes {
+				r.notes = append(r.notes, fill(n, port, data))
+			}
+			return r
+		},
+		port:     port,
+		portNote: note,
+		movable:  !published && (strings.Contains(t.Command, "{port}") || len(t.Env) > 0),
+		source:   fmt.Sprintf("%s service %q (image %s)", file, name, image),
+	}
+	p.preset, p.reason, p.tier = preset, "image "+image, tierService
+	if slices.Contains(proxies, preset.Name) {
+		p.tier = tierProxy
+	}
+	pl.add(p, name+"-"+t.Preset)
+	return p
+}
+
+// dataDir is the data folder of a service: .data/KIND, numbered when two
+// services share a kind.
+func (pl *plan) dataDir(kind string) string {
+	if kind == "" {
+		return ""
+	}
+	if pl.dataDirs == nil {
+		pl.dataDirs = map[string]bool{}
+	}
+	dir := ".data/" + kind
+	for n := 2; pl.dataDirs[dir]; n++ {
+		dir = fmt.Sprintf(".data/%s-%d", kind, n)
+	}
+	pl.dataDirs[dir] = true
+	return dir
+}
+
+// portMapping is one entry of a service's ports.
+type portMapping struct {
+	host, container int
+	text            string
+}
+
+// publishedPort picks the port on this machine for a service whose image
+// listens on containerPort: the one docker-compose publishes for it (or
+// for its first port), else containerPort itself. note says which.
+func publishedPort(ports any, containerPort int, file string) (port int, published bool, note string) {
+	list, _ := ports.([]any)
+	var mappings []portMapping
+	for _, entry := range list {
+		if m, ok := parsePortMapping(entry); ok {
+			mappings = append(mappings, m)
+		}
+	}
+	for _, m := range mappings {
+		if m.container == containerPort && m.host != 0 {
+			return m.host, true, fmt.Sprintf("published by %s as %s", file, m.text)
+		}
+	}
+	for _, m := range mappings {
+		if m.host != 0 {
+			return m.host, true, fmt.Sprintf("published by %s as %s", file, m.text)
+		}
+	}
+	return containerPort, false, "the image's port"
+}
+
+// defaultedVar matches ${VAR:-5433} and ${VAR-5433}, which compose
+// replaces with 5433 when VAR is unset.
+var defaultedVar = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}`)
+
+// parsePortMapping reads "5433:5432", "127.0.0.1:5433:5432/tcp", "5432",
+// 5432 or {target: 5432, published: 5433}; UDP ports are not for us.
+func parsePortMapping(entry any) (portMapping, bool) {
+	switch v := entry.(type) {
+	case uint64, int64, int:
+		n, _ := strconv.Atoi(fmt.Sprint(v))
+		return portMapping{container: n, text: fmt.Sprint(v)}, n > 0
+	case map[string]any:
+		if proto, _ := v["protocol"].(string); proto == "udp" {
+			return portMapping{}, false
+		}
+		target := portNumber(fmt.Sprint(v["target"]))
+		host := 0
+		if v["published"] != nil {
+			host = portNumber(fmt.Sprint(v["published"]))
+		}
+		return portMapping{host: host, container: target, text: fmt.Sprintf("%d:%d", host, target)}, target > 0
+	case string:
+		text := defaultedVar.ReplaceAllString(strings.TrimSpace(v), "$1")
+		spec, proto, _ := strings.Cut(text, "/")
+		if proto == "udp" {
+			return portMapping{}, false
+		}
+		if i := strings.LastIndex(spec, "]:"); strings.HasPrefix(spec, "[") && i > 0 {
+			spec = spec[i+2:] // an IPv6 address to bind
+		}
+		parts := strings.Split(spec, ":")
+		m := portMapping{container: portNumber(parts[len(parts)-1]), text: text}
+		if len(parts) >= 2 {
+			m.host = portNumber(parts[len(parts)-2])
+		}
+		return m, m.container > 0
+	}
+	return portMapping{}, false
+}
+
+// portNumber reads a port, or the first of a range such as 8000-8010.
+func portNumber(s string) int {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "-")
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 65535 {
+		return 0
+	}
+	return n
+}
+
+// composeDependsOn reads depends_on: a list of names or a map by name.
+func composeDependsOn(v any) []string {
+	var names []string
+	switch t := v.(type) {
+	case []any:
+		for _, item := range t {
+			names = append(names, fmt.Sprint(item))
+		}
+	case map[string]any:
+		for name := range t {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+	}
+	return names
+}

@@ -1,0 +1,215 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// nodeScripts are the package.json scripts that start a dev server, in
+// the order init prefers them.
+var nodeScripts = []string{"dev", "start", "serve"}
+
+// packageJSON is the part of package.json init reads.
+type packageJSON struct {
+	Scripts        map[string]string `json:"scripts"`
+	Workspaces     json.RawMessage   `json:"workspaces"`
+	PackageManager string            `json:"packageManager"`
+}
+
+func readPackageJSON(dir string) (*packageJSON, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil, false
+	}
+	var pkg packageJSON
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return nil, false
+	}
+	return &pkg, true
+}
+
+// nodeApp runs the dev (or start, or serve) script of package.json in rel
+// with the project's package manager, on the port its script names or the
+// detected preset's default.
+func (pl *plan) nodeApp(rel string) *process {
+	pkg, ok := readPackageJSON(pl.abs(rel))
+	if !ok {
+		return nil
+	}
+	i := slices.IndexFunc(nodeScripts, func(s string) bool { return strings.TrimSpace(pkg.Scripts[s]) != "" })
+	if i < 0 {
+		return nil
+	}
+	script := nodeScripts[i]
+	manager := pl.packageManager(rel, pkg)
+	base := runScript(manager, script)
+	p := &process{
+		run:    func(int) runs { return runs{command: base} },
+		cwd:    rel,
+		source: fmt.Sprintf("%s script %q", path.Join(rel, "package.json"), script),
+		kind:   "node",
+	}
+	pl.detect(p)
+	if port := scriptPort(pkg.Scripts[script]); port != 0 {
+		p.port, p.portNote = port, fmt.Sprintf("in the %s script", script)
+		return p
+	}
+	if p.preset == nil || p.preset.DefaultPort == 0 {
+		return p
+	}
+	preset := p.preset
+	p.port, p.portNote = preset.DefaultPort, preset.Name+"'s default"
+	switch {
+	case preset.PortEnv == "PORT":
+		p.movable = true // procs exports the port as PORT
+	case preset.PortFlag != "":
+		p.movable = true
+		p.run = func(port int) runs {
+			if port == preset.DefaultPort {
+				return runs{command: base}
+			}
+			return runs{command: fmt.Sprintf("%s%s %s %d", base, passArgs(manager), preset.PortFlag, port)}
+		}
+	}
+	return p
+}
+
+// runScript is the command that runs a package.json script.
+func runScript(manager, script string) string {
+	switch {
+	case manager == "npm" && script == "start":
+		return "npm start"
+	case manager == "npm" || manager == "bun":
+		return manager + " run " + script
+	}
+	return manager + " " + script
+}
+
+// passArgs is what separates a script's own arguments: npm needs --.
+func passArgs(manager string) string {
+	if manager == "npm" {
+		return " --"
+	}
+	return ""
+}
+
+// lockFiles name the package manager a lock file belongs to.
+var lockFiles = []struct{ file, manager string }{
+	{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"bun.lock", "bun"}, {"bun.lockb", "bun"}, {"package-lock.json", "npm"},
+}
+
+// packageManager is the package manager of the app in rel: the one its
+// package.json or the project's names, else the one whose lock file is
+// there, else npm.
+func (pl *plan) packageManager(rel string, pkg *packageJSON) string {
+	root, _ := readPackageJSON(pl.dir)
+	for _, p := range []*packageJSON{pkg, root} {
+		if p != nil && p.PackageManager != "" {
+			name, _, _ := strings.Cut(p.PackageManager, "@")
+			return name
+		}
+	}
+	for _, dir := range []string{rel, ""} {
+		for _, l := range lockFiles {
+			if exists(pl.abs(dir), l.file) {
+				return l.manager
+			}
+		}
+	}
+	return "npm"
+}
+
+// scriptPort is the port a script sets itself: --port 3000, --port=3000,
+// -p 3000 or PORT=3000; 0 when it sets none.
+func scriptPort(script string) int {
+	words := strings.Fields(script)
+	for i, w := range words {
+		value := ""
+		switch {
+		case (w == "--port" || w == "-p") && i+1 < len(words):
+			value = words[i+1]
+		case strings.HasPrefix(w, "--port="):
+			value = strings.TrimPrefix(w, "--port=")
+		case strings.HasPrefix(w, "PORT="):
+			value = strings.TrimPrefix(w, "PORT=")
+		default:
+			continue
+		}
+		if n, err := strconv.Atoi(value); err == nil && n > 0 && n <= 65535 {
+			return n
+		}
+	}
+	return 0
+}
+
+// hasWorkspaces reports whether the project's package.json or
+// pnpm-workspace.yaml declares workspaces.
+func (pl *plan) hasWorkspaces() bool { return len(pl.workspacePatterns()) > 0 }
+
+// workspacePatterns are the workspace globs of package.json ("workspaces":
+// [...] or {"packages": [...]}) and pnpm-workspace.yaml.
+func (pl *plan) workspacePatterns() []string {
+	var patterns []string
+	if pkg, ok := readPackageJSON(pl.dir); ok && len(pkg.Workspaces) > 0 {
+		var list []string
+		var obj struct {
+			Packages []string `json:"packages"`
+		}
+		if json.Unmarshal(pkg.Workspaces, &list) == nil {
+			patterns = append(patterns, list...)
+		} else if json.Unmarshal(pkg.Workspaces, &obj) == nil {
+			patterns = append(patterns, obj.Packages...)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(pl.dir, "pnpm-workspace.yaml")); err == nil {
+		var ws struct {
+			Packages []string `yaml:"packages"`
+		}
+		if yaml.Unmarshal(data, &ws) == nil {
+			patterns = append(patterns, ws.Packages...)
+		}
+	}
+	return patterns
+}
+
+// workspaceDirs expands the workspace patterns one level: "apps/*" is each
+// folder in apps/, "web" is web/. Exclusions (!pattern) are left out.
+func (pl *plan) workspaceDirs() []string {
+	var dirs []string
+	for _, pattern := range pl.workspacePatterns() {
+		pattern = strings.TrimSuffix(strings.TrimPrefix(path.Clean(pattern), "./"), "/**")
+		if strings.HasPrefix(pattern, "!") || strings.HasPrefix(pattern, "..") || pattern == "." {
+			continue
+		}
+		parent, last := path.Split(pattern)
+		if !strings.ContainsAny(last, "*?[") {
+			dirs = append(dirs, pattern)
+			continue
+		}
+		entries, err := os.ReadDir(pl.abs(parent))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if ok, _ := path.Match(last, e.Name()); ok && e.IsDir() && e.Name() != "node_modules" {
+				dirs = append(dirs, path.Join(parent, e.Name()))
+			}
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		if !slices.Contains(out, d) && exists(pl.abs(d), "package.json") {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

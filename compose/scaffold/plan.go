@@ -1,0 +1,217 @@
+package scaffold
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/joho/godotenv"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
+)
+
+// tier is where a process sits in the usual chain web → api → db.
+type tier int
+
+const (
+	tierService  tier = iota // databases and brokers: started first
+	tierBackEnd              // APIs and workers: wait for the services
+	tierFrontEnd             // dev servers of a browser front end: wait for the APIs
+	tierProxy                // reverse proxies: need their upstreams only per request
+)
+
+// frontEnds are the presets of dev servers that serve a browser front end;
+// they depend on the back ends rather than on the services.
+var frontEnds = []string{"angular", "astro", "create-react-app", "esbuild", "gatsby", "nextjs", "nuxt",
+	"parcel", "remix", "storybook", "sveltekit", "vite", "webpack-dev-server"}
+
+// runs is what a process runs, for the port it is given.
+type runs struct {
+	command string
+	env     map[string]string
+	// notes become comment lines above the process.
+	notes []string
+}
+
+// proxies are the presets of reverse proxies, which nothing waits for.
+var proxies = []string{"caddy", "nginx"}
+
+// process is one process init proposes.
+type process struct {
+	name string
+	// run builds what the process runs for the port it gets (0 if none),
+	// so that a moved port reaches the program.
+	run func(port int) runs
+	// cwd is the working folder relative to the project, slash-separated;
+	// "" is the project folder.
+	cwd string
+	// port is the port wanted, then the one given; portNote says where it
+	// comes from, for a comment beside it.
+	port     int
+	portNote string
+	// movable is true when the program follows a port other than the one
+	// wanted (its command takes it, or it reads PORT).
+	movable bool
+	tier    tier
+	// preset is the detected preset (nil: none) and reason why.
+	preset *frameworks.Preset
+	reason string
+	// source says where the process was found, e.g. `Procfile line 3`;
+	// kind names what was found (node, django, rails, go), for names.
+	source string
+	kind   string
+	// notes are comment lines written above the process, after the
+	// notes of run.
+	notes     []string
+	dependsOn []string
+	// composeDeps are docker-compose depends_on names, kept when they are
+	// processes too.
+	composeDeps []string
+}
+
+// commandLine is the command for the port the process was given.
+func (p *process) commandLine() string { return p.run(p.port).command }
+
+// why is a one-line reason for the summary init prints.
+func (p *process) why() string {
+	if p.preset == nil {
+		return "no preset, from " + p.source
+	}
+	return fmt.Sprintf("%s, from %s", p.preset.Name, p.source)
+}
+
+// plan gathers the processes of one project before they are written.
+type plan struct {
+	dir     string
+	procs   []*process
+	skipped []string
+	// envFile is true when .env beside procs.yaml is loaded for every process.
+	envFile bool
+	// dataDirs are the data folders given to services.
+	dataDirs map[string]bool
+}
+
+// detect fills the preset and tier of p from its command, as procs up will.
+func (pl *plan) detect(p *process) {
+	det, ok := frameworks.Detect(p.commandLine(), nil, filepath.Join(pl.dir, filepath.FromSlash(p.cwd)))
+	if ok {
+		p.preset, p.reason = det.Preset, det.Reason
+	}
+	p.tier = tierBackEnd
+	switch {
+	case p.preset == nil:
+	case slices.Contains(proxies, p.preset.Name):
+		p.tier = tierProxy
+	case p.preset.Category == frameworks.CategoryService:
+		p.tier = tierService
+	case slices.Contains(frontEnds, p.preset.Name):
+		p.tier = tierFrontEnd
+	}
+}
+
+// add appends p under a name no other process has.
+func (pl *plan) add(p *process, alternatives ...string) {
+	p.name = pl.freeName(append([]string{p.name}, alternatives...))
+	pl.procs = append(pl.procs, p)
+}
+
+var notNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// freeName returns the first candidate that is a valid process name not
+// yet used, or the first with a number added.
+func (pl *plan) freeName(candidates []string) string {
+	var valid []string
+	for _, c := range candidates {
+		c = strings.Trim(notNameChars.ReplaceAllString(c, "-"), "_.-")
+		if c != "" {
+			valid = append(valid, c)
+		}
+	}
+	if len(valid) == 0 {
+		valid = []string{"app"}
+	}
+	for _, c := range valid {
+		if pl.find(c) == nil {
+			return c
+		}
+	}
+	for n := 2; ; n++ {
+		if c := fmt.Sprintf("%s-%d", valid[0], n); pl.find(c) == nil {
+			return c
+		}
+	}
+}
+
+func (pl *plan) find(name string) *process {
+	for _, p := range pl.procs {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// skip records something found but not written.
+func (pl *plan) skip(format string, args ...any) {
+	pl.skipped = append(pl.skipped, fmt.Sprintf(format, args...))
+}
+
+// order sorts services first, then back ends, then front ends, then
+// proxies, keeping the order they were found in within each tier.
+func (pl *plan) order() {
+	slices.SortStableFunc(pl.procs, func(a, b *process) int { return int(a.tier) - int(b.tier) })
+}
+
+// inferDependencies makes back ends wait for the services, and front ends
+// for the back-end servers (or, with none, for the services); services keep
+// the depends_on of docker-compose.yml.
+func (pl *plan) inferDependencies() {
+	var services, servers []string
+	for _, p := range pl.procs {
+		switch {
+		case p.tier == tierService:
+			services = append(services, p.name)
+		case p.tier == tierBackEnd && p.preset != nil && p.preset.Category == frameworks.CategoryDevServer:
+			servers = append(servers, p.name)
+		}
+	}
+	for _, p := range pl.procs {
+		switch p.tier {
+		case tierService:
+			for _, dep := range p.composeDeps {
+				if d := pl.find(dep); d != nil && d != p {
+					p.dependsOn = append(p.dependsOn, dep)
+				}
+			}
+		case tierBackEnd:
+			p.dependsOn = services
+		case tierFrontEnd:
+			p.dependsOn = servers
+			if len(servers) == 0 {
+				p.dependsOn = services
+			}
+		}
+	}
+}
+
+// checkEnvFile loads .env for every process, as foreman does, when the
+// project has one procs can read.
+func (pl *plan) checkEnvFile() {
+	if !exists(pl.dir, ".env") {
+		return
+	}
+	if _, err := godotenv.Read(filepath.Join(pl.dir, ".env")); err != nil {
+		pl.skip(".env: not in dotenv format (KEY=value lines), so not loaded: fix it, then add envFile: .env")
+		return
+	}
+	pl.envFile = true
+}
+
+// exists reports whether the file rel exists under dir.
+func exists(dir string, rel ...string) bool {
+	_, err := os.Stat(filepath.Join(append([]string{dir}, rel...)...))
+	return err == nil
+}

@@ -1,0 +1,5 @@
+package main
+
+import "net/http"
+
+func main() { http.ListenAndServe(":8080", nil) }

@@ -1,0 +1,2 @@
+require_relative 'boot'
+require 'rails/all'
