@@ -33,6 +33,7 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 	flags.BoolVar(&a.noColor, "no-color", false, "disable colour output (also NO_COLOR=1)")
 
 	root.AddCommand(
+		a.initCommand(),
 		a.checkCommand(),
 		a.configCommand(),
 		a.schemaCommand(),
