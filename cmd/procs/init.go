@@ -27,7 +27,8 @@ docker-compose.yml whose images procs can run locally (Postgres, Redis,
 MySQL, MariaDB, MongoDB, Memcached, nginx, RabbitMQ, NATS, MinIO), and a
 Procfile. Each process says in a comment where it came from and which preset
 was detected; services come first, then the APIs, then the front ends that
-depend on them.
+depend on them. With a Procfile, its lines are the apps and the other project
+files are not looked at (docker-compose.yml services still are).
 
 An existing procs.yaml is never overwritten without --force. -f FILE writes
 FILE instead, for the folder it is in.`,
