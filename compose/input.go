@@ -85,7 +85,8 @@ type inputWriter struct {
 	ended   chan struct{}
 }
 
-// writeResult is a finished write, for the loop to mark submitted input.
+// writeResult is a finished write, for the loop to mark submitted input;
+// at is when the write began.
 type writeResult struct {
 	submit bool
 	at     time.Time
@@ -102,8 +103,11 @@ func newInputWriter(c *childProc) *inputWriter {
 func (w *inputWriter) run() {
 	defer close(w.ended)
 	for req := range w.queue {
+		// Stamped before the write: the child may answer, and its answer be
+		// read, before this goroutine runs again after Write returns.
+		at := time.Now()
 		err := w.child.write(req.data)
-		w.written <- writeResult{submit: req.submit && err == nil, at: time.Now()}
+		w.written <- writeResult{submit: req.submit && err == nil, at: at}
 		if req.done != nil {
 			req.done <- err
 		}

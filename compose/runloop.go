@@ -234,6 +234,10 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	// run's marker go with the main process.
 	l.c.signalGroup(syscall.SIGKILL)
 	getSpawner().sweepStrays(l.s.spec.owner)
+	// The writers are gone, so what the pipes still hold ends in EOF: read
+	// it all before closing them, or a loop that fell behind would lose the
+	// last lines from the log file. The bound is for a stray holding a pipe.
+	output = l.readToEnd(output, outputEndGrace)
 	l.c.closeIO()
 	l.writer.stop()
 	l.detachAll()
@@ -252,4 +256,28 @@ func (l *runLoop) armTimer(t *time.Timer) {
 		return
 	}
 	t.Reset(time.Until(deadline))
+}
+
+// outputEndGrace bounds how long a finished run's output is read to EOF.
+const outputEndGrace = 2 * time.Second
+
+// readToEnd handles output until it ends or grace passes; it returns nil
+// when the output ended, else the channel still open.
+func (l *runLoop) readToEnd(output <-chan outputChunk, grace time.Duration) <-chan outputChunk {
+	if output == nil {
+		return nil
+	}
+	timeout := time.NewTimer(grace)
+	defer timeout.Stop()
+	for {
+		select {
+		case chunk, ok := <-output:
+			if !ok {
+				return nil
+			}
+			l.handleOutput(chunk)
+		case <-timeout.C:
+			return output
+		}
+	}
 }

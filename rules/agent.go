@@ -62,7 +62,7 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	}
 	prompt, promptOK := d.promptRow()
 	if promptOK && !busy && d.ruleHolds(now) {
-		if d.inputSent && !d.answered(prompt) {
+		if d.inputSent && !d.answered(prompt, now) {
 			return d.working(ReasonInput, "", "input sent, waiting for the program to answer")
 		}
 		d.inputSent = false
@@ -130,16 +130,31 @@ func (d *Detector) outputSinceInput() bool {
 	return !d.inputWritten.IsZero() && d.lastOutput.After(d.inputWritten)
 }
 
+// answerGrace is how long after submitted input an unchanged screen with
+// its prompt counts as the answer: a command that changes nothing on screen
+// must not leave the program busy for ever.
+const answerGrace = time.Second
+
 // answered reports whether the program has answered submitted input, given
-// the prompt row on screen now: output came after the write, and it is not
+// the prompt row on screen now: output came after the write; it is not
 // just the echo of the text typed into the prompt (a prompt row still
 // ending with the text, or with its start, is the echo; an answer is a
-// fresh prompt).
-func (d *Detector) answered(prompt string) bool {
-	if !d.outputSinceInput() {
+// fresh prompt); and the screen differs from the one the input was sent
+// to (a program may redraw the same prompt just after the write), or
+// answerGrace has passed.
+func (d *Detector) answered(prompt string, now time.Time) bool {
+	if !d.outputSinceInput() || isEcho(strings.TrimRight(prompt, " "), d.inputText) {
 		return false
 	}
-	return !isEcho(strings.TrimRight(prompt, " "), d.inputText)
+	return d.screen.Text() != d.inputScreen || !now.Before(d.inputWritten.Add(answerGrace))
+}
+
+// inputDeadline is when an unchanged screen will count as the answer.
+func (d *Detector) inputDeadline() (time.Time, bool) {
+	if !d.inputSent || d.inputWritten.IsZero() {
+		return time.Time{}, false
+	}
+	return d.inputWritten.Add(answerGrace), true
 }
 
 // isEcho reports whether row ends with the typed text or a start of it (a
@@ -159,8 +174,9 @@ func (d *Detector) handleScreen(ev Event) {
 		d.lastOutput = ev.Time
 	}
 	d.reclassify(ev.Time)
-	// Any state but the prompt after the write answers the input too.
-	if d.inputSent && d.outputSinceInput() && d.verdict.State != StateBusy {
+	// Any state after the write but our own "input sent" answers it too:
+	// a spinner, a dialog, or no prompt while the command runs.
+	if d.inputSent && d.outputSinceInput() && d.verdict.Reason != ReasonInput {
 		d.inputSent = false
 	}
 }
@@ -188,6 +204,7 @@ func (d *Detector) handleInput(ev Event) {
 	case EventInput:
 		d.inputSent, d.inputWritten = true, time.Time{}
 		d.inputText = lastInputLine(ev.Input)
+		d.inputScreen = d.screen.Text()
 	case EventInputWritten:
 		if d.inputSent {
 			d.inputWritten = ev.Time

@@ -193,3 +193,17 @@ func TestAgentEchoIsNotAnAnswer(t *testing.T) {
 	assert.Equal(t, StateBusy, r.draw("\r\n").State, "the command runs")
 	assert.Equal(t, StateReady, r.draw("total 0\r\n$ ").State, "a fresh prompt is")
 }
+
+func TestAgentSameScreenAnswersAfterGrace(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^> $`)})
+	require.Equal(t, StateReady, r.draw("> ").State)
+	r.event(EventInput)
+	r.event(EventInputWritten)
+	assert.Equal(t, StateBusy, r.draw("\r> ").State, "the same prompt redrawn right after the write is not an answer")
+	deadline, ok := r.d.Deadline()
+	require.True(t, ok, "a timer is asked for")
+	v, _ := r.d.Handle(Event{Kind: EventTimer, Time: deadline})
+	assert.Equal(t, StateReady, v.State, "a command that changes nothing on screen is answered after the grace")
+	_, ok = r.d.Deadline()
+	assert.False(t, ok)
+}

@@ -68,6 +68,7 @@ type Detector struct {
 	// newest output was read.
 	inputSent    bool
 	inputText    string
+	inputScreen  string // the screen the input was sent to
 	inputWritten time.Time
 	lastOutput   time.Time
 
@@ -147,6 +148,11 @@ func (d *Detector) Ports() []int { return slices.Clone(d.ports) }
 // Deadline returns when the engine must deliver the next EventTimer: the end
 // of the stability delay or the readiness timeout. false when none is due.
 func (d *Detector) Deadline() (time.Time, bool) {
+	if d.interactive() && !d.exited {
+		if at, ok := d.inputDeadline(); ok {
+			return at, true
+		}
+	}
 	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false
 	}

@@ -26,7 +26,8 @@ const (
 	// EventInput is input ending with Enter, about to be written to an
 	// interactive run: its prompt no longer means idle until it answers.
 	EventInput
-	// EventInputWritten is when that input reached the program (Time).
+	// EventInputWritten says that input was written; Time is when the
+	// write began, so output read after it may be the answer.
 	EventInputWritten
 )
 

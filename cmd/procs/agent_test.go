@@ -76,7 +76,6 @@ func cmdAttachPTY(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 	}()
-	var all strings.Builder
 	deadline := time.After(agentDeadline)
 	for _, step := range args[1:] {
 		kind, text, _ := strings.Cut(step, ":")
@@ -88,7 +87,6 @@ func cmdAttachPTY(ts *testscript.TestScript, neg bool, args []string) {
 					if !ok {
 						ts.Fatalf("attach ended before %q showed; screen:\n%s", text, screen.Text())
 					}
-					all.Write(data)
 					_, _ = screen.Write(data)
 				case <-deadline:
 					ts.Fatalf("no %q on the attached screen; screen:\n%s", text, screen.Text())
@@ -106,20 +104,21 @@ func cmdAttachPTY(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("unknown step %q", step)
 		}
 	}
+	// attach has ended once it exited and its last words are read (the
+	// terminal reports EOF once it is gone).
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	for ended := false; !ended; {
+	for exited := false; !exited || chunks != nil; {
 		select {
 		case data, ok := <-chunks:
 			if !ok {
 				chunks = nil
 				continue
 			}
-			all.Write(data)
 			_, _ = screen.Write(data)
 		case err := <-done:
 			ts.Check(err)
-			ended = true
+			exited, done = true, nil
 		case <-deadline:
 			ts.Fatalf("attach did not end; screen:\n%s", screen.Text())
 		}

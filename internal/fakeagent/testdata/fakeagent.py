@@ -42,6 +42,7 @@ except OSError:
 
 conversation = []
 typed = ""
+turns = 0  # shown in the header, as real agents show usage: every answer changes the screen
 
 
 def write(s):
@@ -61,7 +62,7 @@ def clear():
 
 def frame(status):
     """The whole main screen: header, conversation, prompt box, status."""
-    out = [clear(), at(1), "\x1b[1mfake agent 1.0\x1b[0m"]
+    out = [clear(), at(1), "\x1b[1mfake agent 1.0\x1b[0m · turn %d" % turns]
     room = ROWS - 8
     for i, line in enumerate(conversation[-room:]):
         out.append(at(3 + i) + line[:COLS])
@@ -134,7 +135,8 @@ def spin(seconds, label="Thinking…"):
 
 
 def handle(line):
-    global typed
+    global typed, turns
+    turns += 1
     if line == "/exit":
         write(clear() + "bye\r\n")
         sys.exit(0)
