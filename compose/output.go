@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -90,4 +92,21 @@ func (l *runLoop) screenChanged() {
 	}
 	l.handle(rules.Event{Kind: rules.EventScreen, Time: at})
 	l.answer(l.responder.screen(l.screen))
+}
+
+// screenTail is the last non-blank rows of a PTY run's screen (nil for
+// pipes), trimmed, for results.
+func (l *runLoop) screenTail() []string {
+	if l.screen == nil {
+		return nil
+	}
+	var tail []string
+	rows := l.screen.Rows()
+	for i := len(rows) - 1; i >= 0 && len(tail) < resultLogLines; i-- {
+		if row := strings.TrimSpace(rows[i]); row != "" {
+			tail = append(tail, row)
+		}
+	}
+	slices.Reverse(tail)
+	return tail
 }

@@ -19,6 +19,9 @@ type procState struct {
 	recoverable bool
 	// idle is the onIdle state; nil without onIdle.
 	idle *idleState
+	// screen is the last rows of a PTY run's screen, as of its last verdict:
+	// a result shows them, where a TUI's log lines are a jumble of redraws.
+	screen []string
 
 	state   rules.State
 	reason  string

@@ -23,8 +23,10 @@ func (e *Engine) handleReport(r report) {
 	case reportPorts:
 		ps.ports = r.ports
 	case reportVerdict:
+		ps.screen = r.screen
 		e.applyVerdict(ps, r.verdict)
 	case reportExited:
+		ps.screen = r.screen
 		e.handleExit(ps, r.verdict)
 	}
 }

@@ -165,7 +165,7 @@ func (l *runLoop) handle(ev rules.Event) {
 			l.s.send(report{kind: reportPorts, ports: ports})
 		}
 	}
-	l.s.send(report{kind: reportVerdict, verdict: v})
+	l.s.send(report{kind: reportVerdict, verdict: v, screen: l.screenTail()})
 }
 
 // handleProbe feeds a probe result to detection while starting, and to the
@@ -246,7 +246,7 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 			// Readers end once their streams close; their lines are already logged.
 		}
 	}
-	l.s.send(report{kind: reportExited, verdict: v})
+	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail()})
 }
 
 func (l *runLoop) armTimer(t *time.Timer) {

@@ -102,7 +102,7 @@ func depBlocks(d *procState, c Condition) string {
 // start launches a new run of ps.
 func (e *Engine) start(ps *procState) {
 	ps.run++
-	ps.pid, ps.ports, ps.exitCode = 0, nil, nil
+	ps.pid, ps.ports, ps.exitCode, ps.screen = 0, nil, nil, nil
 	ps.startedAt = time.Now()
 	spec, err := e.runSpec(ps)
 	if err != nil {

@@ -77,6 +77,8 @@ type report struct {
 	pid     int
 	verdict rules.Verdict
 	ports   []int
+	// screen is, for a PTY run, the last rows of its screen with the verdict.
+	screen []string
 }
 
 func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, wd *Watchdog, reports chan<- report) *supervisor {

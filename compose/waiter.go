@@ -77,10 +77,14 @@ func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rul
 	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !strings.Contains(msg, ps.line) {
 		msg += fmt.Sprintf(" (line %q)", ps.line)
 	}
+	logs := runTexts(ps, w.minRun, resultLogLines)
+	if len(ps.screen) > 0 && ps.run >= w.minRun {
+		logs = slices.Clone(ps.screen)
+	}
 	return rules.Result{
 		Name: ps.cfg.Name, Success: success, State: ps.state, Run: ps.run,
 		DurationMs: time.Since(w.began).Milliseconds(), Message: msg,
-		Ports: slices.Clone(ps.ports), Logs: runTexts(ps, w.minRun, resultLogLines),
+		Ports: slices.Clone(ps.ports), Logs: logs,
 	}
 }
 
