@@ -119,6 +119,11 @@ func StateText(ev Event) string {
 		}
 		return fmt.Sprintf("%s starting", name)
 	case rules.StateReady:
+		switch ev.From {
+		case rules.StateBusy, rules.StateAwaitingInput, rules.StateAwaitingPermission, rules.StateFailed:
+			// An agent back at its prompt: its start-up time is old news.
+			return fmt.Sprintf("%s ready (%s)", name, ev.Message)
+		}
 		took := formatDuration(time.Duration(ev.DurationMs) * time.Millisecond)
 		if ev.Message == "" {
 			return fmt.Sprintf("%s ready in %s", name, took)

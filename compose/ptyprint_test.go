@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/procsdev/procs/rules"
 )
 
 func TestKeepColors(t *testing.T) {
@@ -17,4 +19,11 @@ func TestKeepColors(t *testing.T) {
 	} {
 		assert.Equal(t, want, string(keepColors([]byte(raw))), "%q", raw)
 	}
+}
+
+func TestStateTextOfAnAgentBackAtItsPrompt(t *testing.T) {
+	ev := Event{Type: EventState, Proc: "agent", From: rules.StateBusy, To: rules.StateReady, Message: `idle at prompt "❯"`, DurationMs: 1500}
+	assert.Equal(t, `agent ready (idle at prompt "❯")`, StateText(ev))
+	ev.From = rules.StateStarting
+	assert.Equal(t, `agent ready in 1.5s (idle at prompt "❯")`, StateText(ev))
 }
