@@ -207,3 +207,11 @@ func TestAgentSameScreenAnswersAfterGrace(t *testing.T) {
 	_, ok = r.d.Deadline()
 	assert.False(t, ok)
 }
+
+func TestAgentTaskCompletes(t *testing.T) {
+	spec := agentSpec(t)
+	spec.Task = true
+	r := newAgentRun(t, spec)
+	v, _ := r.d.Handle(Event{Kind: EventExit, Time: r.now, Exit: Exit{Code: 0}})
+	assert.Equal(t, StateCompleted, v.State, "an agent run as a task (claude -p) completes on exit 0")
+}

@@ -272,7 +272,7 @@ func (d *Detector) checkTimeout(now time.Time) {
 func (d *Detector) handleExit(e Exit) {
 	d.exited = true
 	v := classifyExit(e, d.spec.Task)
-	if d.spec.Interactive {
+	if d.spec.Interactive && !d.spec.Task {
 		v = classifyExitInteractive(e)
 	}
 	if (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted {
