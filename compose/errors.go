@@ -94,7 +94,7 @@ func didYouMean(word string, candidates []string) string {
 		if len(c) > len(word)+2 || len(word) > len(c)+2 {
 			continue // too far apart, and keeps long input cheap
 		}
-		d := levenshtein(lower, strings.ToLower(c))
+		d := editDistance(lower, strings.ToLower(c))
 		if d < bestDist || (d == bestDist && c < best && best != "") {
 			best, bestDist = c, d
 		}
@@ -105,26 +105,32 @@ func didYouMean(word string, candidates []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
-// levenshtein is the edit distance between a and b, counted in runes.
-func levenshtein(a, b string) int {
+// editDistance is the number of single-rune insertions, deletions,
+// substitutions and swaps of neighbours that turn a into b (the optimal
+// string alignment distance): "wbe" is one swap from "web", as a typo is.
+func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	// rows[0..2] are the rows for i-2, i-1 and i.
+	rows := [3][]int{make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)}
+	for j := range rows[1] {
+		rows[1][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
+		twoUp, up, cur := rows[0], rows[1], rows[2]
 		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			cur[j] = min(up[j]+1, cur[j-1]+1, up[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], twoUp[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		rows[0], rows[1], rows[2] = up, cur, twoUp
 	}
-	return prev[len(rb)]
+	return rows[1][len(rb)]
 }
 
 // problems collects the errors of one load, placed with the origins of

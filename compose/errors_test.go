@@ -11,6 +11,22 @@ func TestDidYouMean(t *testing.T) {
 	assert.Equal(t, ` (did you mean "readyTimeout"?)`, didYouMean("readytimeout", procKeys))
 	assert.Equal(t, "", didYouMean("banana", procKeys))
 	assert.Equal(t, "", didYouMean("x", []string{"yz"}), "short words need a close match")
+	assert.Equal(t, ` (did you mean "web"?)`, didYouMean("wbe", []string{"api", "web"}), "a swap of neighbours is one typo")
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"web", "web", 0}, {"", "abc", 3}, {"abc", "", 3},
+		{"wbe", "web", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3},
+		{"readyPatern", "readyPatterns", 2}, {"héllo", "hello", 1},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, editDistance(tt.a, tt.b), "%q → %q", tt.a, tt.b)
+		assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "%q → %q", tt.b, tt.a)
+	}
 }
 
 func TestConfigErrorsSortedAndJoined(t *testing.T) {

@@ -85,8 +85,11 @@ func (e *Engine) afterReady(ps *procState) {
 // requested restart, a policy restart after backoff, or a final state.
 func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 	ps.sup, ps.pid = nil, 0
-	code := v.ExitCode
-	ps.exitCode = &code
+	ps.exitCode = nil
+	if ran := v.Reason != "port-in-use" && v.Reason != "start"; ran {
+		code := v.ExitCode
+		ps.exitCode = &code
+	}
 	ps.line = v.Line
 	stable := !ps.readyAt.IsZero() && ps.readyAt.After(ps.startedAt) && time.Since(ps.readyAt) >= stableResetAfter
 	if stable {

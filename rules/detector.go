@@ -201,10 +201,12 @@ func (d *Detector) absorbLine(l Line) string {
 		return text
 	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
-		if d.ready {
-			// Up and serving: an error now (a dev server's compile error
-			// after an edit) makes the run unhealthy, not failed. A ready
-			// line brings it back; an exit ends it.
+		if d.ready && !d.spec.waitsForNothing() {
+			// Up and serving, by a signal of its own: an error now (a dev
+			// server's compile error after an edit) makes the run
+			// unhealthy, not failed. A ready line brings it back; an exit
+			// ends it. A run ready only because it was running has shown
+			// nothing that outweighs an error line: it fails.
 			if d.verdict.State != StateUnhealthy {
 				d.set(Verdict{State: StateUnhealthy, Reason: "error", Message: errorMessage(p, text), Line: text})
 			}
@@ -275,10 +277,14 @@ func (d *Detector) handleExit(e Exit) {
 	if d.spec.Interactive && !d.spec.Task {
 		v = classifyExitInteractive(e)
 	}
-	if (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted {
+	switch {
+	case (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted:
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()
+	case v.State == StateFailed && d.log.last != "":
+		// Its last words usually say why ("sh: 1: srv: not found").
+		v.Message += "; last line " + quote(d.log.last)
 	}
 	d.verdict = v
 }

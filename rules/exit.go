@@ -42,6 +42,12 @@ func (e Exit) describe() string {
 	if sig := e.signalOf(); sig != 0 {
 		return fmt.Sprintf("exit code %d (%s)", e.Code, signalName(sig))
 	}
+	switch e.Code {
+	case 126:
+		return "exit code 126 (command not executable)"
+	case 127:
+		return "exit code 127 (command not found)"
+	}
 	return fmt.Sprintf("exit code %d", e.Code)
 }
 

@@ -56,6 +56,9 @@ func RunProbe(ctx context.Context, p ProbeSpec, interval time.Duration, out func
 	if interval <= 0 {
 		interval = DefaultProbeInterval
 	}
+	// A server becomes reachable soon after it starts: probe quickly at
+	// first, doubling the wait up to the interval.
+	wait := min(probeFirstWait, interval)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -69,9 +72,13 @@ func RunProbe(ctx context.Context, p ProbeSpec, interval time.Duration, out func
 			return
 		}
 		out(r)
-		timer.Reset(interval)
+		timer.Reset(wait)
+		wait = min(wait*2, interval)
 	}
 }
+
+// probeFirstWait is the wait after the first probe of a run.
+const probeFirstWait = 50 * time.Millisecond
 
 // Probe runs one probe, bounded by p.Timeout.
 func Probe(ctx context.Context, p ProbeSpec) ProbeResult {

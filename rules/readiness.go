@@ -12,6 +12,12 @@ import (
 // (no rule, or the rule is true). With neither, a configured port must be
 // open by this process tree; with no port either, a service is ready by
 // running and a task waits for its exit.
+// waitsForNothing reports whether the spec gives nothing to wait for, so a
+// service is ready as soon as it runs.
+func (s *Spec) waitsForNothing() bool {
+	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0
+}
+
 func (d *Detector) condition(now time.Time, line string) bool {
 	hasPatterns := len(d.spec.ReadyPatterns) > 0
 	if !hasPatterns && d.spec.Rule == nil {
