@@ -45,9 +45,9 @@ func TestFailing(t *testing.T) {
 		{"search", "start", rules.StateFailed, []string{`"search-server-not-installed"`, "not found"}},
 		{"worker", "error", rules.StateFailed, []string{`error line "ERROR: settings.toml: missing key 'queue_url'"`, "matched /^ERROR: /"}},
 		{"cache", "timeout", rules.StateFailed, []string{"port 19102 open, no line matched /Ready to accept connections/ after 10s"}},
-		{"migrate", "", rules.StateFailed, []string{"exit code 3"}},
+		{"migrate", "", rules.StateFailed, []string{`exit code 3; last error line "migrate: ERROR: relation \"customers\" does not exist"`}},
 		{"api", "dependency", rules.StateBlocked, []string{"migrate failed: exit code 3"}},
-		{"frontend", "dependency", rules.StateBlocked, []string{"api is blocked (migrate failed: exit code 3)"}},
+		{"frontend", "dependency", rules.StateBlocked, []string{"api is blocked (migrate failed: exit code 3"}},
 		{"squatter", "ready", rules.StateReady, nil},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
@@ -51,6 +52,9 @@ type Detector struct {
 	readySince   time.Time
 	readyLine    string // the last ready line since the last not-ready line
 	notReadyLine string // a prompt blocking startup, "" when none
+	// lastStderr is the last line written to stderr, where programs say
+	// why they fail; a crash message quotes it (or else the last line).
+	lastStderr string
 
 	ports      []int
 	portOpen   bool
@@ -196,6 +200,9 @@ func (d *Detector) absorbLine(l Line) string {
 		text = StripText(l.Raw)
 	}
 	d.log.add(text)
+	if l.Stream == StreamStderr && strings.TrimSpace(text) != "" {
+		d.lastStderr = text
+	}
 	if d.interactive() {
 		// The screen, not the jumble of redrawn lines, decides.
 		return text
@@ -282,8 +289,10 @@ func (d *Detector) handleExit(e Exit) {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()
-	case v.State == StateFailed && d.log.last != "":
+	case v.State == StateFailed && d.lastStderr != "":
 		// Its last words usually say why ("sh: 1: srv: not found").
+		v.Message += "; last error line " + quote(d.lastStderr)
+	case v.State == StateFailed && d.log.last != "":
 		v.Message += "; last line " + quote(d.log.last)
 	}
 	d.verdict = v

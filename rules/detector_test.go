@@ -224,6 +224,21 @@ func TestDetectorScripts(t *testing.T) {
 		want: Verdict{State: StateFailed, Reason: "error", Line: "FATAL:  could not create any TCP/IP sockets",
 			Message: `error line "FATAL:  could not create any TCP/IP sockets" (matched /FATAL:/); then exit code 1`, ExitCode: 1},
 	}, {
+		name: "a crash quotes the last error line",
+		spec: func(t *testing.T) *Spec { return &Spec{Task: true} },
+		steps: []step{
+			{10 * ms, Event{Kind: EventLine, Line: Line{Text: "ERROR: relation \"users\" does not exist", Stream: StreamStderr}}},
+			lineAt(20*ms, "rolling back"), exitAt(30*ms, Exit{Code: 3}),
+		},
+		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 3,
+			Message: `exit code 3; last error line "ERROR: relation \"users\" does not exist"`},
+	}, {
+		name:  "command not found",
+		spec:  func(t *testing.T) *Spec { return &Spec{} },
+		steps: []step{lineAt(10*ms, "sh: 1: srv: not found"), exitAt(20*ms, Exit{Code: 127})},
+		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 127,
+			Message: `exit code 127 (command not found); last line "sh: 1: srv: not found"`},
+	}, {
 		name:  "events after the exit are ignored",
 		spec:  func(t *testing.T) *Spec { return &Spec{ReadyPatterns: mustPatterns(t, "ready")} },
 		steps: []step{exitAt(10*ms, Exit{Code: 2}), lineAt(20*ms, "ready")},
