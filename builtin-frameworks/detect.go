@@ -152,13 +152,14 @@ func allExist(dir string, files []string) bool {
 }
 
 // programName is the base name of the program words run, looking through
-// wrappers that only change how it is run (uv run, poetry run, bundle exec).
+// wrappers that only change how it is run: `bundle exec sidekiq` runs
+// sidekiq, `uv run python manage.py` runs python.
 func programName(words []string) string {
 	name := filepath.Base(words[0])
 	if len(words) > 2 {
 		switch name + " " + words[1] {
 		case "uv run", "poetry run", "pipenv run", "pdm run", "hatch run", "bundle exec", "rye run":
-			return name
+			return filepath.Base(words[2])
 		}
 	}
 	return name

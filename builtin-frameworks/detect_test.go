@@ -32,7 +32,7 @@ func TestDetect(t *testing.T) {
 		{"flask run", "flask --app app run --port 5000", nil, project("flask-app"), "flask",
 			`command "flask --app app run --port 5000" matches /(^|[\s/])flask\s+(.*\s)?run\b/`},
 		{"django runserver", "python manage.py runserver", nil, project("django-app"), "django",
-			`command "python manage.py runserver" matches /manage\.py\s+runserver\b/`},
+			`command "python manage.py runserver" matches /manage\.py\s+runserver(_plus)?\b/`},
 		{"go run", "go run .", nil, project("go-module"), "go", `command "go run ." matches /^go\s+run(\s|$)/`},
 		{"nginx", "nginx -g 'daemon off;'", nil, project("plain"), "nginx", ""},
 		{"mariadb", "/usr/sbin/mariadbd --datadir=/tmp/x", nil, project("plain"), "mysql", ""},
@@ -72,7 +72,10 @@ func TestDetect(t *testing.T) {
 			`command "node app.js" matches /^(node|nodemon|tsx|ts-node)(\s|$)/`},
 
 		// Files in the working directory.
-		{"manage.py", "python3 serve.py", nil, project("django-app"), "django", "manage.py in ./django-app"},
+		{"a worker in a Django project is not its dev server", "python3 worker.py", nil, project("django-app"), "", ""},
+		{"manage.py other than runserver", "python manage.py qcluster", nil, project("django-app"), "", ""},
+		{"sidekiq in a Rails project", "bundle exec sidekiq", nil, project("rails-app"), "", ""},
+		{"rails jobs in a Rails project", "bin/rails jobs:work", nil, project("rails-app"), "", ""},
 		{"Gemfile + config.ru", "bundle exec foreman start", nil, project("rails-app"), "rails",
 			"Gemfile + config.ru in ./rails-app"},
 		{"go.mod", "air", nil, project("go-module"), "go", `command "air" matches /^(air|gow|reflex)(\s|$)/`},

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/internal/testenv"
 )
 
@@ -153,7 +152,7 @@ http {
 		config(dir, port, "")
 		r := startProcs(t, dir, procs(dir, 0))
 		res, _ := r.requireReadyBy("web", "nginx")
-		assert.Contains(t, res.Message, frameworks.ListeningRule, "with no port, listening decides")
+		assert.Contains(t, res.Message, fmt.Sprintf("listening on port %d", port), "with no port, listening decides")
 		assertPorts(t, res.Ports, port)
 		r.requireStatusPorts("web", port)
 	})
@@ -191,7 +190,7 @@ func TestE2EMemcached(t *testing.T) {
 		dir, port := t.TempDir(), freePort(t)
 		r := startProcs(t, dir, fmt.Sprintf("procs:\n  cache: {command: %s}\n", server(port)))
 		res, _ := r.requireReadyBy("cache", "memcached")
-		assert.Contains(t, res.Message, frameworks.ListeningRule, "with no port, listening decides")
+		assert.Contains(t, res.Message, fmt.Sprintf("listening on port %d", port), "with no port, listening decides")
 		assertPorts(t, res.Ports, port)
 		r.requireStatusPorts("cache", port)
 	})

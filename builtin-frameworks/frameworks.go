@@ -87,19 +87,20 @@ type Preset struct {
 	StabilityDelay time.Duration
 	// Interactive marks programs driven through a PTY (agent CLIs, shells).
 	Interactive bool
-	// ReadyWhenListening marks programs that print nothing when ready
-	// (nginx, memcached): a process using the preset with no port, ready
-	// rule or ready pattern of its own is ready once its process tree
-	// listens on a TCP port (the rule ListeningRule), not merely running.
+	// ReadyWhenListening marks programs that may print nothing when ready
+	// (nginx, memcached, a net/http server): for a process with no port,
+	// ready rule or ready pattern of its own, its process tree listening
+	// on a TCP port counts as ready, as a ready line does.
 	ReadyWhenListening bool
+	// AssumeReadyAfter is for generic runtimes (go run, node app.js), which
+	// may run a server or a worker: a process with no readiness setting of
+	// its own that has shown no ready line, no listening port and no error
+	// after this long is assumed ready, instead of failing a timeout.
+	AssumeReadyAfter time.Duration
 	// Sources says where the patterns come from: captures recorded here
 	// ("captures redis/*"), shared fixtures, or the program's source files.
 	Sources []string
 }
-
-// ListeningRule is the ready rule of ReadyWhenListening presets: the
-// process tree listens on at least one TCP port.
-const ListeningRule = "len(ports) > 0"
 
 // DetectSpec says how to recognise a preset's program.
 type DetectSpec struct {
@@ -236,6 +237,8 @@ type presetFile struct {
 	Interactive      bool              `yaml:"interactive"`
 	// ReadyWhenListening: see Preset.ReadyWhenListening.
 	ReadyWhenListening bool `yaml:"readyWhenListening"`
+	// AssumeReadyAfter: see Preset.AssumeReadyAfter.
+	AssumeReadyAfter string `yaml:"assumeReadyAfter"`
 	// Sources says where the patterns come from; documentation only.
 	Sources []string `yaml:"sources"`
 }
@@ -307,6 +310,9 @@ func parsePreset(data []byte) (*Preset, error) {
 	if p.StabilityDelay, err = parseDuration("stabilityDelay", f.StabilityDelay); err != nil {
 		return nil, err
 	}
+	if p.AssumeReadyAfter, err = parseDuration("assumeReadyAfter", f.AssumeReadyAfter); err != nil {
+		return nil, err
+	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -339,8 +345,8 @@ func (p *Preset) validate() error {
 		return fmt.Errorf("defaultPort %d is not a port", p.DefaultPort)
 	case p.Detect.Refines != "" && len(p.Detect.PackageJSON) == 0:
 		return fmt.Errorf("detect.refines needs detect.packageJson: the dependencies that tell the two apart")
-	case p.ReadyWhenListening && len(p.ReadyPatterns) > 0:
-		return fmt.Errorf("readyWhenListening is for programs with no ready line: drop it or the readyPatterns")
+	case p.AssumeReadyAfter > 0 && p.ReadyTimeout > 0:
+		return fmt.Errorf("assumeReadyAfter and readyTimeout exclude each other: a generic runtime is assumed ready, a server fails its timeout")
 	}
 	for _, g := range p.Detect.Files {
 		if len(g) == 0 {

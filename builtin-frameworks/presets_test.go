@@ -63,7 +63,8 @@ func TestPresetFileRejectsBadInput(t *testing.T) {
 		"no description":              "name: x\ncategory: service\n",
 		"bad duration":                base + "readyTimeout: 30\n",
 		"files no runners":            base + "detect: {files: [manage.py]}\n",
-		"listening with a ready line": base + "readyPatterns: [up]\nreadyWhenListening: true\n",
+		"assumed ready and a timeout": base + "assumeReadyAfter: 10s\nreadyTimeout: 30s\n",
+		"bad assumeReadyAfter":        base + "assumeReadyAfter: soon\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := parsePreset([]byte(doc))

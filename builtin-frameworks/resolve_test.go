@@ -13,7 +13,7 @@ func TestResolve(t *testing.T) {
 		preset, reason          string // preset "" = none
 	}{
 		{"auto", "npm run dev", project("vite-app"), "vite", `package.json script "dev" runs "vite"`},
-		{"", "python manage.py runserver", project("django-app"), "django", `command "python manage.py runserver" matches /manage\.py\s+runserver\b/`},
+		{"", "python manage.py runserver", project("django-app"), "django", `command "python manage.py runserver" matches /manage\.py\s+runserver(_plus)?\b/`},
 		{"none", "redis-server", project("plain"), "", ""},
 		{"nginx", "sh ./start-proxy.sh", project("plain"), "nginx", "framework: nginx"},
 		{"no-such-preset", "redis-server", project("plain"), "", ""},

@@ -190,8 +190,8 @@ func presetFor(t *testing.T, c capture) *Preset {
 	return p
 }
 
-// detectorFor builds the detector the engine would: the preset's patterns
-// and, with no port, the ListeningRule of a ReadyWhenListening preset.
+// detectorFor builds the detector the engine would (compose.DetectionOf):
+// the preset's patterns and, with no port, its ways to tell without one.
 func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detector {
 	t.Helper()
 	ready, err := rules.CompilePatterns(p.ReadyPatterns)
@@ -202,9 +202,8 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
 		ReadyTimeout: p.ReadyTimeout, StabilityDelay: p.StabilityDelay, PortInUse: func(int) bool { return false }}
-	if p.ReadyWhenListening && port == 0 {
-		spec.Rule, err = rules.CompileRule(ListeningRule)
-		require.NoError(t, err)
+	if port == 0 {
+		spec.ReadyOnListen, spec.AssumeReadyAfter = p.ReadyWhenListening, p.AssumeReadyAfter
 	}
 	return rules.NewDetector(spec, 1, t0)
 }
@@ -256,7 +255,7 @@ func checkVerdicts(t *testing.T, c capture, p *Preset, port int) {
 		case port != 0:
 			assert.Contains(t, decided.Message, fmt.Sprintf("port %d open", port), "no ready line: the port decides")
 		default:
-			assert.Contains(t, decided.Message, ListeningRule, "no ready line, no port: listening decides")
+			assert.Contains(t, decided.Message, "listening on port", "no ready line, no port: listening decides")
 		}
 		if c.meta.SignalAt != nil {
 			assert.True(t, decided.at.Before(t0.Add(seconds(*c.meta.SignalAt))), "ready before the stop")

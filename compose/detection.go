@@ -8,21 +8,27 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// detection is how readiness and failure of one process are decided: its
-// own settings merged over the preset it uses, if any.
-type detection struct {
-	spec   *rules.Spec
-	preset string
-	reason string
-	env    map[string]string
+// Detection is how readiness and failure of one process are decided: its
+// own settings merged over the preset it uses, if any. The engine runs it;
+// `procs detect` explains it.
+type Detection struct {
+	// Spec is what the detector of each run is given.
+	Spec *rules.Spec
+	// Preset is the preset in use, nil when none.
+	Preset *frameworks.Preset
+	// Reason says why that preset: the command, file or package.json entry
+	// that matched, or "framework: NAME".
+	Reason string
 }
 
-// detectionFor merges a process's settings with its preset. Patterns extend
+// DetectionOf merges a process's settings with its preset. Patterns extend
 // the preset's; readyTimeout and stabilityDelay, when set, replace the
-// preset's; the preset's env comes under the process's own.
-func detectionFor(p *Proc) (detection, error) {
-	var d detection
-	preset, reason := presetFor(p)
+// preset's. A process that says nothing of its readiness (no port, ready
+// pattern or rule) takes the preset's ways to tell without a line: a
+// listening port, or being assumed ready after a while.
+func DetectionOf(p *Proc) (Detection, error) {
+	d := Detection{}
+	d.Preset, d.Reason = presetFor(p)
 	ready, errs, notReady := p.ReadyPatterns, p.ErrorPatterns, p.NotReadyPatterns
 	spec := &rules.Spec{
 		Port:           p.Port,
@@ -30,19 +36,25 @@ func detectionFor(p *Proc) (detection, error) {
 		StabilityDelay: p.StabilityDelay.D(),
 		Task:           p.IsTask(),
 	}
-	if preset != nil {
-		d.preset, d.reason, d.env = preset.Name, reason, preset.Env
+	if preset := d.Preset; preset != nil {
 		ready = slices.Concat(preset.ReadyPatterns, ready)
 		errs = slices.Concat(preset.ErrorPatterns, errs)
 		notReady = slices.Concat(preset.NotReadyPatterns, notReady)
-		if spec.ReadyTimeout == 0 {
+		saysHowReady := p.Port != 0 || len(p.ReadyPatterns) > 0 || p.Ready != ""
+		if !saysHowReady {
+			spec.ReadyOnListen = preset.ReadyWhenListening
+			if spec.ReadyTimeout == 0 {
+				spec.AssumeReadyAfter = preset.AssumeReadyAfter
+			}
+		}
+		if spec.ReadyTimeout == 0 && spec.AssumeReadyAfter == 0 {
 			spec.ReadyTimeout = preset.ReadyTimeout
 		}
 		if spec.StabilityDelay == 0 {
 			spec.StabilityDelay = preset.StabilityDelay
 		}
 	}
-	if err := interactiveSpec(p, preset, spec); err != nil {
+	if err := interactiveSpec(p, d.Preset, spec); err != nil {
 		return d, err
 	}
 	var err error
@@ -59,16 +71,25 @@ func detectionFor(p *Proc) (detection, error) {
 		if spec.Rule, err = rules.CompileRule(p.Ready); err != nil {
 			return d, fmt.Errorf("%s: ready: %w", p.Name, err)
 		}
-	} else if preset != nil && preset.ReadyWhenListening && p.Port == 0 && len(ready) == 0 {
-		// A silent server (nginx, memcached) prints nothing when ready:
-		// with no port to watch, its tree listening on one is the sign,
-		// rather than merely running.
-		if spec.Rule, err = rules.CompileRule(frameworks.ListeningRule); err != nil {
-			return d, fmt.Errorf("%s: preset %s: %w", p.Name, preset.Name, err)
-		}
 	}
-	d.spec = spec
+	d.Spec = spec
 	return d, nil
+}
+
+// presetName is the name of the preset in use, "" when none.
+func (d Detection) presetName() string {
+	if d.Preset == nil {
+		return ""
+	}
+	return d.Preset.Name
+}
+
+// presetEnv is the environment the preset adds, nil when none.
+func (d Detection) presetEnv() map[string]string {
+	if d.Preset == nil {
+		return nil
+	}
+	return d.Preset.Env
 }
 
 // presetFor picks the preset of a process: the named one, none, or the

@@ -54,7 +54,7 @@ type procState struct {
 }
 
 func (e *Engine) newProcState(p *Proc, wanted bool) (*procState, error) {
-	d, err := detectionFor(p)
+	d, err := DetectionOf(p)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (e *Engine) newProcState(p *Proc, wanted bool) (*procState, error) {
 		return nil, err
 	}
 	ps := &procState{
-		cfg: p, detect: d.spec, preset: d.preset, presetEnv: d.env, pty: usesPTY(p, d.preset),
+		cfg: p, detect: d.Spec, preset: d.presetName(), presetEnv: d.presetEnv(), pty: usesPTY(p, d.presetName()),
 		state: rules.StatePending, since: time.Now(), wanted: wanted,
 		ring: rules.NewRing(e.opts.RingSize), logs: logs,
 	}

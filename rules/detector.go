@@ -23,6 +23,15 @@ type Spec struct {
 	StabilityDelay time.Duration
 	// Task marks a one-shot process: exit 0 is completed, not a failure.
 	Task bool
+	// ReadyOnListen makes a TCP port the process tree listens on count as
+	// ready, as a ready line does: for servers that print nothing when
+	// ready, and runtimes whose servers may not say so.
+	ReadyOnListen bool
+	// AssumeReadyAfter, when set and ReadyTimeout is not, makes a run still
+	// starting after it, without an error, ready with reason "assumed": for
+	// generic runtimes (go run, node app.js) that may run a worker, which
+	// never listens nor says it is ready.
+	AssumeReadyAfter time.Duration
 	// PortInUse answers the rule's portOpen(n); nil means the PortInUse of
 	// this package (reads /proc). Tests replace it to stay pure.
 	PortInUse func(port int) bool
@@ -166,6 +175,9 @@ func (d *Detector) Deadline() (time.Time, bool) {
 	if d.spec.ReadyTimeout > 0 {
 		return d.started.Add(d.spec.ReadyTimeout), true
 	}
+	if d.spec.AssumeReadyAfter > 0 {
+		return d.started.Add(d.spec.AssumeReadyAfter), true
+	}
 	return time.Time{}, false
 }
 
@@ -266,16 +278,19 @@ func (d *Detector) decide(now time.Time, line string) {
 }
 
 // checkTimeout fails the run once the readiness timeout has passed, unless
-// the ready condition already holds and only the stability delay remains.
+// the ready condition already holds and only the stability delay remains;
+// with no timeout but AssumeReadyAfter, it assumes the run ready instead.
 func (d *Detector) checkTimeout(now time.Time) {
-	timeout := d.spec.ReadyTimeout
-	if timeout <= 0 || d.failed || d.ready || d.up || !d.readySince.IsZero() {
+	if d.failed || d.ready || d.up || !d.readySince.IsZero() {
 		return
 	}
-	if now.Before(d.started.Add(timeout)) {
-		return
+	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
+	case timeout > 0 && !now.Before(d.started.Add(timeout)):
+		d.fail("timeout", d.timeoutMessage(), "")
+	case timeout <= 0 && assume > 0 && !now.Before(d.started.Add(assume)):
+		d.ready = true
+		d.set(Verdict{State: StateReady, Reason: "assumed", Message: d.assumedMessage()})
 	}
-	d.fail("timeout", d.timeoutMessage(), "")
 }
 
 func (d *Detector) handleExit(e Exit) {

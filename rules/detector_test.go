@@ -239,6 +239,33 @@ func TestDetectorScripts(t *testing.T) {
 		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 127,
 			Message: `exit code 127 (command not found); last line "sh: 1: srv: not found"`},
 	}, {
+		name: "a generic runtime's worker is assumed ready",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ReadyPatterns: mustPatterns(t, "listening on"), ErrorPatterns: mustPatterns(t, "^panic: "),
+				ReadyOnListen: true, AssumeReadyAfter: 10 * time.Second}
+		},
+		steps:   []step{lineAt(10*ms, "worker: polling the queue")},
+		until:   11 * time.Second,
+		want:    Verdict{State: StateReady, Reason: "assumed"},
+		history: []State{StateReady},
+	}, {
+		name: "a generic runtime's server is ready when it listens",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ReadyPatterns: mustPatterns(t, "listening on"), ReadyOnListen: true, AssumeReadyAfter: 10 * time.Second}
+		},
+		steps: []step{portsAt(500*ms, 8080)},
+		until: 11 * time.Second,
+		want:  Verdict{State: StateReady, Reason: "ready", Message: "listening on port 8080"},
+	}, {
+		name: "an error before it is assumed ready fails it",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ErrorPatterns: mustPatterns(t, "^panic: "), ReadyOnListen: true, AssumeReadyAfter: 10 * time.Second}
+		},
+		steps:   []step{lineAt(2*time.Second, "panic: no DATABASE_URL")},
+		until:   11 * time.Second,
+		want:    Verdict{State: StateFailed, Reason: "error", Line: "panic: no DATABASE_URL"},
+		history: []State{StateFailed},
+	}, {
 		name:  "events after the exit are ignored",
 		spec:  func(t *testing.T) *Spec { return &Spec{ReadyPatterns: mustPatterns(t, "ready")} },
 		steps: []step{exitAt(10*ms, Exit{Code: 2}), lineAt(20*ms, "ready")},

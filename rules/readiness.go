@@ -15,18 +15,22 @@ import (
 // waitsForNothing reports whether the spec gives nothing to wait for, so a
 // service is ready as soon as it runs.
 func (s *Spec) waitsForNothing() bool {
-	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0
+	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
 }
 
 func (d *Detector) condition(now time.Time, line string) bool {
 	hasPatterns := len(d.spec.ReadyPatterns) > 0
+	listening := d.spec.ReadyOnListen && len(d.ports) > 0
 	if !hasPatterns && d.spec.Rule == nil {
-		if d.spec.Port != 0 {
+		switch {
+		case d.spec.Port != 0:
 			return d.portOpen
+		case d.spec.ReadyOnListen:
+			return listening
 		}
 		return !d.spec.Task
 	}
-	if hasPatterns && d.readyLine == "" {
+	if hasPatterns && d.readyLine == "" && !listening {
 		return false
 	}
 	if d.spec.Rule != nil {
@@ -75,6 +79,8 @@ func (d *Detector) readyMessage() string {
 	}
 	if d.spec.Port != 0 && d.portOpen {
 		parts = append(parts, fmt.Sprintf("port %d open", d.spec.Port))
+	} else if d.readyLine == "" && d.spec.ReadyOnListen && len(d.ports) > 0 {
+		parts = append(parts, "listening on port "+joinInts(d.ports))
 	}
 	if d.spec.Rule != nil {
 		parts = append(parts, "rule "+strconv.Quote(d.spec.Rule.Source)+" true")
@@ -86,6 +92,14 @@ func (d *Detector) readyMessage() string {
 		return "running"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// assumedMessage says why a run counts as ready without a sign, and how to
+// give it one.
+func (d *Detector) assumedMessage() string {
+	return fmt.Sprintf("assumed ready: running for %s without an error, no ready line or listening port "+
+		"(a worker?); set readyPatterns, port or ready to say when it is ready, or framework: none",
+		d.spec.AssumeReadyAfter)
 }
 
 // timeoutMessage says what was and was not seen, e.g. "port 3000 open, no

@@ -3,15 +3,13 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/rules"
 )
 
 func (a *app) detectCommand() *cobra.Command {
@@ -40,7 +38,11 @@ Nothing is started.`,
 				if !ok {
 					return withCode(exitUsage, fmt.Errorf("%w %q (known: %s)", compose.ErrUnknownProcess, name, strings.Join(cfg.Names(), ", ")))
 				}
-				choices = append(choices, explainChoice(cfg, p))
+				c, err := explainChoice(cfg, p)
+				if err != nil {
+					return err
+				}
+				choices = append(choices, c)
 			}
 			if asJSON {
 				return a.printJSON(choices)
@@ -66,73 +68,79 @@ type choiceView struct {
 	// Reason says why that preset, or why none.
 	Reason string `json:"reason"`
 	// The settings in effect: the preset's merged with the process's own.
-	ReadyPatterns    []string          `json:"readyPatterns"`
-	ErrorPatterns    []string          `json:"errorPatterns"`
-	NotReadyPatterns []string          `json:"notReadyPatterns"`
-	Ready            string            `json:"ready,omitempty"`
-	Port             int               `json:"port,omitempty"`
-	ReadyTimeout     string            `json:"readyTimeout,omitempty"`
-	StabilityDelay   string            `json:"stabilityDelay,omitempty"`
+	ReadyPatterns    []string `json:"readyPatterns"`
+	ErrorPatterns    []string `json:"errorPatterns"`
+	NotReadyPatterns []string `json:"notReadyPatterns"`
+	Ready            string   `json:"ready,omitempty"`
+	Port             int      `json:"port,omitempty"`
+	ReadyTimeout     string   `json:"readyTimeout,omitempty"`
+	StabilityDelay   string   `json:"stabilityDelay,omitempty"`
+	// ReadyOnListen: a port its tree listens on counts as ready.
+	ReadyOnListen bool `json:"readyOnListen,omitempty"`
+	// AssumeReadyAfter: with no sign by then, and no error, it is ready.
+	AssumeReadyAfter string            `json:"assumeReadyAfter,omitempty"`
 	Env              map[string]string `json:"env,omitempty"`
 	// ReadyWhen and FailedWhen say the same for people.
 	ReadyWhen  string `json:"readyWhen"`
 	FailedWhen string `json:"failedWhen"`
 }
 
-// explainChoice merges a process's settings with its preset the way the
-// engine does (compose/detection.go): patterns extend the preset's, a
-// timeout or delay of the process replaces the preset's, and a silent
-// server's preset waits for a listening port when nothing else is set.
-func explainChoice(cfg *compose.Config, p *compose.Proc) choiceView {
+// explainChoice says what the engine will do with a process: the detection
+// it runs (compose.DetectionOf, the preset's settings merged with the
+// process's own), told for people.
+func explainChoice(cfg *compose.Config, p *compose.Proc) (choiceView, error) {
 	c := choiceView{
 		Name: p.Name, Command: p.Command.String(), Cwd: relativeDir(cfg.Dir, p.Cwd), Framework: p.Framework,
 		Ready: p.Ready, Port: p.Port,
 	}
-	ready, errs, notReady := p.ReadyPatterns, p.ErrorPatterns, p.NotReadyPatterns
-	timeout, delay := p.ReadyTimeout.D(), p.StabilityDelay.D()
-	det, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
+	det, err := compose.DetectionOf(p)
+	if err != nil {
+		return c, withCode(exitUsage, err)
+	}
 	switch {
-	case ok:
-		preset := det.Preset
-		c.Preset, c.Category, c.Reason, c.Env = preset.Name, preset.Category, det.Reason, preset.Env
-		ready = slices.Concat(preset.ReadyPatterns, ready)
-		errs = slices.Concat(preset.ErrorPatterns, errs)
-		notReady = slices.Concat(preset.NotReadyPatterns, notReady)
-		if timeout == 0 {
-			timeout = preset.ReadyTimeout
-		}
-		if delay == 0 {
-			delay = preset.StabilityDelay
-		}
-		if preset.ReadyWhenListening && p.Ready == "" && p.Port == 0 && len(ready) == 0 {
-			c.Ready = frameworks.ListeningRule
-		}
+	case det.Preset != nil:
+		c.Preset, c.Category, c.Reason, c.Env = det.Preset.Name, det.Preset.Category, det.Reason, det.Preset.Env
 	case p.Framework == "none":
 		c.Reason = "framework: none turns presets off for this process"
 	default:
 		c.Reason = fmt.Sprintf("no preset matched %q: no preset's command regex, package.json script or dependency, or project file in %s names it",
 			c.Command, c.Cwd)
 	}
-	c.ReadyPatterns, c.ErrorPatterns, c.NotReadyPatterns = nonNil(ready), nonNil(errs), nonNil(notReady)
-	c.ReadyTimeout, c.StabilityDelay = durationText(timeout), durationText(delay)
-	c.ReadyWhen = readyWhen(c, p.IsTask(), timeout, delay)
+	spec := det.Spec
+	c.ReadyPatterns, c.ErrorPatterns, c.NotReadyPatterns = sources(spec.ReadyPatterns), sources(spec.ErrorPatterns), sources(spec.NotReadyPatterns)
+	c.ReadyTimeout, c.StabilityDelay = durationText(spec.ReadyTimeout), durationText(spec.StabilityDelay)
+	c.ReadyOnListen, c.AssumeReadyAfter = spec.ReadyOnListen, durationText(spec.AssumeReadyAfter)
+	c.ReadyWhen = readyWhen(c, spec)
 	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask())
-	return c
+	return c, nil
+}
+
+// sources returns the regexes of patterns as written.
+func sources(patterns []rules.Pattern) []string {
+	out := make([]string, len(patterns))
+	for i, p := range patterns {
+		out[i] = p.Source
+	}
+	return out
 }
 
 // readyWhen says what makes the process ready, following the rules of the
-// detector: ready lines and the ready rule if any; else the port if any;
-// else a service is ready by running and a task only completes.
-func readyWhen(c choiceView, task bool, timeout, delay time.Duration) string {
+// detector: ready lines (or a listening port, for presets that allow it)
+// and the ready rule if any; else the port if any; else a service is ready
+// by running and a task only completes.
+func readyWhen(c choiceView, spec *rules.Spec) string {
 	var conds []string
 	if len(c.ReadyPatterns) > 0 {
-		conds = append(conds, "a line matches "+patternList(c.ReadyPatterns, "or"))
+		line := "a line matches " + patternList(c.ReadyPatterns, "or")
+		if spec.ReadyOnListen {
+			line += ", or its process tree listens on a TCP port"
+		}
+		conds = append(conds, line)
+	} else if spec.ReadyOnListen {
+		conds = append(conds, fmt.Sprintf("its process tree listens on a TCP port (%s may print nothing when ready; set port: to wait for one port)", c.Preset))
 	}
-	switch {
-	case c.Ready == frameworks.ListeningRule && c.Preset != "":
-		conds = append(conds, fmt.Sprintf("its process tree listens on a TCP port (%s prints nothing when ready; set port: to wait for one port)", c.Preset))
-	case c.Ready != "":
-		conds = append(conds, fmt.Sprintf("the rule %q is true", c.Ready))
+	if spec.Rule != nil {
+		conds = append(conds, fmt.Sprintf("the rule %q is true", spec.Rule.Source))
 	}
 	var text string
 	switch {
@@ -140,16 +148,19 @@ func readyWhen(c choiceView, task bool, timeout, delay time.Duration) string {
 		text = "when " + strings.Join(conds, " and ")
 	case c.Port != 0:
 		text = fmt.Sprintf("when port %d is open, opened by its own process tree", c.Port)
-	case task:
+	case spec.Task:
 		return "never: a task has nothing to be ready for; it is completed when it exits 0"
 	default:
 		text = "as soon as it is running: it has no readyPatterns, port or ready rule to wait for"
 	}
-	if delay > 0 {
-		text += fmt.Sprintf(", and then %s without an error line", delay)
+	if spec.StabilityDelay > 0 {
+		text += fmt.Sprintf(", and then %s without an error line", spec.StabilityDelay)
 	}
-	if timeout > 0 {
-		text += fmt.Sprintf("; failed if not ready within %s", timeout)
+	switch {
+	case spec.ReadyTimeout > 0:
+		text += fmt.Sprintf("; failed if not ready within %s", spec.ReadyTimeout)
+	case spec.AssumeReadyAfter > 0:
+		text += fmt.Sprintf("; assumed ready after %s without an error if neither comes (%s may run a worker)", spec.AssumeReadyAfter, c.Preset)
 	}
 	return text
 }

@@ -106,23 +106,29 @@ func detectSummary(d frameworks.DetectSpec) string {
 
 // presetView is the JSON form of a preset.
 type presetView struct {
-	Name               string            `json:"name"`
-	Description        string            `json:"description"`
-	Category           string            `json:"category"`
-	Detect             detectView        `json:"detect"`
-	DetectedBy         string            `json:"detectedBy"`
-	ReadyPatterns      []string          `json:"readyPatterns"`
-	ErrorPatterns      []string          `json:"errorPatterns"`
-	NotReadyPatterns   []string          `json:"notReadyPatterns"`
-	ReadyWhenListening bool              `json:"readyWhenListening,omitempty"`
-	DefaultPort        int               `json:"defaultPort,omitempty"`
-	PortFlag           string            `json:"portFlag,omitempty"`
-	PortEnv            string            `json:"portEnv,omitempty"`
-	Env                map[string]string `json:"env,omitempty"`
-	ReadyTimeout       string            `json:"readyTimeout,omitempty"`
-	StabilityDelay     string            `json:"stabilityDelay,omitempty"`
-	Interactive        bool              `json:"interactive,omitempty"`
-	Sources            []string          `json:"sources,omitempty"`
+	Name               string     `json:"name"`
+	Description        string     `json:"description"`
+	Category           string     `json:"category"`
+	Detect             detectView `json:"detect"`
+	DetectedBy         string     `json:"detectedBy"`
+	ReadyPatterns      []string   `json:"readyPatterns"`
+	ErrorPatterns      []string   `json:"errorPatterns"`
+	NotReadyPatterns   []string   `json:"notReadyPatterns"`
+	ReadyWhenListening bool       `json:"readyWhenListening,omitempty"`
+	AssumeReadyAfter   string     `json:"assumeReadyAfter,omitempty"`
+	// The screen patterns of interactive presets.
+	BusyPatterns        []string          `json:"busyPatterns,omitempty"`
+	QuestionPatterns    []string          `json:"questionPatterns,omitempty"`
+	PermissionPatterns  []string          `json:"permissionPatterns,omitempty"`
+	RecoverablePatterns []string          `json:"recoverablePatterns,omitempty"`
+	DefaultPort         int               `json:"defaultPort,omitempty"`
+	PortFlag            string            `json:"portFlag,omitempty"`
+	PortEnv             string            `json:"portEnv,omitempty"`
+	Env                 map[string]string `json:"env,omitempty"`
+	ReadyTimeout        string            `json:"readyTimeout,omitempty"`
+	StabilityDelay      string            `json:"stabilityDelay,omitempty"`
+	Interactive         bool              `json:"interactive,omitempty"`
+	Sources             []string          `json:"sources,omitempty"`
 }
 
 // detectView is the JSON form of a preset's detect rules.
@@ -144,6 +150,9 @@ func newPresetView(p *frameworks.Preset) presetView {
 		NotReadyPatterns: nonNil(p.NotReadyPatterns), ReadyWhenListening: p.ReadyWhenListening,
 		DefaultPort: p.DefaultPort, PortFlag: p.PortFlag, PortEnv: p.PortEnv, Env: p.Env,
 		ReadyTimeout: durationText(p.ReadyTimeout), StabilityDelay: durationText(p.StabilityDelay),
+		AssumeReadyAfter: durationText(p.AssumeReadyAfter),
+		BusyPatterns:     p.BusyPatterns, QuestionPatterns: p.QuestionPatterns,
+		PermissionPatterns: p.PermissionPatterns, RecoverablePatterns: p.RecoverablePatterns,
 		Interactive: p.Interactive, Sources: p.Sources,
 	}
 }
