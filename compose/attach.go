@@ -41,23 +41,7 @@ type Attachment struct {
 // Attach connects a terminal of cols×rows (0: keep the window) to a
 // running PTY process.
 func (e *Engine) Attach(name string, cols, rows int) (*Attachment, error) {
-	var sup *supervisor
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
-		switch {
-		case lerr != nil:
-			err = lerr
-		case !ps.pty:
-			err = fmt.Errorf("%w: %s does not run in a terminal; set pty: true", ErrNoTerminal, name)
-		case ps.sup == nil:
-			err = fmt.Errorf("%s is not running (state %s)", name, ps.state)
-		default:
-			sup = ps.sup
-		}
-	}); doErr != nil {
-		return nil, doErr
-	}
+	sup, err := e.terminalOf(name)
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +164,23 @@ type ScreenText struct {
 // Screen returns what a running PTY process shows now: for a TUI, what a
 // person would see, where its log is a jumble of redraws.
 func (e *Engine) Screen(name string) (ScreenText, error) {
+	sup, err := e.terminalOf(name)
+	if err != nil {
+		return ScreenText{}, err
+	}
+	out := ScreenText{Name: name}
+	if err := sup.onLoop(func(l *runLoop) {
+		out.Cols, out.Rows = l.screen.Size()
+		out.Text = l.screen.Text()
+	}); err != nil {
+		return ScreenText{}, fmt.Errorf("screen of %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// terminalOf returns the supervisor of name's running PTY process, or why
+// there is none.
+func (e *Engine) terminalOf(name string) (*supervisor, error) {
 	var sup *supervisor
 	var err error
 	if doErr := e.do(func() {
@@ -195,17 +196,7 @@ func (e *Engine) Screen(name string) (ScreenText, error) {
 			sup = ps.sup
 		}
 	}); doErr != nil {
-		return ScreenText{}, doErr
+		return nil, doErr
 	}
-	if err != nil {
-		return ScreenText{}, err
-	}
-	out := ScreenText{Name: name}
-	if err := sup.onLoop(func(l *runLoop) {
-		out.Cols, out.Rows = l.screen.Size()
-		out.Text = l.screen.Text()
-	}); err != nil {
-		return ScreenText{}, fmt.Errorf("screen of %s: %w", name, err)
-	}
-	return out, nil
+	return sup, err
 }
