@@ -56,13 +56,13 @@ type Proc struct {
 	Port                int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
 	Framework           string            `json:"framework,omitempty" jsonschema_description:"Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
 	ReadyPatterns       []string          `json:"readyPatterns,omitempty" jsonschema_description:"RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
-	ErrorPatterns       []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed. Extends the preset's."`
+	ErrorPatterns       []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed while starting, and unhealthy once ready (until a ready line comes back). Extends the preset's."`
 	NotReadyPatterns    []string          `json:"notReadyPatterns,omitempty" jsonschema_description:"RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
 	Ready               string            `json:"ready,omitempty" jsonschema_description:"An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
 	ReadyTimeout        Duration          `json:"readyTimeout,omitempty" jsonschema_description:"How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
 	StabilityDelay      Duration          `json:"stabilityDelay,omitempty" jsonschema_description:"How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
 	Restart             RestartPolicy     `json:"restart,omitempty" jsonschema_description:"When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
-	Healthcheck         *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe run after the process is ready; failures make it unhealthy."`
+	Healthcheck         *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe: its result is http.status or exec.ok in the ready rule while starting; once ready, consecutive failures make the process unhealthy."`
 	Shutdown            Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
 	PTY                 PTY               `json:"pty,omitempty,omitzero" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input): true, or {cols, rows} for its window size (default 120x40)."`
 	AutoRespond         []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line, or the screen of a PTY process, matches: for known dialogs."`
