@@ -84,12 +84,14 @@ func (e *Engine) afterReady(ps *procState) {
 // handleExit records the end of a run and decides what comes next: a
 // requested restart, a policy restart after backoff, or a final state.
 func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
-	ps.sup, ps.pid = nil, 0
+	// A run that never started a process (port in use, command not found,
+	// stopped while waiting for its port) has no exit code.
 	ps.exitCode = nil
-	if ran := v.Reason != "port-in-use" && v.Reason != "start"; ran {
+	if ps.pid != 0 {
 		code := v.ExitCode
 		ps.exitCode = &code
 	}
+	ps.sup, ps.pid = nil, 0
 	ps.line = v.Line
 	stable := !ps.readyAt.IsZero() && ps.readyAt.After(ps.startedAt) && time.Since(ps.readyAt) >= stableResetAfter
 	if stable {

@@ -109,7 +109,7 @@ func (s *supervisor) run(ctx context.Context) {
 	defer s.failPendingInput()
 	started := time.Now()
 	det := rules.NewDetector(s.spec.detect, s.spec.run, started)
-	if v, failed := s.preflight(); failed {
+	if v, failed := s.preflight(ctx); failed {
 		s.send(report{kind: reportExited, verdict: v})
 		return
 	}
@@ -126,16 +126,65 @@ func (s *supervisor) run(ctx context.Context) {
 }
 
 // preflight fails the run before it starts when its port is taken.
-func (s *supervisor) preflight() (rules.Verdict, bool) {
+func (s *supervisor) preflight(ctx context.Context) (rules.Verdict, bool) {
 	port := s.spec.proc.Port
 	if port == 0 || !rules.PortInUse(port) {
 		return rules.Verdict{}, false
+	}
+	// After a restart the old run's listener may outlive it by a moment (a
+	// killed child still releasing its sockets): give it time to go. A
+	// first run fails at once: another program holds the port.
+	if s.spec.run > 1 {
+		switch s.waitPortFree(ctx, port, portReleaseWait) {
+		case portFree:
+			return rules.Verdict{}, false
+		case portWaitStopped:
+			return rules.Verdict{State: rules.StateStopped, Reason: "stopped", Message: "stopped on request before it started"}, true
+		}
 	}
 	msg := fmt.Sprintf("port %d is in use", port)
 	if h, ok := rules.HolderOf(port); ok {
 		msg = fmt.Sprintf("port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
 	}
 	return rules.Verdict{State: rules.StateFailed, Reason: "port-in-use", Message: msg + "; stop it or change the port"}, true
+}
+
+// portReleaseWait bounds how long a restart waits for the old run's
+// listener to release its port.
+const portReleaseWait = 3 * time.Second
+
+// portWait is how waiting for a port ended.
+type portWait int
+
+const (
+	portFree portWait = iota
+	portStillInUse
+	portWaitStopped // a stop request came first
+)
+
+// waitPortFree looks at the socket tables on a short backoff (the kernel
+// sends no event when a socket closes) until port is free, for at most
+// limit, or until the run is asked to stop.
+func (s *supervisor) waitPortFree(ctx context.Context, port int, limit time.Duration) portWait {
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	for wait := 10 * time.Millisecond; ; wait = min(wait*2, 200*time.Millisecond) {
+		select {
+		case <-ctx.Done():
+			return portWaitStopped
+		case <-s.stopCh:
+			return portWaitStopped
+		case <-deadline.C:
+			if rules.PortInUse(port) {
+				return portStillInUse
+			}
+			return portFree
+		case <-time.After(wait):
+		}
+		if !rules.PortInUse(port) {
+			return portFree
+		}
+	}
 }
 
 func startFailure(spec runSpec, err error) rules.Verdict {
