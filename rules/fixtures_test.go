@@ -41,12 +41,18 @@ type fixture struct {
 	chunks []fixtureChunk
 }
 
+// ownCaptures holds real runs recorded here for this package's tests
+// (builtin-frameworks/internal/recorder), named "own/SERVER/SCENARIO".
+const ownCaptures = "testdata/captures"
+
 func loadFixture(t *testing.T, name string) fixture {
 	t.Helper()
-	if _, err := os.Stat(fixturesDir); os.IsNotExist(err) {
+	dir := filepath.Join(fixturesDir, name)
+	if own, ok := strings.CutPrefix(name, "own/"); ok {
+		dir = filepath.Join(ownCaptures, own)
+	} else if _, err := os.Stat(fixturesDir); os.IsNotExist(err) {
 		t.Skipf("no captures at %s", fixturesDir)
 	}
-	dir := filepath.Join(fixturesDir, name)
 	var f fixture
 	meta, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 	require.NoError(t, err)
@@ -156,6 +162,17 @@ func TestFixtures(t *testing.T) {
 			want{StateReady, "* Ready to accept connections", StateStopped, 0, false}},
 		{"vite/dev-pty", []string{"ready in"}, []string{`error when starting dev server`}, 0,
 			want{StateReady, "VITE v5.4.21  ready in 197 ms", StateStopped, 130, false}},
+
+		// Recorded here (testdata/captures).
+		{"own/node-http/start", []string{"listening on"}, []string{"EADDRINUSE"}, 0,
+			want{StateReady, "listening on http://127.0.0.1:28901", StateStopped, 130, false}},
+		// The word "listening" is only in node's stack trace: an error line.
+		{"own/node-http/port-in-use", []string{"listening on"}, []string{"EADDRINUSE"}, 0,
+			want{StateFailed, "Error: listen EADDRINUSE: address already in use 127.0.0.1:28902", StateFailed, 1, true}},
+		{"own/python-http/start", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
+			want{StateReady, "Serving HTTP on 127.0.0.1 port 28903", StateStopped, 0, false}},
+		{"own/python-http/port-in-use", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
+			want{StateFailed, "Traceback (most recent call last):", StateFailed, 1, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.capture, func(t *testing.T) {
