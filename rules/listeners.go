@@ -28,11 +28,19 @@ var listenerCache struct {
 }
 
 // currentListeners returns the listening sockets, read at most once per
-// listenerCacheTTL for all callers.
-func currentListeners() (listenerTable, error) {
+// listenerCacheTTL for all callers: for watchers, which look again soon.
+func currentListeners() (listenerTable, error) { return listenersNewerThan(listenerCacheTTL) }
+
+// freshListeners reads the listening sockets now, for a look that must see
+// a listener opened a moment ago (the one taken when a run becomes ready).
+func freshListeners() (listenerTable, error) { return listenersNewerThan(0) }
+
+// listenersNewerThan returns the listening sockets as read less than maxAge
+// ago, reading them again when the last read is older.
+func listenersNewerThan(maxAge time.Duration) (listenerTable, error) {
 	listenerCache.mu.Lock()
 	defer listenerCache.mu.Unlock()
-	if !listenerCache.readAt.IsZero() && time.Since(listenerCache.readAt) < listenerCacheTTL {
+	if !listenerCache.readAt.IsZero() && time.Since(listenerCache.readAt) < maxAge {
 		return listenerCache.table, nil
 	}
 	byInode, err := tcpListeners()

@@ -22,7 +22,7 @@ func ListeningPorts(rootPID int) ([]int, error) {
 	if err != nil || len(inodes) == 0 {
 		return nil, err
 	}
-	table, err := currentListeners()
+	table, err := freshListeners()
 	if err != nil {
 		return nil, err
 	}

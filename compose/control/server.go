@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -33,7 +34,14 @@ type Server struct {
 	closeOnce sync.Once
 	closeErr  error
 	closing   chan struct{} // closed by Close
+	// endRequests cancels the context of every request, so streams (events,
+	// logs -f, attach) end when the server closes.
+	endRequests context.CancelFunc
 }
+
+// shutdownGrace is how long Close lets requests in flight (the answer to
+// `procs down` itself) finish writing before it cuts connections.
+const shutdownGrace = 2 * time.Second
 
 // Serve claims the project folder (refusing with an *AlreadyRunningError
 // when another procs runs there), listens on its socket and serves the API
@@ -44,10 +52,13 @@ func Serve(ctx context.Context, e *compose.Engine, projectDir string) (*Server, 
 		return nil, err
 	}
 	s := &Server{engine: e, ep: ep, served: make(chan struct{}), closing: make(chan struct{})}
+	requests, endRequests := context.WithCancel(context.Background())
+	s.endRequests = endRequests
 	s.http = &http.Server{
 		Handler:           s.routes(),
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
+		BaseContext:       func(net.Listener) context.Context { return requests },
 	}
 	go func() {
 		defer close(s.served)
@@ -74,7 +85,15 @@ func (s *Server) Close() error {
 		close(s.closing)
 		// Files first: once a client sees its stream end, a new procs may start.
 		err := s.ep.close()
-		s.closeErr = errors.Join(err, s.http.Close())
+		// End the streams, then let answers in flight be written (a client
+		// that asked for down must hear yes, not see its connection cut).
+		s.endRequests()
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		if shutdownErr := s.http.Shutdown(ctx); shutdownErr != nil {
+			err = errors.Join(err, s.http.Close())
+		}
+		s.closeErr = err
 		<-s.served
 	})
 	return s.closeErr
