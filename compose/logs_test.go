@@ -2,9 +2,12 @@ package compose
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,4 +64,36 @@ func countFileLines(t *testing.T, r io.Reader) int {
 	}
 	require.NoError(t, s.Err())
 	return n
+}
+
+// TestLogFileRotatesAtItsLimit: past LogLimit the log moves to NAME.log.1
+// and a new one starts, so a chatty process cannot fill the disk, and the
+// two files together end with the newest lines, in order, none split.
+func TestLogFileRotatesAtItsLimit(t *testing.T) {
+	const limit = 10 << 10
+	te := startEngine(t, `
+procs:
+  chatty:
+    kind: task
+    command: [python3, -c, "for i in range(3000): print('line %05d' % i)"]
+`, Options{NoWatchdog: true, LogLimit: limit})
+	te.waitState("chatty", rules.StateCompleted)
+
+	current := filepath.Join(te.dir, ".procs", "logs", "chatty.log")
+	var all []string
+	for _, path := range []string{current + ".1", current} {
+		info, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, info.Size(), int64(limit), path)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		all = append(all, strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")...)
+	}
+	require.NotEmpty(t, all)
+	assert.Equal(t, "line 02999", all[len(all)-1], "the newest line is last")
+	first, err := strconv.Atoi(strings.TrimPrefix(all[0], "line "))
+	require.NoError(t, err, "every line whole: %q", all[0])
+	for i, line := range all {
+		assert.Equal(t, fmt.Sprintf("line %05d", first+i), line, "in order, none lost between the files")
+	}
 }
