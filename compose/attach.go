@@ -182,21 +182,15 @@ func (e *Engine) Screen(name string) (ScreenText, error) {
 // there is none.
 func (e *Engine) terminalOf(name string) (*supervisor, error) {
 	var sup *supervisor
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
+	err := e.onProc(name, func(ps *procState) error {
 		switch {
-		case lerr != nil:
-			err = lerr
 		case !ps.pty:
-			err = fmt.Errorf("%w: %s does not run in a terminal; set pty: true", ErrNoTerminal, name)
+			return fmt.Errorf("%w: %s does not run in a terminal; set pty: true", ErrNoTerminal, name)
 		case ps.sup == nil:
-			err = fmt.Errorf("%s is not running (state %s)", name, ps.state)
-		default:
-			sup = ps.sup
+			return fmt.Errorf("%s is not running (state %s)", name, ps.state)
 		}
-	}); doErr != nil {
-		return nil, doErr
-	}
+		sup = ps.sup
+		return nil
+	})
 	return sup, err
 }

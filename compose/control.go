@@ -19,12 +19,9 @@ func (e *Engine) Down() error {
 // one wait for its dependencies again). It returns the run to wait for.
 func (e *Engine) Start(name string) (int, error) {
 	var run int
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
-		if lerr != nil || e.shuttingDown {
-			err = firstErr(lerr, ErrShuttingDown)
-			return
+	err := e.onProc(name, func(ps *procState) error {
+		if e.shuttingDown {
+			return ErrShuttingDown
 		}
 		ps.wanted = true
 		run = ps.run
@@ -32,22 +29,15 @@ func (e *Engine) Start(name string) (int, error) {
 			run = ps.run + 1
 			e.setState(ps, rules.StatePending, "start", "start requested")
 		}
-	}); doErr != nil {
-		return 0, doErr
-	}
+		return nil
+	})
 	return run, err
 }
 
 // Stop stops a process; it is not restarted by its policy.
 func (e *Engine) Stop(name string) (int, error) {
 	var run int
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
-		if lerr != nil {
-			err = lerr
-			return
-		}
+	err := e.onProc(name, func(ps *procState) error {
 		run = ps.run
 		ps.wanted, ps.restartPending = false, false
 		if ps.backoff != nil {
@@ -60,9 +50,8 @@ func (e *Engine) Stop(name string) (int, error) {
 		case !ps.running():
 			e.setState(ps, rules.StateStopped, "stopped", "stop requested")
 		}
-	}); doErr != nil {
-		return 0, doErr
-	}
+		return nil
+	})
 	return run, err
 }
 
@@ -71,17 +60,13 @@ func (e *Engine) Stop(name string) (int, error) {
 // one process coalesce into one. It returns the run to wait for.
 func (e *Engine) Restart(name string) (int, error) {
 	var run int
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
-		if lerr != nil || e.shuttingDown {
-			err = firstErr(lerr, ErrShuttingDown)
-			return
+	err := e.onProc(name, func(ps *procState) error {
+		if e.shuttingDown {
+			return ErrShuttingDown
 		}
 		run = e.requestRestart(ps)
-	}); doErr != nil {
-		return 0, doErr
-	}
+		return nil
+	})
 	return run, err
 }
 
@@ -155,13 +140,4 @@ func (e *Engine) Wait(ctx context.Context, name string, targets []rules.State, m
 		}
 		return res, nil
 	}
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -239,6 +239,22 @@ func (e *Engine) closeLogs() {
 	}
 }
 
+// onProc runs f with the state of process name on the engine goroutine and
+// returns f's error, or why f could not run: an unknown name
+// (ErrUnknownProcess) or an engine that has stopped (ErrShuttingDown).
+func (e *Engine) onProc(name string, f func(ps *procState) error) error {
+	var err error
+	if doErr := e.do(func() {
+		var ps *procState
+		if ps, err = e.lookup(name); err == nil {
+			err = f(ps)
+		}
+	}); doErr != nil {
+		return doErr
+	}
+	return err
+}
+
 func (e *Engine) lookup(name string) (*procState, error) {
 	ps, ok := e.procs[name]
 	if !ok {

@@ -166,17 +166,10 @@ func (e *Engine) Resume(name string) (*IdleStatus, error) {
 
 func (e *Engine) setIdlePaused(name string, paused bool) (*IdleStatus, error) {
 	var out *IdleStatus
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
-		if lerr != nil {
-			err = lerr
-			return
-		}
+	err := e.onProc(name, func(ps *procState) error {
 		st := ps.idle
 		if st == nil {
-			err = fmt.Errorf("%w: %s has no onIdle in procs.yaml", ErrNoIdleActions, name)
-			return
+			return fmt.Errorf("%w: %s has no onIdle in procs.yaml", ErrNoIdleActions, name)
 		}
 		if st.paused != paused {
 			st.paused = paused
@@ -189,8 +182,7 @@ func (e *Engine) setIdlePaused(name string, paused bool) (*IdleStatus, error) {
 			}
 		}
 		out = st.status()
-	}); doErr != nil {
-		return nil, doErr
-	}
+		return nil
+	})
 	return out, err
 }

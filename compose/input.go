@@ -209,27 +209,20 @@ func acceptsInput(st rules.State) bool {
 func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool) error {
 	var sup *supervisor
 	var submit bool
-	var err error
-	if doErr := e.do(func() {
-		ps, lerr := e.lookup(name)
+	if err := e.onProc(name, func(ps *procState) error {
 		switch {
-		case lerr != nil:
-			err = lerr
 		case ps.sup == nil:
-			err = fmt.Errorf("%s is not running (state %s)", name, ps.state)
+			return fmt.Errorf("%s is not running (state %s)", name, ps.state)
 		case ps.interactive() && !force && !acceptsInput(ps.state):
-			err = &NotReadyForInputError{Name: name, State: ps.state, Message: ps.message}
-		default:
-			sup = ps.sup
-			submit = ps.interactive() && endsWithEnter(string(text))
-			if submit {
-				e.markSubmitted(ps)
-			}
+			return &NotReadyForInputError{Name: name, State: ps.state, Message: ps.message}
 		}
-	}); doErr != nil {
-		return doErr
-	}
-	if err != nil {
+		sup = ps.sup
+		submit = ps.interactive() && endsWithEnter(string(text))
+		if submit {
+			e.markSubmitted(ps)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 	// Written by the run loop's writer: a child that does not read its

@@ -52,15 +52,10 @@ func (e *Engine) Status() ([]ProcStatus, error) {
 // StatusOf returns a snapshot of one process.
 func (e *Engine) StatusOf(name string) (ProcStatus, error) {
 	var out ProcStatus
-	var err error
-	if doErr := e.do(func() {
-		var ps *procState
-		if ps, err = e.lookup(name); err == nil {
-			out = e.status(ps)
-		}
-	}); doErr != nil {
-		return out, doErr
-	}
+	err := e.onProc(name, func(ps *procState) error {
+		out = e.status(ps)
+		return nil
+	})
 	return out, err
 }
 
