@@ -38,13 +38,11 @@ terminal. Ctrl-] detaches and leaves the process running.`,
 }
 
 func (a *app) attach(name string, in *os.File) error {
-	c, err := a.dial()
+	c, ctx, done, err := a.connect()
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	ctx, cancel := signalContext()
-	defer cancel()
+	defer done()
 	cols, rows := a.windowSize()
 	conn, err := c.Attach(ctx, name, cols, rows)
 	if err != nil {

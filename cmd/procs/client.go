@@ -49,6 +49,16 @@ func (a *app) projectDir() string {
 	}
 }
 
+// connect dials the procs of the project (exit code 3 when none answers)
+// and returns a context that Ctrl-C or SIGTERM cancels; done releases both.
+func (a *app) connect() (c *control.Client, ctx context.Context, done func(), err error) {
+	if c, err = a.dial(); err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := signalContext()
+	return c, ctx, func() { cancel(); c.Close() }, nil
+}
+
 // dial connects to the procs of the project, or fails with exit code 3.
 func (a *app) dial() (*control.Client, error) {
 	c, err := control.Dial(a.projectDir())

@@ -19,13 +19,11 @@ func (a *app) downCommand() *cobra.Command {
 		Short: "Stop every process in reverse dependency order and end the running procs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 			defer cancelTimeout()
 			if err := c.DownAndWait(ctx); err != nil {

@@ -19,13 +19,11 @@ func (a *app) eventsCommand() *cobra.Command {
 procs stops or Ctrl-C. --after SEQ first replays the kept state events that
 followed event SEQ, so a reader can resume where it stopped.`,
 		RunE: func(cmd *cobra.Command, names []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			err = c.Events(ctx, control.EventsOptions{Lines: lines, Procs: names, After: after},
 				func(ev compose.Event) error { return a.printJSON(ev) })
 			return a.clientError(err)

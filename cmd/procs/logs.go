@@ -19,13 +19,11 @@ func (a *app) logsCommand() *cobra.Command {
 		Use:   "logs [NAME...]",
 		Short: "Print recent output of NAME... (all processes when none), and follow it with -f",
 		RunE: func(cmd *cobra.Command, names []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			prefix := len(names) != 1
 			opts := control.LogsOptions{Procs: names, Tail: &lines, Since: since, Follow: follow}
 			err = c.Logs(ctx, opts, func(l control.LogLine) error {

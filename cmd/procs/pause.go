@@ -24,13 +24,11 @@ func (a *app) idleCommand(verb, short string, act func(*control.Client, context.
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			res, err := act(c, ctx, args[0])
 			if err != nil {
 				return a.clientError(err)

@@ -52,13 +52,11 @@ func (a *app) actionCommand(verb, short string, do actionFunc) *cobra.Command {
 }
 
 func (a *app) runActions(names []string, opts actionOptions, do actionFunc) error {
-	c, err := a.dial()
+	c, ctx, done, err := a.connect()
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	ctx, cancel := signalContext()
-	defer cancel()
+	defer done()
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
 	defer cancelTimeout()
 

@@ -23,13 +23,11 @@ func (a *app) runCommand() *cobra.Command {
 		Short: "Run a task of the running procs (its dependencies first), print its output and exit with its exit code",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			st, err := c.Get(ctx, args[0])
 			if err != nil {
 				return a.clientError(err)

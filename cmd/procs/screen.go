@@ -13,13 +13,11 @@ func (a *app) screenCommand() *cobra.Command {
 		Short: "Print what a PTY process shows on its screen now (a TUI's log is a jumble of redraws)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			st, err := c.Screen(ctx, args[0])
 			if err != nil {
 				return a.clientError(err)

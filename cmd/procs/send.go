@@ -24,13 +24,11 @@ until it answers, so 'procs wait NAME --for ready' right after waits for the
 answer.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			err = c.Send(ctx, args[0], control.InputRequest{Text: args[1], Enter: enter, Force: force})
 			var apiErr *control.APIError
 			if asJSON && errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "" {

@@ -18,13 +18,11 @@ func (a *app) statusCommand() *cobra.Command {
 		Use:   "status [NAME...]",
 		Short: "Show the state of every process (or NAME...) of the running procs",
 		RunE: func(cmd *cobra.Command, names []string) error {
-			c, err := a.dial()
+			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			ctx, cancel := signalContext()
-			defer cancel()
+			defer done()
 			var list []compose.ProcStatus
 			if len(names) == 0 {
 				list, err = c.List(ctx)

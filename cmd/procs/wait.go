@@ -44,13 +44,11 @@ func (a *app) waitFor(names []string, opts control.WaitOptions, asJSON bool) err
 	if opts.Timeout <= 0 {
 		return withCode(exitUsage, fmt.Errorf("--timeout must be positive"))
 	}
-	c, err := a.dial()
+	c, ctx, done, err := a.connect()
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	ctx, cancel := signalContext()
-	defer cancel()
+	defer done()
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.Timeout+requestSlack)
 	defer cancelTimeout()
 	results := make([]rules.Result, len(names))
