@@ -102,7 +102,7 @@ func (l *runLoop) screenTail() []string {
 	}
 	var tail []string
 	rows := l.screen.Rows()
-	for i := len(rows) - 1; i >= 0 && len(tail) < resultLogLines; i-- {
+	for i := len(rows) - 1; i >= 0 && len(tail) < rules.ResultLogLines; i-- {
 		if row := strings.TrimSpace(rows[i]); row != "" {
 			tail = append(tail, row)
 		}

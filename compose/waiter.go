@@ -9,9 +9,6 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// resultLogLines is how many recent lines a result carries.
-const resultLogLines = 10
-
 // waiter is a caller blocked in Wait.
 type waiter struct {
 	name    string
@@ -77,7 +74,7 @@ func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rul
 	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !strings.Contains(msg, ps.line) {
 		msg += fmt.Sprintf(" (line %q)", ps.line)
 	}
-	logs := runTexts(ps, w.minRun, resultLogLines)
+	logs := runTexts(ps, w.minRun)
 	if len(ps.screen) > 0 && ps.run >= w.minRun {
 		logs = slices.Clone(ps.screen)
 	}
@@ -97,20 +94,14 @@ func readyMessage(ps *procState) string {
 	return fmt.Sprintf("ready in %s", took)
 }
 
-// runTexts returns the last n lines of the current run: a result speaks of
+// runTexts returns the last lines of the current run: a result speaks of
 // the run it waited for, never of output an earlier run left in the ring.
 // It is empty while the run waited for has not started.
-func runTexts(ps *procState, minRun, n int) []string {
-	out := []string{}
+func runTexts(ps *procState, minRun int) []string {
 	if ps.run < minRun || ps.run == 0 {
-		return out
+		return []string{}
 	}
-	for _, l := range ps.ring.Last(n) {
-		if !l.Time.Before(ps.startedAt) {
-			out = append(out, l.Text)
-		}
-	}
-	return out
+	return rules.RunLogs(ps.ring, ps.startedAt)
 }
 
 func joinStates(states []rules.State) string {

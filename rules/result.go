@@ -41,9 +41,16 @@ func NewResult(name string, run int, v Verdict, success bool, started, now time.
 		res.Ports = []int{}
 	}
 	if ring != nil {
-		res.Logs = lastTexts(ring.Since(started), ResultLogLines)
+		res.Logs = RunLogs(ring, started)
 	}
 	return res
+}
+
+// RunLogs returns what a Result carries of a run's output: the last
+// ResultLogLines non-blank lines ring holds from since (when the run
+// started) on, stripped. Output of earlier runs never counts.
+func RunLogs(ring *Ring, since time.Time) []string {
+	return lastTexts(ring.Since(since), ResultLogLines)
 }
 
 // lastTexts returns the stripped text of the last n non-blank lines.
