@@ -6,12 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/procsdev/procs/internal/benchmetric"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -20,19 +20,6 @@ import (
 //	go test ./compose -run '^$' -bench . -benchtime 100x
 //
 // (BenchmarkIdle50 runs 10 s per iteration; add -benchtime 1x for it alone).
-
-// reportPercentiles adds p50 and p99 of samples (in ms) to the output.
-func reportPercentiles(b *testing.B, unit string, samples []time.Duration) {
-	if len(samples) == 0 {
-		return
-	}
-	slices.Sort(samples)
-	at := func(p float64) float64 {
-		return float64(samples[int(p*float64(len(samples)-1))].Microseconds()) / 1000
-	}
-	b.ReportMetric(at(0.50), "p50-"+unit)
-	b.ReportMetric(at(0.99), "p99-"+unit)
-}
 
 // benchEngine runs yamlText until stop is called; events go to the
 // returned subscription.
@@ -106,8 +93,8 @@ procs:
 		toOutput = append(toOutput, output.Time.Sub(readyLine.Time))
 		stop()
 	}
-	reportPercentiles(b, "start-ms", toStart)
-	reportPercentiles(b, "output-ms", toOutput)
+	benchmetric.ReportPercentiles(b, "start-ms", toStart)
+	benchmetric.ReportPercentiles(b, "output-ms", toOutput)
 }
 
 // Benchmark200Tree measures launch (config load included) to all ready for
@@ -133,8 +120,8 @@ func Benchmark200Tree(b *testing.B) {
 		stop()
 		down = append(down, time.Since(stopping))
 	}
-	reportPercentiles(b, "all-ready-ms", took)
-	reportPercentiles(b, "down-ms", down)
+	benchmetric.ReportPercentiles(b, "all-ready-ms", took)
+	benchmetric.ReportPercentiles(b, "down-ms", down)
 }
 
 // BenchmarkIdle50 runs procs (the engine helper of orphan_test.go, with its

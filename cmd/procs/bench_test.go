@@ -5,10 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/procsdev/procs/internal/benchmetric"
 )
 
 // The CLI benchmarks of issue 6: whole `procs` commands, client process
@@ -60,12 +61,7 @@ func timeCommand(b *testing.B, run func(args ...string) (string, error), args ..
 		}
 		samples = append(samples, time.Since(began))
 	}
-	slices.Sort(samples)
-	at := func(p float64) float64 {
-		return float64(samples[int(p*float64(len(samples)-1))].Microseconds()) / 1000
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
+	benchmetric.ReportPercentiles(b, "ms", samples)
 }
 
 // BenchmarkCLIRestart is `procs restart web` for a process ready on its

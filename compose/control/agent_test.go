@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/internal/benchmetric"
 	"github.com/procsdev/procs/internal/fakeagent"
 	"github.com/procsdev/procs/rules"
 )
@@ -141,7 +142,7 @@ func BenchmarkWaitReadyAfterPrompt(b *testing.B) {
 		}
 		samples = append(samples, returned.Sub(lastPromptTime(b, log)))
 	}
-	reportPercentiles(b, samples)
+	benchmetric.ReportPercentiles(b, "ms", samples)
 }
 
 // lastPromptTime reads the time the fake agent last drew its prompt.

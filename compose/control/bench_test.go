@@ -2,21 +2,12 @@ package control
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-)
 
-// reportPercentiles adds p50 and p99 of the samples to the benchmark output.
-func reportPercentiles(b *testing.B, samples []time.Duration) {
-	slices.Sort(samples)
-	at := func(p float64) float64 {
-		return float64(samples[int(p*float64(len(samples)-1))].Microseconds()) / 1000
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-}
+	"github.com/procsdev/procs/internal/benchmetric"
+)
 
 // BenchmarkRestartInstantlyReady measures a restart with wait of a process
 // that is ready on its first line, through the API.
@@ -32,7 +23,7 @@ func BenchmarkRestartInstantlyReady(b *testing.B) {
 		}
 		samples = append(samples, time.Since(began))
 	}
-	reportPercentiles(b, samples)
+	benchmetric.ReportPercentiles(b, "ms", samples)
 }
 
 // BenchmarkStatus50 measures GET /v1/procs with 50 processes.
@@ -55,5 +46,5 @@ func BenchmarkStatus50(b *testing.B) {
 		}
 		samples = append(samples, time.Since(began))
 	}
-	reportPercentiles(b, samples)
+	benchmetric.ReportPercentiles(b, "ms", samples)
 }

@@ -1,11 +1,11 @@
 package mcp
 
 import (
-	"slices"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/procsdev/procs/internal/benchmetric"
 )
 
 // BenchmarkRestartProcessTool measures the restart_process tool end to end
@@ -29,7 +29,7 @@ procs:
 		}
 		samples = append(samples, time.Since(began))
 	}
-	reportPercentiles(b, samples)
+	benchmetric.ReportPercentiles(b, "ms", samples)
 }
 
 // BenchmarkListProcessesTool measures list_processes with one process.
@@ -50,15 +50,5 @@ procs:
 		}
 		samples = append(samples, time.Since(began))
 	}
-	reportPercentiles(b, samples)
-}
-
-// reportPercentiles adds p50 and p99 of the samples to the benchmark output.
-func reportPercentiles(b *testing.B, samples []time.Duration) {
-	slices.Sort(samples)
-	at := func(p float64) float64 {
-		return float64(samples[int(p*float64(len(samples)-1))].Microseconds()) / 1000
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
+	benchmetric.ReportPercentiles(b, "ms", samples)
 }
