@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"io/fs"
@@ -10,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goccy/go-yaml"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/procsdev/procs/schema/schematest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -65,7 +63,7 @@ func TestSchemaDescribesEveryField(t *testing.T) {
 // TestConfigsMatchSchema validates every procs.yaml of the repository and of
 // examples/ against the committed schema.
 func TestConfigsMatchSchema(t *testing.T) {
-	compiled := compileCommitted(t)
+	compiled := schematest.Compile(t, schemaFile)
 	files := repoConfigs(t)
 	require.NotEmpty(t, files, "the demo procs.yaml at least must exist")
 	for _, file := range files {
@@ -77,7 +75,7 @@ func TestConfigsMatchSchema(t *testing.T) {
 }
 
 func TestSchemaRejectsBadShapes(t *testing.T) {
-	compiled := compileCommitted(t)
+	compiled := schematest.Compile(t, schemaFile)
 	for name, text := range map[string]string{
 		"unknown key":   "procs:\n  a:\n    command: x\n    readyPatern: [y]\n",
 		"empty command": "procs:\n  a:\n    command: ''\n",
@@ -86,23 +84,10 @@ func TestSchemaRejectsBadShapes(t *testing.T) {
 		"bad condition": "procs:\n  a:\n    command: x\n    dependsOn: {b: done}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			doc := yamlTextAsJSON(t, []byte(text))
+			doc := schematest.YAMLAsJSON(t, []byte(text))
 			assert.Error(t, compiled.Validate(doc))
 		})
 	}
-}
-
-func compileCommitted(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile(schemaFile)
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource(ID, doc))
-	compiled, err := c.Compile(ID)
-	require.NoError(t, err)
-	return compiled
 }
 
 // repoConfigs lists procs.yaml files at the repository root and under examples/.
@@ -131,17 +116,5 @@ func loadYAMLAsJSON(t *testing.T, file string) any {
 	t.Helper()
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
-	return yamlTextAsJSON(t, raw)
-}
-
-// yamlTextAsJSON converts YAML to the JSON value model the validator expects.
-func yamlTextAsJSON(t *testing.T, text []byte) any {
-	t.Helper()
-	var v any
-	require.NoError(t, yaml.Unmarshal(text, &v))
-	asJSON, err := json.Marshal(v)
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(asJSON))
-	require.NoError(t, err)
-	return doc
+	return schematest.YAMLAsJSON(t, raw)
 }

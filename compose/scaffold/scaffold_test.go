@@ -1,8 +1,6 @@
 package scaffold
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"io/fs"
 	"os"
@@ -10,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/goccy/go-yaml"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/schema"
+	"github.com/procsdev/procs/schema/schematest"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
@@ -25,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
 // (`go test ./compose/scaffold -update` rewrites them). Each generated file
 // must load with compose.Load, as procs check does, and match the schema.
 func TestGenerateGolden(t *testing.T) {
-	validator := compileSchema(t)
+	validator := schematest.Compile(t, filepath.Join("..", "..", "schema", "procs.schema.json"))
 	for _, tc := range []struct {
 		golden, sample string
 		opts           Options
@@ -59,7 +57,7 @@ func TestGenerateGolden(t *testing.T) {
 			require.NoError(t, err, "the generated procs.yaml passes procs check")
 			assert.Equal(t, filepath.Join(dir, "procs.yaml"), cfg.File)
 			assert.Equal(t, tc.procs, cfg.Names())
-			assert.NoError(t, validator.Validate(yamlAsJSON(t, res.YAML)), "the generated procs.yaml matches the schema")
+			assert.NoError(t, validator.Validate(schematest.YAMLAsJSON(t, res.YAML)), "the generated procs.yaml matches the schema")
 
 			names := make([]string, len(res.Procs))
 			for i, s := range res.Procs {
@@ -297,28 +295,4 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	}
-}
-
-func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "schema", "procs.schema.json"))
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource(schema.ID, doc))
-	compiled, err := c.Compile(schema.ID)
-	require.NoError(t, err)
-	return compiled
-}
-
-func yamlAsJSON(t *testing.T, text []byte) any {
-	t.Helper()
-	var v any
-	require.NoError(t, yaml.Unmarshal(text, &v))
-	asJSON, err := json.Marshal(v)
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(asJSON))
-	require.NoError(t, err)
-	return doc
 }
