@@ -128,7 +128,7 @@ func foregroundArgs(args []string) []string {
 func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
 	deadline, _ := ctx.Deadline()
 	failed := false
-	err := c.WaitAll(ctx, time.Until(deadline), func(res rules.Result) bool {
+	err := c.WaitAll(ctx, time.Until(deadline), func(_ int, res rules.Result) bool {
 		a.printResult(res)
 		failed = !res.Success
 		return res.Success

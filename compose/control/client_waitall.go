@@ -9,11 +9,12 @@ import (
 
 // WaitAll waits, in parallel, for every process procs runs or will run to
 // be ready (or completed, for a task), each for at most timeout. It calls
-// each with every result as it arrives, on the caller's goroutine, and stops
+// each with every result as it arrives, and the process's place in start
+// order, on the caller's goroutine, and stops
 // waiting for the others when each returns false. Stopped processes
 // (disabled, or not asked for by `procs up NAME...`) are left out. It
 // returns the first error of a wait.
-func (c *Client) WaitAll(ctx context.Context, timeout time.Duration, each func(rules.Result) bool) error {
+func (c *Client) WaitAll(ctx context.Context, timeout time.Duration, each func(place int, res rules.Result) bool) error {
 	list, err := c.List(ctx)
 	if err != nil {
 		return err
@@ -21,12 +22,13 @@ func (c *Client) WaitAll(ctx context.Context, timeout time.Duration, each func(r
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {
-		res rules.Result
-		err error
+		place int
+		res   rules.Result
+		err   error
 	}
 	answers := make(chan answer)
 	waiting := 0
-	for _, st := range list {
+	for place, st := range list {
 		if st.State == rules.StateStopped {
 			continue
 		}
@@ -34,7 +36,7 @@ func (c *Client) WaitAll(ctx context.Context, timeout time.Duration, each func(r
 		go func() {
 			res, err := c.Wait(ctx, st.Name, WaitOptions{Timeout: timeout})
 			select {
-			case answers <- answer{res, err}:
+			case answers <- answer{place, res, err}:
 			case <-ctx.Done():
 			}
 		}()
@@ -44,7 +46,7 @@ func (c *Client) WaitAll(ctx context.Context, timeout time.Duration, each func(r
 		if a.err != nil {
 			return a.err
 		}
-		if !each(a.res) {
+		if !each(a.place, a.res) {
 			return nil
 		}
 	}

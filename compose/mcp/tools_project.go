@@ -149,18 +149,19 @@ func upOutcome(out UpResult, reasons map[string]string) (*sdk.CallToolResult, Up
 // (or completed, for a task), and returns the results in start order.
 // Stopped processes (disabled, or not asked for) are left out.
 func waitAll(ctx context.Context, c *control.Client, timeout time.Duration) ([]Result, error) {
-	var results []Result
-	err := c.WaitAll(ctx, timeout, func(res rules.Result) bool {
-		results = append(results, resultOf(res))
+	type placed struct {
+		place int
+		res   Result
+	}
+	var got []placed
+	err := c.WaitAll(ctx, timeout, func(place int, res rules.Result) bool {
+		got = append(got, placed{place, resultOf(res)})
 		return true
 	})
-	list, listErr := c.List(ctx)
-	if listErr == nil {
-		order := make(map[string]int, len(list))
-		for i, st := range list {
-			order[st.Name] = i
-		}
-		slices.SortFunc(results, func(a, b Result) int { return order[a.Name] - order[b.Name] })
+	slices.SortFunc(got, func(a, b placed) int { return a.place - b.place })
+	results := make([]Result, len(got))
+	for i, p := range got {
+		results[i] = p.res
 	}
 	return results, err
 }
