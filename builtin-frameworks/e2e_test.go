@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -58,7 +59,7 @@ func startProcs(t *testing.T, dir, yamlText string) *procsRun {
 	yamlText += "  keepalive: {command: \"sleep 3600\", framework: none}\n"
 	file := filepath.Join(dir, "procs.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
-	cfg, err := compose.Load(compose.LoadOptions{File: file, Environ: os.Environ()})
+	cfg, err := config.Load(config.LoadOptions{File: file, Environ: os.Environ()})
 	require.NoError(t, err)
 	e, err := compose.New(cfg, compose.Options{})
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -17,7 +18,7 @@ type responder struct {
 
 // autoRule is one autoRespond entry and what it has done in this run.
 type autoRule struct {
-	cfg  AutoRespond
+	cfg  config.AutoRespond
 	re   *regexp.Regexp
 	sent int
 	// latched is set while the dialog the rule answered is still on screen,
@@ -31,7 +32,7 @@ type answer struct {
 	matched string
 }
 
-func newResponder(cfg []AutoRespond) *responder {
+func newResponder(cfg []config.AutoRespond) *responder {
 	r := &responder{}
 	for _, c := range cfg {
 		// Validated at config load.

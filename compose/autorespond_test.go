@@ -6,11 +6,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
 func TestResponderLines(t *testing.T) {
-	r := newResponder([]AutoRespond{
+	r := newResponder([]config.AutoRespond{
 		{Match: `Continue\?`, Send: "y\n", MaxTimes: 2},
 		{Match: `^Password:`, Send: "secret\n", Once: true},
 	})
@@ -30,7 +31,7 @@ func TestResponderLines(t *testing.T) {
 }
 
 func TestResponderScreenEdges(t *testing.T) {
-	r := newResponder([]AutoRespond{{Match: `Do you trust`, Send: "\r"}})
+	r := newResponder([]config.AutoRespond{{Match: `Do you trust`, Send: "\r"}})
 	screen := rules.NewScreen(40, 5)
 	fire := func() int { return len(r.screen(screen)) }
 

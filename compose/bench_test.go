@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/internal/benchmetric"
 	"github.com/procsdev/procs/rules"
 )
@@ -30,7 +31,7 @@ func benchEngine(b *testing.B, yamlText string) (*Subscription, func()) {
 	if err := os.WriteFile(file, []byte(yamlText), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := Load(LoadOptions{File: file, Environ: os.Environ()})
+	cfg, err := config.Load(config.LoadOptions{File: file, Environ: os.Environ()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -26,7 +27,7 @@ type Detection struct {
 // preset's. A process that says nothing of its readiness (no port, ready
 // pattern or rule) takes the preset's ways to tell without a line: a
 // listening port, or being assumed ready after a while.
-func DetectionOf(p *Proc) (Detection, error) {
+func DetectionOf(p *config.Proc) (Detection, error) {
 	d := Detection{}
 	d.Preset, d.Reason = presetFor(p)
 	ready, errs, notReady := p.ReadyPatterns, p.ErrorPatterns, p.NotReadyPatterns
@@ -94,7 +95,7 @@ func (d Detection) presetEnv() map[string]string {
 
 // presetFor picks the preset of a process: the named one, none, or the
 // detected one (framework: auto, the default).
-func presetFor(p *Proc) (*frameworks.Preset, string) {
+func presetFor(p *config.Proc) (*frameworks.Preset, string) {
 	det, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
 	if !ok {
 		return nil, ""

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
-// ErrUnknownProcess is returned for a process name not in the config.
-var ErrUnknownProcess = errors.New("unknown process")
+// ErrUnknownProcess is returned for a process name not in the config. It is
+// config.ErrUnknownProcess, so errors.Is works whichever package returned it.
+var ErrUnknownProcess = config.ErrUnknownProcess
 
 // ErrShuttingDown is returned for requests that arrive while procs stops.
 var ErrShuttingDown = errors.New("procs is shutting down")
@@ -35,7 +37,7 @@ type Options struct {
 // Engine runs the processes of a config. One goroutine (Run) owns all
 // process state; supervisors report to it and API calls send it requests.
 type Engine struct {
-	cfg      *Config
+	cfg      *config.Config
 	opts     Options
 	bus      *Bus
 	instance string
@@ -59,7 +61,7 @@ type Engine struct {
 }
 
 // New prepares an engine for cfg; nothing starts until Run.
-func New(cfg *Config, opts Options) (*Engine, error) {
+func New(cfg *config.Config, opts Options) (*Engine, error) {
 	order, err := cfg.StartOrder()
 	if err != nil {
 		return nil, err
@@ -99,7 +101,7 @@ func New(cfg *Config, opts Options) (*Engine, error) {
 }
 
 // wantedSet is the set of processes `procs up` should start.
-func wantedSet(cfg *Config, only []string) (map[string]bool, error) {
+func wantedSet(cfg *config.Config, only []string) (map[string]bool, error) {
 	names := cfg.Names()
 	if len(only) > 0 {
 		var err error
@@ -118,7 +120,7 @@ func wantedSet(cfg *Config, only []string) (map[string]bool, error) {
 func (e *Engine) Bus() *Bus { return e.bus }
 
 // Config returns the configuration the engine runs.
-func (e *Engine) Config() *Config { return e.cfg }
+func (e *Engine) Config() *config.Config { return e.cfg }
 
 // Run starts the processes and supervises them until ctx is cancelled or
 // Down is called, then stops everything in reverse dependency order. It also

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -65,12 +66,12 @@ func startEngine(t *testing.T, yamlText string, opts Options) *testEngine {
 	return te
 }
 
-func parseConfig(t *testing.T, yamlText string) *Config {
+func parseConfig(t *testing.T, yamlText string) *config.Config {
 	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "procs.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
-	cfg, err := Load(LoadOptions{File: file, Environ: os.Environ()})
+	cfg, err := config.Load(config.LoadOptions{File: file, Environ: os.Environ()})
 	require.NoError(t, err)
 	return cfg
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -20,7 +21,7 @@ const ReasonIdle = "idle"
 // of an agent: idle for a while → send "/clear" → ready → send "continue"
 // → ready → one cycle done). Only the engine goroutine touches it.
 type idleState struct {
-	cfg    *OnIdle
+	cfg    *config.OnIdle
 	paused bool
 	// cycles counts the cycles completed, over every run of the process.
 	cycles int

@@ -5,13 +5,14 @@ import (
 	"slices"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
 // interactiveSpec completes the detection of an interactive process (an
 // agent CLI, a shell, a REPL): one whose preset says so, or that sets agent
 // patterns itself. Its patterns extend the preset's, like the others.
-func interactiveSpec(p *Proc, preset *frameworks.Preset, spec *rules.Spec) error {
+func interactiveSpec(p *config.Proc, preset *frameworks.Preset, spec *rules.Spec) error {
 	var base frameworks.AgentPatterns
 	if preset != nil && preset.Interactive {
 		base = preset.AgentPatterns
@@ -44,7 +45,7 @@ func interactiveSpec(p *Proc, preset *frameworks.Preset, spec *rules.Spec) error
 // usesPTY says whether a process runs in a pseudo-terminal: when its config
 // says so, or, when the config says nothing, when its preset is interactive
 // (an agent CLI needs a terminal to show its prompt at all).
-func usesPTY(p *Proc, preset string) bool {
+func usesPTY(p *config.Proc, preset string) bool {
 	if p.PTY.Set {
 		return p.PTY.Enabled
 	}
@@ -56,7 +57,7 @@ func usesPTY(p *Proc, preset string) bool {
 }
 
 // windowSize is the PTY window of a process: its config, else 120x40.
-func windowSize(p *Proc) (cols, rows int) {
+func windowSize(p *config.Proc) (cols, rows int) {
 	cols, rows = p.PTY.Cols, p.PTY.Rows
 	if cols == 0 {
 		cols = rules.DefaultCols

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/internal/fakeagent"
 	"github.com/procsdev/procs/rules"
 )
@@ -255,4 +256,11 @@ procs:
 	screen, err := te.Screen("node")
 	require.NoError(t, err)
 	assert.Contains(t, screen.Text, "42")
+}
+
+func TestUsesPTY(t *testing.T) {
+	assert.True(t, usesPTY(&config.Proc{PTY: config.PTY{Enabled: true, Set: true}}, ""))
+	assert.False(t, usesPTY(&config.Proc{}, ""))
+	cols, rows := windowSize(&config.Proc{PTY: config.PTY{Enabled: true, Cols: 80}})
+	assert.Equal(t, []int{80, 40}, []int{cols, rows})
 }

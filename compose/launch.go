@@ -20,7 +20,7 @@ type childProc struct {
 	cmd     *exec.Cmd
 	pid     int
 	outputs []output // read until EOF
-	input   *os.File // stdin pipe or PTY master; nil if none
+	input   *os.File // stdin pipe or config.PTY master; nil if none
 	// terminal is the PTY master of a PTY child, nil for pipes.
 	terminal *os.File
 

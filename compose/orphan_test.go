@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -29,7 +30,7 @@ func runEngineHelperIfRequested() {
 	if file == "" {
 		return
 	}
-	cfg, err := Load(LoadOptions{File: file})
+	cfg, err := config.Load(config.LoadOptions{File: file})
 	if err != nil {
 		fmt.Println("config:", err)
 		os.Exit(2)

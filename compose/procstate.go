@@ -3,13 +3,14 @@ package compose
 import (
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
 // procState is the engine's record of one process. Only the engine
 // goroutine reads or writes it.
 type procState struct {
-	cfg       *Proc
+	cfg       *config.Proc
 	detect    *rules.Spec
 	preset    string
 	presetEnv map[string]string
@@ -53,7 +54,7 @@ type procState struct {
 	logs *logFile
 }
 
-func (e *Engine) newProcState(p *Proc, wanted bool) (*procState, error) {
+func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 	d, err := DetectionOf(p)
 	if err != nil {
 		return nil, err

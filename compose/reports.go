@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -132,8 +133,8 @@ func (e *Engine) policyRestarts(ps *procState, v rules.Verdict) bool {
 	}
 	r := ps.cfg.Restart
 	switch r.Policy {
-	case RestartAlways:
-	case RestartOnFailure:
+	case config.RestartAlways:
+	case config.RestartOnFailure:
 		if v.State != rules.StateFailed && ps.state != rules.StateFailed {
 			return false
 		}
@@ -146,7 +147,7 @@ func (e *Engine) policyRestarts(ps *procState, v rules.Verdict) bool {
 // maybeRestart applies the restart policy after a run ended by itself.
 func (e *Engine) maybeRestart(ps *procState, v rules.Verdict) {
 	if !e.policyRestarts(ps, v) {
-		if r := ps.cfg.Restart; r.MaxRestarts > 0 && ps.restarts >= r.MaxRestarts && r.Policy != RestartNo {
+		if r := ps.cfg.Restart; r.MaxRestarts > 0 && ps.restarts >= r.MaxRestarts && r.Policy != config.RestartNo {
 			e.publishInfo(ps, "gave-up", fmt.Sprintf("not restarting: %d restarts reached maxRestarts", ps.restarts))
 		}
 		return
@@ -166,7 +167,7 @@ func (e *Engine) maybeRestart(ps *procState, v rules.Verdict) {
 }
 
 // backoffDelay is min·2^n, capped at max (defaults 500ms..30s).
-func backoffDelay(b BackoffRange, n int) time.Duration {
+func backoffDelay(b config.BackoffRange, n int) time.Duration {
 	lo, hi := b.Min, b.Max
 	if lo <= 0 {
 		lo = 500 * time.Millisecond

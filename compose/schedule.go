@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -55,11 +56,11 @@ func (e *Engine) depsSatisfied(ps *procState) (ok bool, why string) {
 }
 
 // conditionMet reports whether dependency d satisfies condition c.
-func conditionMet(d *procState, c Condition) bool {
+func conditionMet(d *procState, c config.Condition) bool {
 	switch c {
-	case ConditionStarted:
+	case config.ConditionStarted:
 		return d.running() && d.state != rules.StateStopping || d.state == rules.StateCompleted
-	case ConditionCompleted:
+	case config.ConditionCompleted:
 		return d.state == rules.StateCompleted
 	default:
 		switch d.state {
@@ -72,7 +73,7 @@ func conditionMet(d *procState, c Condition) bool {
 }
 
 // depBlocks says why d can no longer satisfy its dependents ("" while it may).
-func depBlocks(d *procState, c Condition) string {
+func depBlocks(d *procState, c config.Condition) string {
 	if d.backoff != nil || d.restartPending {
 		return ""
 	}
@@ -81,7 +82,7 @@ func depBlocks(d *procState, c Condition) string {
 		if d.recoverable && d.running() {
 			return "" // it retries by itself
 		}
-		if d.running() && c != ConditionCompleted {
+		if d.running() && c != config.ConditionCompleted {
 			return "failed: " + d.message
 		}
 		return "failed: " + d.message
@@ -92,7 +93,7 @@ func depBlocks(d *procState, c Condition) string {
 	case rules.StateBlocked:
 		return "is blocked (" + d.message + ")"
 	case rules.StateCompleted:
-		if c == ConditionCompleted {
+		if c == config.ConditionCompleted {
 			return ""
 		}
 	}
@@ -160,7 +161,7 @@ var signalsByName = map[string]syscall.Signal{
 }
 
 // healthProbe turns a healthcheck into a probe spec with its defaults.
-func healthProbe(p *Proc) (*rules.ProbeSpec, time.Duration, int) {
+func healthProbe(p *config.Proc) (*rules.ProbeSpec, time.Duration, int) {
 	h := p.Healthcheck
 	if h == nil {
 		return nil, 0, 0

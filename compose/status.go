@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -11,7 +12,7 @@ import (
 type ProcStatus struct {
 	Name      string      `json:"name"`
 	State     rules.State `json:"state"`
-	Kind      Kind        `json:"kind"`
+	Kind      config.Kind `json:"kind"`
 	Run       int         `json:"run"`
 	PID       int         `json:"pid,omitempty"`
 	Ports     []int       `json:"ports"`

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -27,7 +28,7 @@ func (e *Engine) announceAllReady() {
 		switch {
 		case ps.state == rules.StateCompleted:
 			completed = append(completed, name)
-		case conditionMet(ps, ConditionReady) && ps.running():
+		case conditionMet(ps, config.ConditionReady) && ps.running():
 			took := ps.readyAt.Sub(ps.startedAt)
 			ready = append(ready, fmt.Sprintf("%s %s", name, formatDuration(took)))
 		default:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -25,7 +26,7 @@ const maxLineBytes = 64 << 10
 type runSpec struct {
 	name     string
 	run      int
-	proc     *Proc
+	proc     *config.Proc
 	detect   *rules.Spec
 	argv     []string
 	env      []string

@@ -8,7 +8,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 // ID is the $id of the generated schema.
@@ -24,7 +24,7 @@ func Generate() ([]byte, error) {
 		ExpandedStruct: true,
 		Mapper:         mapType,
 	}
-	s := r.Reflect(&compose.Config{})
+	s := r.Reflect(&config.Config{})
 	s.ID = ID
 	s.Title = "procs.yaml"
 	s.Description = "Configuration of procs, the local process composer: processes, their dependencies and how to tell that each is ready."
@@ -38,19 +38,19 @@ func Generate() ([]byte, error) {
 // mapType gives the schema of the config types that accept several shapes.
 func mapType(t reflect.Type) *jsonschema.Schema {
 	switch t {
-	case reflect.TypeFor[compose.Duration]():
+	case reflect.TypeFor[config.Duration]():
 		return durationSchema("A duration in Go syntax, e.g. 300ms, 1.5s, 2m.")
 	case reflect.TypeFor[map[string]string]():
 		return envSchema()
-	case reflect.TypeFor[compose.Command]():
+	case reflect.TypeFor[config.Command]():
 		return commandSchema()
-	case reflect.TypeFor[compose.Dependencies]():
+	case reflect.TypeFor[config.Dependencies]():
 		return dependenciesSchema()
-	case reflect.TypeFor[compose.RestartPolicy]():
+	case reflect.TypeFor[config.RestartPolicy]():
 		return restartSchema()
-	case reflect.TypeFor[compose.PTY]():
+	case reflect.TypeFor[config.PTY]():
 		return ptySchema()
-	case reflect.TypeFor[compose.BackoffRange]():
+	case reflect.TypeFor[config.BackoffRange]():
 		return &jsonschema.Schema{
 			Type:        "string",
 			Pattern:     `^[0-9.]+[a-zµ]+(\.\.[0-9.]+[a-zµ]+)?$`,
@@ -108,7 +108,7 @@ func restartSchema() *jsonschema.Schema {
 	props := jsonschema.NewProperties()
 	props.Set("policy", policy)
 	props.Set("maxRestarts", &jsonschema.Schema{Type: "integer", Minimum: "0", Description: "Give up after this many consecutive restarts (0 means no limit)."})
-	props.Set("backoff", mapType(reflect.TypeFor[compose.BackoffRange]()))
+	props.Set("backoff", mapType(reflect.TypeFor[config.BackoffRange]()))
 	return &jsonschema.Schema{
 		OneOf: []*jsonschema.Schema{
 			policy,

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 // app holds what every command needs: the standard streams, the environment
@@ -42,17 +42,17 @@ func (a *app) execute(args []string) int {
 
 // loadConfig loads procs.yaml with the layering of design §2. Config errors
 // exit 2; a missing file exits 2 with a hint.
-func (a *app) loadConfig() (*compose.Config, error) {
-	cfg, err := compose.Load(compose.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
+func (a *app) loadConfig() (*config.Config, error) {
+	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
 	if err != nil {
-		var cfgErrs compose.ConfigErrors
+		var cfgErrs config.ConfigErrors
 		if errors.As(err, &cfgErrs) {
 			for _, e := range cfgErrs {
 				fmt.Fprintln(a.stderr, e.Error())
 			}
 			return nil, &exitError{code: exitUsage, err: err, quiet: true}
 		}
-		if errors.Is(err, compose.ErrNoConfig) {
+		if errors.Is(err, config.ErrNoConfig) {
 			return nil, withCode(exitUsage, fmt.Errorf("%w in this folder (create one with `procs init`, or pass -f FILE)", err))
 		}
 		return nil, withCode(exitUsage, err)

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 	"github.com/procsdev/procs/rules"
 )
@@ -21,7 +21,7 @@ import (
 // with its output in .procs/logs/procs.log, and returns once its API
 // answers; with --wait, once every process is ready (or completed) or one
 // fails.
-func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) error {
+func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) error {
 	if c, err := control.Dial(cfg.Dir); err == nil {
 		defer c.Close()
 		info, _ := c.Info(context.Background())

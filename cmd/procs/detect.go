@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -88,7 +89,7 @@ type choiceView struct {
 // explainChoice says what the engine will do with a process: the detection
 // it runs (compose.DetectionOf, the preset's settings merged with the
 // process's own), told for people.
-func explainChoice(cfg *compose.Config, p *compose.Proc) (choiceView, error) {
+func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c := choiceView{
 		Name: p.Name, Command: p.Command.String(), Cwd: relativeDir(cfg.Dir, p.Cwd), Framework: p.Framework,
 		Ready: p.Ready, Port: p.Port,

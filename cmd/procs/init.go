@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/scaffold"
 )
 
@@ -81,7 +81,7 @@ func (a *app) initTarget() (string, error) {
 	if target == "" {
 		target = filepath.Join(a.workDir(), "procs.yaml")
 	}
-	if compose.IsProcfile(target) {
+	if config.IsProcfile(target) {
 		return "", withCode(exitUsage, errors.New("-f names the procs.yaml to write, not a Procfile: to convert one, run procs init --from-procfile in its folder"))
 	}
 	abs, err := filepath.Abs(target)
@@ -94,7 +94,7 @@ func (a *app) initTarget() (string, error) {
 // initError maps a failure of scaffold.Generate to an exit code: a broken
 // Procfile or an empty folder is the user's to fix (2).
 func (a *app) initError(err error) error {
-	var cfgErrs compose.ConfigErrors
+	var cfgErrs config.ConfigErrors
 	switch {
 	case errors.As(err, &cfgErrs):
 		for _, e := range cfgErrs {

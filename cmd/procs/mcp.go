@@ -13,7 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 	"github.com/procsdev/procs/compose/mcp"
 )
@@ -125,7 +125,7 @@ func (a *app) mcpStarter(dir string) func(ctx context.Context) error {
 // processNames lists the processes of dir's config, for the log resources
 // procs mcp lists; none when the config does not load (the tools say why).
 func (a *app) processNames(dir string) []string {
-	cfg, err := compose.Load(compose.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
+	cfg, err := config.Load(config.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
 	if err != nil {
 		return nil
 	}
@@ -136,7 +136,7 @@ func (a *app) processNames(dir string) []string {
 // prints it, for the procs://config resource.
 func (a *app) configJSON(dir string) func() ([]byte, error) {
 	return func() ([]byte, error) {
-		cfg, err := compose.Load(compose.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
+		cfg, err := config.Load(config.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/schema"
 )
 
@@ -74,7 +74,7 @@ func TestReadmeConfigsPassCheck(t *testing.T) {
 			}
 			file := filepath.Join(dir, "procs.yaml")
 			require.NoError(t, os.WriteFile(file, []byte(b[1]), 0o644))
-			_, err := compose.Load(compose.LoadOptions{File: file, Environ: []string{}})
+			_, err := config.Load(config.LoadOptions{File: file, Environ: []string{}})
 			require.NoError(t, err, "README snippet:\n%s", b[1])
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 	"github.com/procsdev/procs/rules"
 )
@@ -32,7 +33,7 @@ func (a *app) runCommand() *cobra.Command {
 			if err != nil {
 				return a.clientError(err)
 			}
-			if st.Kind != compose.KindTask {
+			if st.Kind != config.KindTask {
 				return withCode(exitUsage, fmt.Errorf("%s is a service, not a task; use `procs start %s` or `procs restart %s`", st.Name, st.Name, st.Name))
 			}
 			if detach {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 )
 
@@ -52,7 +53,7 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 
 // upForeground runs the engine in this process until Ctrl-C, SIGTERM,
 // `procs down`, or until nothing runs any more.
-func (a *app) upForeground(cfg *compose.Config, names []string) error {
+func (a *app) upForeground(cfg *config.Config, names []string) error {
 	engine, err := compose.New(cfg, compose.Options{Only: names})
 	if err != nil {
 		return withCode(exitUsage, err)

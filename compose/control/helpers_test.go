@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 // testDeadline is the generous bound of every wait in these tests.
@@ -37,7 +38,7 @@ func startHarnessIn(t testing.TB, dir, yamlText string) *harness {
 	t.Helper()
 	file := filepath.Join(dir, "procs.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
-	cfg, err := compose.Parse(file, []byte(yamlText), os.Environ())
+	cfg, err := config.Parse(file, []byte(yamlText), os.Environ())
 	require.NoError(t, err)
 	cfg.Dir = dir
 	e, err := compose.New(cfg, compose.Options{NoWatchdog: true, LogDir: t.TempDir()})

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 const oneService = `
@@ -157,7 +158,7 @@ func TestDialWithNothingRunning(t *testing.T) {
 func newIdleEngine(t *testing.T, dir string) *compose.Engine {
 	t.Helper()
 	file := filepath.Join(dir, "procs.yaml")
-	cfg, err := compose.Parse(file, []byte(oneService), os.Environ())
+	cfg, err := config.Parse(file, []byte(oneService), os.Environ())
 	require.NoError(t, err)
 	cfg.Dir = dir
 	e, err := compose.New(cfg, compose.Options{NoWatchdog: true, LogDir: t.TempDir()})

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 // TestExampleClientConfigs checks the MCP client configs of examples/mcp:
@@ -36,13 +36,13 @@ func TestExampleClientConfigs(t *testing.T) {
 			assert.Equal(t, "mcp", server.Args[0])
 
 			// The file the server would load: -f as Cursor expands it, else the folder's procs.yaml.
-			opts := compose.LoadOptions{Dir: dir, Environ: []string{}}
+			opts := config.LoadOptions{Dir: dir, Environ: []string{}}
 			for i, arg := range server.Args {
 				if (arg == "--file" || arg == "-f") && i+1 < len(server.Args) {
 					opts.File = strings.ReplaceAll(server.Args[i+1], "${workspaceFolder}", dir)
 				}
 			}
-			loaded, err := compose.Load(opts)
+			loaded, err := config.Load(opts)
 			require.NoError(t, err)
 			assert.Contains(t, loaded.Procs, "web")
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 )
 
@@ -43,7 +44,7 @@ func startProcs(t testing.TB, dir, yamlText string) (*runningProcs, error) {
 	if err := os.WriteFile(file, []byte(yamlText), 0o644); err != nil {
 		return nil, err
 	}
-	cfg, err := compose.Parse(file, []byte(yamlText), os.Environ())
+	cfg, err := config.Parse(file, []byte(yamlText), os.Environ())
 	if err != nil {
 		return nil, err
 	}

@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 // addProcfile adds a process for each line of the Procfile, as procs up
 // would run it: the command as written (the shell expands its variables)
 // and foreman's PORT for the commands that read it. It reports whether
-// there is a Procfile; a broken one is an error (compose.ConfigErrors).
+// there is a Procfile; a broken one is an error (config.ConfigErrors).
 func (pl *plan) addProcfile() (bool, error) {
 	data, err := os.ReadFile(filepath.Join(pl.dir, "Procfile"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -22,12 +22,12 @@ func (pl *plan) addProcfile() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read Procfile: %w", err)
 	}
-	entries, err := compose.ParseProcfile(filepath.Join(pl.dir, "Procfile"), data)
+	entries, err := config.ParseProcfile(filepath.Join(pl.dir, "Procfile"), data)
 	if err != nil {
 		return false, err
 	}
 	for _, e := range entries {
-		command := compose.QuoteExpansion(e.Command)
+		command := config.QuoteExpansion(e.Command)
 		p := &process{
 			name:   e.Name,
 			run:    func(int) runs { return runs{command: command} },

@@ -2,7 +2,7 @@
 // folder holds: package.json scripts, manage.py, a Gemfile, go.mod, the
 // services of docker-compose.yml whose images procs knows how to run, and
 // a Procfile. It is what `procs init` runs; the result is commented for the
-// user to review, and always loads with compose.Load.
+// user to review, and always loads with config.Load.
 package scaffold
 
 import (
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 )
 
 // ErrNothingFound is returned by Generate when the folder holds nothing it
@@ -48,7 +48,7 @@ type Summary struct {
 }
 
 // Generate looks at opts.Dir and returns the procs.yaml to write there. A
-// broken Procfile is returned as compose.ConfigErrors.
+// broken Procfile is returned as config.ConfigErrors.
 func Generate(opts Options) (*Result, error) {
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
@@ -82,7 +82,7 @@ func Generate(opts Options) (*Result, error) {
 	}
 	// A generated file that does not load would be a defect of init; say
 	// so rather than write it.
-	if _, err := compose.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{}); err != nil {
+	if _, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{}); err != nil {
 		return nil, fmt.Errorf("check the generated procs.yaml (a bug in procs init, please report it): %w", err)
 	}
 	return res, nil

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/schema"
 	"github.com/procsdev/procs/schema/schematest"
 )
@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
 // TestGenerateGolden runs init on each sample project of testdata, copied
 // to a fresh folder, and compares the procs.yaml with testdata/NAME.golden
 // (`go test ./compose/scaffold -update` rewrites them). Each generated file
-// must load with compose.Load, as procs check does, and match the schema.
+// must load with config.Load, as procs check does, and match the schema.
 func TestGenerateGolden(t *testing.T) {
 	validator := schematest.Compile(t, filepath.Join("..", "..", "schema", "procs.schema.json"))
 	for _, tc := range []struct {
@@ -53,7 +53,7 @@ func TestGenerateGolden(t *testing.T) {
 			assert.Equal(t, string(want), string(res.YAML))
 
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), res.YAML, 0o644))
-			cfg, err := compose.Load(compose.LoadOptions{Dir: dir, Environ: []string{}})
+			cfg, err := config.Load(config.LoadOptions{Dir: dir, Environ: []string{}})
 			require.NoError(t, err, "the generated procs.yaml passes procs check")
 			assert.Equal(t, filepath.Join(dir, "procs.yaml"), cfg.File)
 			assert.Equal(t, tc.procs, cfg.Names())
@@ -74,11 +74,11 @@ func TestDependencyChain(t *testing.T) {
 	dir := copySample(t, "fullstack")
 	res, err := Generate(Options{Dir: dir})
 	require.NoError(t, err)
-	cfg, err := compose.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
 	require.NoError(t, err)
-	assert.Equal(t, compose.Dependencies{{Name: "backend", Condition: compose.ConditionReady}}, cfg.Procs["frontend"].DependsOn,
+	assert.Equal(t, config.Dependencies{{Name: "backend", Condition: config.ConditionReady}}, cfg.Procs["frontend"].DependsOn,
 		"the front end waits for the API")
-	assert.Equal(t, compose.Dependencies{{Name: "postgres", Condition: compose.ConditionReady}}, cfg.Procs["backend"].DependsOn,
+	assert.Equal(t, config.Dependencies{{Name: "postgres", Condition: config.ConditionReady}}, cfg.Procs["backend"].DependsOn,
 		"the API waits for the database")
 	assert.Empty(t, cfg.Procs["postgres"].DependsOn)
 	assert.Equal(t, 3000, cfg.Procs["frontend"].Port, "a port the dev script sets is kept")
@@ -103,7 +103,7 @@ func TestPortClashes(t *testing.T) {
 	})
 	res, err := Generate(Options{Dir: dir})
 	require.NoError(t, err)
-	cfg, err := compose.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
 	require.NoError(t, err, "%s", res.YAML)
 	assert.Equal(t, []string{"admin", "blog", "pinned", "shop", "site", "web"}, cfg.Names())
 	assert.Equal(t, 8080, cfg.Procs["web"].Port, "nginx's 80 needs root: 8080")
@@ -149,7 +149,7 @@ func TestGenerateErrors(t *testing.T) {
 
 	writeFiles(t, dir, map[string]string{"Procfile": "web: go run .\nweb: go run ./other\n"})
 	_, err = Generate(Options{Dir: dir})
-	var errs compose.ConfigErrors
+	var errs config.ConfigErrors
 	require.ErrorAs(t, err, &errs, "a broken Procfile is reported as config errors")
 	assert.Equal(t, 2, errs[0].Line)
 

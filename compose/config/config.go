@@ -1,6 +1,11 @@
-// Package compose is the procs engine: the configuration model, the
-// dependency graph, process supervision and the event bus.
-package compose
+// Package config turns procs.yaml (with procs.override.yaml, a Procfile,
+// PROCS_* variables, --set flags and .env files) into a checked, immutable
+// *Config that remembers where each value came from, and owns the dependency
+// graph built from it. Errors name the file, line, column and key path.
+//
+// It must not import the engine (compose) or the control plane
+// (compose/control): they depend on it, never the other way round.
+package config
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -112,9 +114,9 @@ func TestLoadProcfile(t *testing.T) {
 	assert.Equal(t, "auto", web.Framework)
 	assert.Equal(t, KindService, web.Kind)
 	assert.Equal(t, dir, web.Cwd)
-	preset, _ := presetFor(web)
-	require.NotNil(t, preset, "presets are detected per command")
-	assert.Equal(t, "python-http-server", preset.Name)
+	det, ok := frameworks.Resolve(web.Framework, web.Command.String(), web.Command.Args(), web.Cwd)
+	require.True(t, ok, "presets are detected per command")
+	assert.Equal(t, "python-http-server", det.Preset.Name)
 
 	assert.Equal(t, "bundle exec sidekiq -c ${CONCURRENCY:-2}", cfg.Procs["worker"].Command.Shell,
 		"the shell expands variables, not procs")

@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"errors"
@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 )
+
+// ErrUnknownProcess is returned for a process name not in the config.
+var ErrUnknownProcess = errors.New("unknown process")
 
 // ErrNoConfig is returned (wrapped) by Load when no procs.yaml is found.
 var ErrNoConfig = errors.New("no procs.yaml found")

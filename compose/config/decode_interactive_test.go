@@ -1,4 +1,4 @@
-package compose
+package config
 
 import (
 	"encoding/json"
@@ -50,11 +50,4 @@ procs:
 	data, err := json.Marshal(cfg.Procs["plain"])
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), `"pty"`, "unset pty is left out of procs config")
-}
-
-func TestUsesPTY(t *testing.T) {
-	assert.True(t, usesPTY(&Proc{PTY: PTY{Enabled: true, Set: true}}, ""))
-	assert.False(t, usesPTY(&Proc{}, ""))
-	cols, rows := windowSize(&Proc{PTY: PTY{Enabled: true, Cols: 80}})
-	assert.Equal(t, []int{80, 40}, []int{cols, rows})
 }

@@ -1,4 +1,4 @@
-package compose
+package config
 
 // The settings of interactive processes, decoded here to keep decode.go small.
 

@@ -1,4 +1,4 @@
-package compose
+package config
 
 // The value decoders of decoder: each reads one value of the merged tree as
 // a type (string, integer, duration, regex, command...), reporting a value of
