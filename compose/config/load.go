@@ -50,7 +50,7 @@ func Load(opts LoadOptions) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(file)
+	data, err := readConfigFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
@@ -61,7 +61,7 @@ func Load(opts LoadOptions) (*Config, error) {
 		ld.addFile(file, data)
 	}
 	override := overridePath(file)
-	if data, err := os.ReadFile(override); err == nil {
+	if data, err := readConfigFile(override); err == nil {
 		ld.addFile(override, data)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read override: %w", err)
@@ -151,6 +151,10 @@ func newLoader(file string, environ []string) *loader {
 
 // addFile merges one YAML file, after goccy/go-yaml has recorded positions.
 func (ld *loader) addFile(file string, data []byte) {
+	if err := checkLimits(file, data); err != nil {
+		ld.errs = append(ld.errs, err)
+		return
+	}
 	if errs := recordFile(file, data, ld.src); len(errs) > 0 {
 		ld.errs = append(ld.errs, errs...)
 		return

@@ -143,6 +143,10 @@ func QuoteExpansion(s string) string {
 // process), and a .env beside the Procfile is the envFile, as foreman
 // loads it.
 func (ld *loader) addProcfile(file string, data []byte) {
+	if len(data) > maxConfigBytes {
+		ld.errs = append(ld.errs, checkLimits(file, data))
+		return
+	}
 	entries, err := ParseProcfile(file, data)
 	var errs ConfigErrors
 	if errors.As(err, &errs) {
