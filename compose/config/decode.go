@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -9,18 +10,36 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// The keys each mapping of the format accepts.
+// The keys each mapping of the format accepts, read from the json tags of
+// the types the JSON Schema is generated from, so the decoder and the schema
+// cannot disagree on a key.
 var (
-	topKeys         = []string{"$schema", "env", "envFile", "procs"}
-	procKeys        = []string{"autoRespond", "busyPatterns", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "kind", "notReadyPatterns", "onIdle", "permissionPatterns", "port", "pty", "questionPatterns", "ready", "readyPatterns", "readyTimeout", "recoverablePatterns", "restart", "shutdown", "stabilityDelay"}
-	dependencyKeys  = []string{"condition", "restart"}
-	restartKeys     = []string{"backoff", "maxRestarts", "policy"}
-	healthcheckKeys = []string{"exec", "failures", "http", "interval", "tcp", "timeout"}
-	shutdownKeys    = []string{"signal", "timeout"}
-	autoRespondKeys = []string{"match", "maxTimes", "once", "send"}
-	ptyKeys         = []string{"cols", "rows"}
-	onIdleKeys      = []string{"after", "maxCycles", "send"}
+	topKeys         = jsonKeys[Config]()
+	procKeys        = jsonKeys[Proc]()
+	dependencyKeys  = jsonKeys[Dependency]()
+	restartKeys     = jsonKeys[RestartPolicy]()
+	healthcheckKeys = jsonKeys[Healthcheck]()
+	shutdownKeys    = jsonKeys[Shutdown]()
+	autoRespondKeys = jsonKeys[AutoRespond]()
+	onIdleKeys      = jsonKeys[OnIdle]()
+	// ptyKeys are the keys of pty's mapping form; PTY's Go fields also say
+	// whether it is on and whether it was set, so they are listed here.
+	ptyKeys = []string{"cols", "rows"}
 )
+
+// jsonKeys lists the json names of T's fields, sorted, leaving out fields
+// that are not part of the format (json:"-").
+func jsonKeys[T any]() []string {
+	var keys []string
+	for field := range reflect.TypeFor[T]().Fields() {
+		name, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
 
 // structKeys returns the keys accepted at path, or nil where any key goes
 // (env, the procs map, dependsOn names).
