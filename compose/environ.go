@@ -28,12 +28,16 @@ func (e *Engine) processEnv(ps *procState) ([]string, error) {
 		}
 	}
 	for _, k := range sortedEnvKeys(ps.presetEnv) {
+		// A user who asked for no colour gets none, whatever the preset forces.
+		if k == "FORCE_COLOR" && vars["NO_COLOR"] != "" {
+			continue
+		}
 		set(k, ps.presetEnv[k])
 	}
 	for _, layer := range []struct {
 		file string
 		env  map[string]string
-	}{{e.cfg.EnvFile, e.cfg.Env}, {p.EnvFile, p.Env}} {
+	}{{e.cfg.DotEnv, nil}, {e.cfg.EnvFile, e.cfg.Env}, {p.EnvFile, p.Env}} {
 		if layer.file != "" {
 			fileVars, err := godotenv.Read(e.resolvePath(layer.file))
 			if err != nil {

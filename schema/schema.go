@@ -26,6 +26,13 @@ func Generate() ([]byte, error) {
 	}
 	s := r.Reflect(&config.Config{})
 	s.ID = ID
+	// x- keys are extension fields, ignored by procs, as in the Compose
+	// specification: a place for YAML anchors of shared settings.
+	extensions := map[string]*jsonschema.Schema{"^x-": {Description: "An extension field, ignored by procs: a place for YAML anchors."}}
+	s.PatternProperties = extensions
+	if proc, ok := s.Definitions["Proc"]; ok {
+		proc.PatternProperties = extensions
+	}
 	s.Title = "procs.yaml"
 	s.Description = "Configuration of procs, the local process composer: processes, their dependencies and how to tell that each is ready."
 	out, err := json.MarshalIndent(s, "", "  ")

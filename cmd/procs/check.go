@@ -17,10 +17,21 @@ func (a *app) checkCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "%s: %d processes, OK\n", a.displayPath(cfg.File), len(cfg.Procs))
+			for _, w := range cfg.Warnings {
+				fmt.Fprintf(a.stderr, "warning: %s\n", w.Error())
+			}
+			fmt.Fprintf(a.stdout, "%s: %s, OK\n", a.displayPath(cfg.File), plural(len(cfg.Procs), "process", "processes"))
 			return nil
 		},
 	}
+}
+
+// plural says "1 process" or "2 processes".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // displayPath shows path relative to the working folder when it is inside it.

@@ -29,6 +29,12 @@ type Config struct {
 	File string `json:"-"`
 	// Dir is the folder of the main config file; relative paths resolve from it.
 	Dir string `json:"-"`
+	// DotEnv is the .env file beside the config, loaded for every process
+	// below envFile and env; "" when there is none.
+	DotEnv string `json:"-"`
+	// Warnings are problems that do not stop procs, such as a ${VAR} that
+	// is not set; procs check prints them.
+	Warnings ConfigErrors `json:"-"`
 }
 
 // Names returns the process names in sorted order.

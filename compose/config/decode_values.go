@@ -174,12 +174,20 @@ func (d *decoder) mapping(path []string, v any, known []string) (map[string]any,
 	}
 	if known != nil {
 		for _, key := range sortedKeys(m) {
-			if !slices.Contains(known, key) {
+			if !slices.Contains(known, key) && !isExtension(path, key) {
 				d.p.atKey(child(path, key), "unknown key %q%s", key, didYouMean(key, known))
 			}
 		}
 	}
 	return m, true
+}
+
+// isExtension reports whether key is an extension field, ignored by procs:
+// an x- key at the top level or in a process, as in the Compose
+// specification, so YAML anchors can hold shared settings
+// (x-service: &service {…}, then <<: *service).
+func isExtension(path []string, key string) bool {
+	return strings.HasPrefix(key, "x-") && (len(path) == 0 || len(path) == 2 && path[0] == "procs")
 }
 
 // stringList reads a list of strings; a variable or flag may give one string.

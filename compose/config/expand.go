@@ -28,20 +28,50 @@ func chain(maps ...map[string]string) lookupFunc {
 }
 
 // expander replaces ${VAR}, ${VAR:-default} and $$ in every string value.
-// Variables come from the environment first, then the process's envFile,
-// then the global envFile, as docker compose does with .env.
+// A process's values see, first to last: its own env:, the global env:, the
+// environment procs runs in, its envFile, the global envFile, then the .env
+// file beside procs.yaml. So `echo ${GREETING}` sees `env: {GREETING: hi}`,
+// and, as with docker compose, the shell's environment beats env files.
 type expander struct {
 	p       *problems
 	environ map[string]string
 	dir     string
+	// dotEnv is the .env file beside procs.yaml, "" when there is none.
+	dotEnv string
+	// unset records each ${VAR} that had no value and no default, by name,
+	// for the warnings of procs check.
+	unset map[string][]string
 }
+
+// warnings turns the unset variables into warnings at the values that use
+// them, for procs check: an empty value is allowed, but often a typo.
+func (ex *expander) warnings() ConfigErrors {
+	var out ConfigErrors
+	for name, paths := range ex.unset {
+		for _, key := range paths {
+			path := strings.Split(key, "\x00")
+			out = append(out, ex.p.src.errorAt(path, false, fmt.Sprintf(
+				"${%s} is not set, so it expands to nothing: set it in the environment, env: or .env, or write ${%s:-default} (or $${%s} for the shell to expand)", name, name, name)))
+		}
+	}
+	sortErrors(out)
+	return out
+}
+
+// defaultEnvFile is the dotenv file loaded, when present, from the folder of
+// procs.yaml, as docker compose, process-compose and overmind do.
+const defaultEnvFile = ".env"
 
 // config expands the merged tree in place and checks the env files load.
 func (ex *expander) config(raw map[string]any) {
-	global := ex.envFile([]string{"envFile"}, raw["envFile"], chain(ex.environ))
+	dotEnv := ex.loadDotEnv(raw["envFile"])
+	global := ex.envFile([]string{"envFile"}, raw["envFile"], chain(ex.environ, dotEnv))
+	base := chain(ex.environ, global, dotEnv)
+	raw["env"] = ex.value([]string{"env"}, raw["env"], base)
+	globalEnv := stringValues(raw["env"])
 	for key, v := range raw {
-		if key != "procs" {
-			raw[key] = ex.value([]string{key}, v, chain(ex.environ, global))
+		if key != "procs" && key != "env" {
+			raw[key] = ex.value([]string{key}, v, chain(globalEnv, ex.environ, global, dotEnv))
 		}
 	}
 	procs, _ := raw["procs"].(map[string]any)
@@ -49,12 +79,50 @@ func (ex *expander) config(raw map[string]any) {
 		path := []string{"procs", name}
 		pm, ok := pv.(map[string]any)
 		if !ok {
-			procs[name] = ex.value(path, pv, chain(ex.environ, global))
+			procs[name] = ex.value(path, pv, chain(globalEnv, ex.environ, global, dotEnv))
 			continue
 		}
-		own := ex.envFile(child(path, "envFile"), pm["envFile"], chain(ex.environ, global))
-		procs[name] = ex.value(path, pm, chain(ex.environ, own, global))
+		own := ex.envFile(child(path, "envFile"), pm["envFile"], chain(globalEnv, ex.environ, global, dotEnv))
+		files := []map[string]string{ex.environ, own, global, dotEnv}
+		if env, ok := pm["env"]; ok {
+			pm["env"] = ex.value(child(path, "env"), env, chain(append([]map[string]string{globalEnv}, files...)...))
+		}
+		procEnv := stringValues(pm["env"])
+		procs[name] = ex.value(path, pm, chain(append([]map[string]string{procEnv, globalEnv}, files...)...))
 	}
+}
+
+// loadDotEnv reads the .env file beside procs.yaml when there is one and
+// envFile does not already name it.
+func (ex *expander) loadDotEnv(envFile any) map[string]string {
+	file := filepath.Join(ex.dir, defaultEnvFile)
+	if name, ok := envFile.(string); ok && filepath.Join(ex.dir, name) == file {
+		return nil
+	}
+	if info, err := os.Stat(file); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	vars, err := godotenv.Read(file)
+	if err != nil {
+		ex.p.atKey(nil, "%s is not in dotenv format (KEY=value lines): %v", file, err)
+		return nil
+	}
+	ex.dotEnv = file
+	return vars
+}
+
+// stringValues returns the scalar values of an env mapping as text.
+func stringValues(v any) map[string]string {
+	m, _ := v.(map[string]any)
+	out := make(map[string]string, len(m))
+	for k, val := range m {
+		switch val.(type) {
+		case map[string]any, []any, nil:
+		default:
+			out[k] = fmt.Sprint(val)
+		}
+	}
+	return out
 }
 
 // envFile reads the dotenv file named by value, reporting a missing or
@@ -99,7 +167,7 @@ func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 		if !strings.Contains(t, "$") {
 			return t
 		}
-		out, err := expandString(t, lookup)
+		out, err := expandString(t, ex.noting(path, t, lookup))
 		if err != nil {
 			ex.p.atValue(path, "%v", err)
 			return t
@@ -118,6 +186,21 @@ func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 		}
 	}
 	return v
+}
+
+// noting wraps lookup to record the variables of path, written as ${NAME}
+// with no default, that have no value.
+func (ex *expander) noting(path []string, text string, lookup lookupFunc) lookupFunc {
+	return func(name string) (string, bool) {
+		v, ok := lookup(name)
+		if !ok && strings.Contains(text, "${"+name+"}") {
+			if ex.unset == nil {
+				ex.unset = map[string][]string{}
+			}
+			ex.unset[name] = append(ex.unset[name], pathKey(path))
+		}
+		return v, ok
+	}
 }
 
 // markText lets an expanded value be converted like an environment

@@ -83,32 +83,55 @@ func Parse(file string, data []byte, environ []string) (*Config, error) {
 	return ld.finish()
 }
 
-// findConfig returns the absolute path of the config file to load.
+// findConfig returns the absolute path of the config file to load: -f or
+// $PROCS_FILE, else procs.yaml (or a Procfile) in Dir, else the nearest
+// procs.yaml in a folder above it, as docker compose looks for its file.
 func findConfig(opts LoadOptions, environ []string) (string, error) {
 	file := opts.File
 	if file == "" {
 		file = lookupEnv(environ, "PROCS_FILE")
 	}
-	explicit := file != ""
-	if !explicit {
-		file = filepath.Join(opts.Dir, "procs.yaml")
+	if file != "" {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return "", fmt.Errorf("find config: %w", err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return "", fmt.Errorf("read config: %w", err)
+		}
+		return abs, nil
 	}
-	abs, err := filepath.Abs(file)
+	start, err := filepath.Abs(opts.Dir)
 	if err != nil {
 		return "", fmt.Errorf("find config: %w", err)
 	}
-	if _, err := os.Stat(abs); err != nil {
-		if !explicit && errors.Is(err, fs.ErrNotExist) {
-			// A folder run with foreman or overmind works as it is.
-			procfile := filepath.Join(filepath.Dir(abs), "Procfile")
-			if _, err := os.Stat(procfile); err == nil {
-				return procfile, nil
-			}
-			return "", fmt.Errorf("%w in %s: create one, or pass -f FILE", ErrNoConfig, filepath.Dir(abs))
+	// A folder run with foreman or overmind works as it is.
+	for _, name := range []string{"procs.yaml", "Procfile"} {
+		if found, err := existingFile(filepath.Join(start, name)); found || err != nil {
+			return filepath.Join(start, name), err
 		}
-		return "", fmt.Errorf("read config: %w", err)
 	}
-	return abs, nil
+	for dir := filepath.Dir(start); ; dir = filepath.Dir(dir) {
+		if found, err := existingFile(filepath.Join(dir, "procs.yaml")); found || err != nil {
+			return filepath.Join(dir, "procs.yaml"), err
+		}
+		if dir == filepath.Dir(dir) {
+			return "", fmt.Errorf("%w in %s or a folder above it", ErrNoConfig, start)
+		}
+	}
+}
+
+// existingFile reports whether file exists; an error other than "does not
+// exist" (a permission problem) is returned for the user to see.
+func existingFile(file string) (bool, error) {
+	_, err := os.Stat(file)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("read config: %w", err)
 }
 
 // overridePath is procs.override.yaml for procs.yaml (name.override.ext),
@@ -300,7 +323,8 @@ func (ld *loader) finish() (*Config, error) {
 	ex.config(raw)
 	d := &decoder{p: p, depPaths: map[[2]string][]string{}}
 	cfg := d.config(raw)
-	cfg.File, cfg.Dir = ld.file, dir
+	cfg.File, cfg.Dir, cfg.DotEnv = ld.file, dir, ex.dotEnv
+	cfg.Warnings = ex.warnings()
 	v := &validator{p: p, d: d, cfg: cfg, declared: d.declared}
 	v.run()
 	if len(p.errs) > 0 {
