@@ -60,7 +60,7 @@ func (e *Engine) failWaiters() {
 	e.waiters = nil
 }
 
-// result builds the structured result of design §4 for a waiter.
+// result builds the structured result of ARCHITECTURE.md §4 for a waiter.
 func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rules.Result {
 	msg := ps.message
 	if ps.state == rules.StateReady && ps.run >= w.minRun {

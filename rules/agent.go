@@ -36,7 +36,7 @@ const (
 )
 
 // classifyScreen decides the state of an interactive run from its screen,
-// in the priority of design §6: an error on screen, then a first-run dialog
+// in the priority of ARCHITECTURE.md §6: an error on screen, then a first-run dialog
 // (not ready), a permission dialog, a question, the idle prompt, and
 // otherwise busy. The exit outranks all of these; Handle deals with it.
 func (d *Detector) classifyScreen(now time.Time) Verdict {

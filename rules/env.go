@@ -2,7 +2,7 @@ package rules
 
 import "time"
 
-// Env is the environment a `ready` rule is evaluated against (design §4).
+// Env is the environment a `ready` rule is evaluated against (ARCHITECTURE.md §4).
 // Field tags give the names a rule uses; function fields let rules call
 // log.matches("re") and portOpen(3000) with lower-case names.
 type Env struct {

@@ -51,7 +51,7 @@ func (e Exit) describe() string {
 	return fmt.Sprintf("exit code %d", e.Code)
 }
 
-// classifyExit turns an exit into a verdict (design §3):
+// classifyExit turns an exit into a verdict (ARCHITECTURE.md §3):
 //   - a requested stop is stopped, however the process ended (exit 0, 130,
 //     143, our signal, or the SIGKILL after the shutdown timeout);
 //   - SIGKILL or 137 is killed: usually the OOM killer or a person;

@@ -8,7 +8,7 @@ import (
 // ResultLogLines is how many lines of output a Result carries.
 const ResultLogLines = 10
 
-// Result is the one structured answer to every wait (design §4), used by
+// Result is the one structured answer to every wait (ARCHITECTURE.md §4), used by
 // the CLI, the API and MCP alike.
 type Result struct {
 	Name       string   `json:"name"`

@@ -8,7 +8,7 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// Default terminal size of a PTY process (design §6).
+// Default terminal size of a PTY process (ARCHITECTURE.md §6).
 const (
 	DefaultCols = 120
 	DefaultRows = 40

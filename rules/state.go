@@ -1,6 +1,6 @@
 package rules
 
-// State is the lifecycle state of a process (design §3). The engine owns the
+// State is the lifecycle state of a process (ARCHITECTURE.md §3). The engine owns the
 // state of each process; the detector proposes the detection-driven ones.
 type State string
 

@@ -40,7 +40,7 @@ func (a *app) execute(args []string) int {
 	return code
 }
 
-// loadConfig loads procs.yaml with the layering of design §2. Config errors
+// loadConfig loads procs.yaml with the layering of ARCHITECTURE.md §2. Config errors
 // exit 2; a missing file exits 2 with a hint.
 func (a *app) loadConfig() (*config.Config, error) {
 	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes are a contract with scripts (design §7).
+// Exit codes are a contract with scripts (ARCHITECTURE.md §7).
 const (
 	exitOK      = 0 // everything asked for succeeded
 	exitFailure = 1 // a process failed or is not ready

@@ -1,6 +1,6 @@
 // Package control is the procs control plane: an HTTP+JSON API served by a
 // running `procs up` on a Unix socket in the project folder, and the client
-// the CLI commands use to talk to it (design §7).
+// the CLI commands use to talk to it (ARCHITECTURE.md §7).
 package control
 
 import "time"

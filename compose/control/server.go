@@ -99,7 +99,7 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// routes maps the endpoints of design §7.
+// routes maps the endpoints of ARCHITECTURE.md §7.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/info", s.handleInfo)

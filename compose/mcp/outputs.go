@@ -45,7 +45,7 @@ func processOf(st compose.ProcStatus) Process {
 	}
 }
 
-// Result is the structured result of design §4: how a restart, start,
+// Result is the structured result of ARCHITECTURE.md §4: how a restart, start,
 // stop or wait ended.
 type Result struct {
 	Name       string      `json:"name" jsonschema:"the process"`

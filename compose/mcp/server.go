@@ -1,9 +1,9 @@
 // Package mcp serves the procs control plane to AI agents over the Model
-// Context Protocol (design §7): tools to list, restart, start, stop and wait
+// Context Protocol (ARCHITECTURE.md §7): tools to list, restart, start, stop and wait
 // for processes, read their logs and send them input, and resources for
 // each process's recent log and the resolved config. It is a client of the
 // control API of the procs running in the project folder, so every answer
-// comes from the engine itself and carries the structured result of design §4.
+// comes from the engine itself and carries the structured result of ARCHITECTURE.md §4.
 package mcp
 
 import (
