@@ -11,7 +11,7 @@ import (
 
 // The keys each mapping of the format accepts.
 var (
-	topKeys         = []string{"$schema", "env", "envFile", "procs"}
+	topKeys         = []string{"$schema", "env", "envFile", "procs", "ui"}
 	procKeys        = []string{"autoRespond", "busyPatterns", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "kind", "notReadyPatterns", "onIdle", "permissionPatterns", "port", "pty", "questionPatterns", "ready", "readyPatterns", "readyTimeout", "recoverablePatterns", "restart", "shutdown", "stabilityDelay"}
 	dependencyKeys  = []string{"condition", "restart"}
 	restartKeys     = []string{"backoff", "maxRestarts", "policy"}
@@ -29,6 +29,8 @@ func structKeys(path []string) []string {
 	switch {
 	case n == 0:
 		return topKeys
+	case n == 1 && path[0] == "ui":
+		return uiKeys
 	case path[0] != "procs" || n < 2:
 		return nil
 	case n == 2:
@@ -69,6 +71,7 @@ func (d *decoder) config(raw map[string]any) *Config {
 	cfg.Schema = d.str([]string{"$schema"}, m["$schema"])
 	cfg.Env = d.envVars([]string{"env"}, m["env"])
 	cfg.EnvFile = d.str([]string{"envFile"}, m["envFile"])
+	cfg.UI = d.ui(m["ui"])
 	procsPath := []string{"procs"}
 	procs, ok := d.mapping(procsPath, m["procs"], nil)
 	if len(procs) == 0 {
