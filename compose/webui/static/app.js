@@ -4,7 +4,7 @@
 'use strict';
 
 const MAX_LINES = 20000; // lines kept in memory per process, for search
-const MAX_DOM = 2000; // line elements in the page at most
+const MAX_DOM = 1000; // line elements in the page at most
 const $ = (id) => document.getElementById(id);
 
 const ui = {
@@ -15,9 +15,12 @@ const ui = {
   events: null,
   lines: [], // {run, time, stream, spans, text}
   pending: [], // lines not drawn yet
+  rawBatches: [], // batches received, not parsed yet
   logSource: null,
   following: true,
   unseen: 0,
+  resultSeq: 0, // bumped by actions, so a slower "last result" does not cover their answer
+  acting: false,
   // applied records, per process, the last state event drawn and how long
   // it took from procs publishing it to the row showing it (tests read it).
   applied: {},
@@ -133,7 +136,7 @@ function drawRow(name) {
     st.className = 'state s-' + p.state;
     st.textContent = p.state;
     td.appendChild(st);
-    if (p.reason) {
+    if (p.reason && p.reason !== p.state) {
       const r = document.createElement('span');
       r.className = 'reason';
       r.textContent = p.reason;
@@ -332,6 +335,7 @@ function select(name) {
   const row = ui.rows.get(name);
   if (row) { row.tr.classList.add('selected'); row.tr.scrollIntoView({ block: 'nearest' }); }
   $('d-result').hidden = true;
+  ui.resultSeq++;
   $('send-msg').textContent = '';
   drawDetail();
   openLogs(name);
@@ -345,7 +349,7 @@ function drawDetail() {
   $('d-name').textContent = p.name;
   const st = $('d-state');
   st.className = 'state big s-' + p.state;
-  st.textContent = p.state + (p.reason ? ' · ' + p.reason : '');
+  st.textContent = p.state + (p.reason && p.reason !== p.state ? ' · ' + p.reason : '');
   const bits = [p.kind, p.preset && 'preset ' + p.preset, p.command].filter(Boolean);
   if (p.exitCode !== undefined && p.exitCode !== null) bits.push('exit ' + p.exitCode);
   if (p.dependsOn && p.dependsOn.length) bits.push('after ' + p.dependsOn.join(', '));
@@ -370,8 +374,10 @@ function loadResult() {
   const p = ui.procs.get(ui.selected);
   if (!p || ['pending', 'blocked', 'starting', 'stopping'].includes(p.state)) return;
   const name = p.name;
+  const seq = ui.resultSeq;
+  if (ui.acting) return; // the action's own result comes
   api('GET', procPath(name, 'wait') + '?for=' + encodeURIComponent(p.state) + '&timeout=2s')
-    .then((res) => { if (name === ui.selected) showResult(res, 'last result'); })
+    .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result'); })
     .catch(() => {});
 }
 
@@ -398,7 +404,10 @@ function act(action) {
   box.hidden = false;
   box.className = 'result';
   box.textContent = action + ' ' + name + '…';
+  ui.resultSeq++;
+  ui.acting = true;
   api('POST', procPath(name, action) + '?timeout=120s')
+    .finally(() => { ui.acting = false; ui.resultSeq++; })
     .then((res) => { if (name === ui.selected) showResult(res, action); })
     .catch((err) => {
       if (name !== ui.selected) return;
@@ -458,6 +467,7 @@ function openLogs(name) {
   closeLogs();
   ui.lines = [];
   ui.pending = [];
+  ui.rawBatches = [];
   ui.unseen = 0;
   $('logs').textContent = '';
   setFollowing(true);
@@ -466,17 +476,13 @@ function openLogs(name) {
   es.addEventListener('reset', () => {
     ui.lines = [];
     ui.pending = [];
+    ui.rawBatches = [];
     $('logs').textContent = '';
   });
   es.onmessage = (m) => {
+    // Parsed when drawn: in a flood only the batches still kept are.
     if (ui.logSource !== es) return;
-    const batch = JSON.parse(m.data);
-    for (const l of batch) {
-      l.text = l.spans.map((s) => s.t).join('');
-      ui.lines.push(l);
-      ui.pending.push(l);
-    }
-    if (ui.lines.length > MAX_LINES) ui.lines.splice(0, ui.lines.length - MAX_LINES);
+    ui.rawBatches.push(m.data);
     scheduleLogDraw();
     scheduleScreen();
   };
@@ -486,12 +492,39 @@ function openLogs(name) {
   };
 }
 
-let drawQueued = false;
+// takeBatches parses up to PARSE_BATCHES of the batches received, oldest
+// first, and says whether more wait. Batches so old that MAX_LINES newer
+// lines follow them are dropped unparsed: a flood costs only what is kept.
+const BATCH_LINES = 500; // the server's largest batch
+const PARSE_BATCHES = 6;
+
+function takeBatches() {
+  const keep = Math.ceil(MAX_LINES / BATCH_LINES);
+  if (ui.rawBatches.length > keep) ui.rawBatches.splice(0, ui.rawBatches.length - keep);
+  const now = ui.rawBatches.splice(0, PARSE_BATCHES);
+  for (const raw of now) {
+    for (const l of JSON.parse(raw)) {
+      l.text = l.spans.map((s) => s.t).join('');
+      ui.lines.push(l);
+      ui.pending.push(l);
+    }
+  }
+  if (ui.lines.length > MAX_LINES) ui.lines.splice(0, ui.lines.length - MAX_LINES);
+  if (ui.pending.length > MAX_DOM) ui.pending.splice(0, ui.pending.length - MAX_DOM);
+  return ui.rawBatches.length > 0;
+}
+
+let drawTimer = null;
+let lastDraw = 0;
+
+// scheduleLogDraw draws new lines at most every DRAW_EVERY ms: a flood of
+// output costs a few redraws a second, not one per batch.
+const DRAW_EVERY = 100;
 
 function scheduleLogDraw() {
-  if (drawQueued) return;
-  drawQueued = true;
-  requestAnimationFrame(drawPending);
+  if (drawTimer) return;
+  const wait = Math.max(0, lastDraw + DRAW_EVERY - performance.now());
+  drawTimer = setTimeout(() => { drawTimer = null; lastDraw = performance.now(); drawPending(); }, wait);
 }
 
 function lineFilter() {
@@ -505,7 +538,9 @@ function lineFilter() {
 // most MAX_DOM in the page; while the user reads above the tail, it only
 // counts them.
 function drawPending() {
-  drawQueued = false;
+  const t0 = performance.now();
+  if (takeBatches()) scheduleLogDraw();
+  ui.parseMs = Math.max(ui.parseMs || 0, performance.now() - t0);
   const match = lineFilter();
   const fresh = ui.pending.filter(match);
   ui.pending = [];
@@ -517,10 +552,17 @@ function drawPending() {
   const logs = $('logs');
   const frag = document.createDocumentFragment();
   for (const l of fresh.slice(-MAX_DOM)) frag.appendChild(lineElement(l));
-  logs.appendChild(frag);
-  while (logs.childElementCount > MAX_DOM) logs.firstElementChild.remove();
+  if (fresh.length >= MAX_DOM) logs.replaceChildren(frag);
+  else {
+    logs.appendChild(frag);
+    let extra = logs.childElementCount - MAX_DOM;
+    while (extra-- > 0) logs.firstElementChild.remove();
+  }
+  const t1 = performance.now();
   logs.scrollTop = logs.scrollHeight;
+  ui.scrollMs = Math.max(ui.scrollMs || 0, performance.now() - t1);
   $('log-count').textContent = ui.lines.length + ' lines';
+  ui.drawMs = Math.max(ui.drawMs || 0, performance.now() - t0);
 }
 
 function redrawLogs() {
