@@ -2,7 +2,6 @@ package webui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -201,10 +200,4 @@ func lastIndexOf(list []string, s string) int {
 		}
 	}
 	return -1
-}
-
-// jsonText marshals v for a JavaScript expression.
-func jsonText(v any) string {
-	data, _ := json.Marshal(v)
-	return string(data)
 }

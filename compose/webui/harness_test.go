@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,12 +29,20 @@ type harness struct {
 	client *control.Client
 	ui     *Server
 	base   string // http://127.0.0.1:port
+	stop   func() // stops all three; idempotent
 }
 
-// startHarness runs yamlText under procs and serves its dashboard.
+// startHarness runs yamlText under procs in a new folder and serves its
+// dashboard.
 func startHarness(t testing.TB, yamlText string) *harness {
 	t.Helper()
-	dir := t.TempDir()
+	return startHarnessIn(t, t.TempDir(), yamlText)
+}
+
+// startHarnessIn runs yamlText under procs in dir (again, after a stop:
+// the dashboard finds its port and token in dir/.procs).
+func startHarnessIn(t testing.TB, dir, yamlText string) *harness {
+	t.Helper()
 	file := filepath.Join(dir, "procs.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
 	cfg, err := compose.Parse(file, []byte(yamlText), os.Environ())
@@ -53,19 +62,23 @@ func startHarness(t testing.TB, yamlText string) *harness {
 	require.NoError(t, err)
 	ui, err := Start(ctx, client, Options{StateDir: filepath.Join(dir, ".procs")})
 	require.NoError(t, err)
-	t.Cleanup(func() {
-		_ = ui.Close()
-		client.Close()
-		_ = e.Down()
-		select {
-		case <-ran:
-		case <-time.After(testDeadline):
-			t.Errorf("engine did not stop")
-		}
-		cancel()
-		_ = server.Close()
-	})
-	return &harness{dir: dir, client: client, ui: ui, base: "http://" + ui.Addr()}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			_ = ui.Close()
+			client.Close()
+			_ = e.Down()
+			select {
+			case <-ran:
+			case <-time.After(testDeadline):
+				t.Errorf("engine did not stop")
+			}
+			cancel()
+			_ = server.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return &harness{dir: dir, client: client, ui: ui, base: "http://" + ui.Addr(), stop: stop}
 }
 
 // token is the token of the dashboard's link.
