@@ -319,7 +319,8 @@ function onEvent(ev) {
   if (ev.message !== undefined) p.message = ev.message;
   drawRow(ev.proc);
   ui.applied[ev.proc] = { state: ev.to, run: ev.run, latencyMs: Date.now() - Date.parse(ev.time) };
-  if (ev.proc === ui.selected) { drawDetail(); loadResult(); }
+  drawSummary();
+  if (ev.proc === ui.selected) { drawDetail(); loadResult(); scheduleScreen(); }
   scheduleList();
 }
 
@@ -434,9 +435,19 @@ function refreshScreen() {
   screenBusy = true;
   const name = p.name;
   api('GET', procPath(name, 'screen'))
-    .then((s) => { if (name === ui.selected) $('screen').textContent = s.text; })
+    .then((s) => { if (name === ui.selected) drawScreen(s); })
     .catch((err) => { if (name === ui.selected) $('screen').textContent = '(' + err.message + ')'; })
     .finally(() => { screenBusy = false; });
+}
+
+// drawScreen shows the screen at its size; a screen taller than the box
+// scrolls to its bottom, where prompts and cursors usually are.
+function drawScreen(s) {
+  const pre = $('screen');
+  if (pre.textContent === s.text) return;
+  pre.style.height = (s.rows * 1.25 + 1) + 'em';
+  pre.textContent = s.text;
+  pre.scrollTop = pre.scrollHeight;
 }
 
 function scheduleScreen() {
@@ -470,6 +481,7 @@ function openLogs(name) {
   ui.rawBatches = [];
   ui.unseen = 0;
   $('logs').textContent = '';
+  $('log-count').textContent = '';
   setFollowing(true);
   const es = new EventSource('/ui/logs?proc=' + encodeURIComponent(name) + '&tail=1000');
   ui.logSource = es;
