@@ -3,7 +3,7 @@ package compose
 // UIConfig configures the web dashboard that `procs ui` opens.
 type UIConfig struct {
 	// Port is the port on 127.0.0.1 the dashboard listens on (0 or unset: a free one).
-	Port int `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"The port on 127.0.0.1 the dashboard listens on; a free one when unset."`
+	Port int `json:"port,omitempty" jsonschema:"minimum=0,maximum=65535" jsonschema_description:"The port on 127.0.0.1 the dashboard listens on; a free one when 0 or unset."`
 }
 
 // uiKeys are the keys of ui:.
@@ -16,5 +16,11 @@ func (d *decoder) ui(v any) *UIConfig {
 	if !ok {
 		return nil
 	}
-	return &UIConfig{Port: d.port(append(path, "port"), m["port"])}
+	portPath := append(path, "port")
+	port, ok := d.integer(portPath, m["port"], "a port")
+	if ok && (port < 0 || port > 65535) {
+		d.p.atValue(portPath, "%d is not a port: use a number from 1 to 65535, or 0 for a free one", port)
+		port = 0
+	}
+	return &UIConfig{Port: port}
 }
