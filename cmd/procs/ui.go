@@ -168,9 +168,10 @@ func openBrowser(browser, url string, wait bool) error {
 func (a *app) openRemoteDashboard(ctx context.Context, c *control.Client) {
 	info, err := c.UI(ctx, control.UIRequest{})
 	if err != nil {
-		fmt.Fprintf(a.stderr, "procs: web dashboard: %v\n", err)
+		fmt.Fprintf(a.stderr, "procs: %v\n", err)
 		return
 	}
+	warnExposed(a.stderr, info.Addr)
 	fmt.Fprintf(a.stderr, "procs: web dashboard: %s\n", info.URL)
 	if err := openBrowser(a.getenv("BROWSER"), info.URL, true); err != nil {
 		fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open the link above\n", err)

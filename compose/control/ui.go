@@ -58,7 +58,7 @@ func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
 	}
 	info, err := start(r.Context(), req)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "start the web dashboard: %v", err)
+		writeError(w, http.StatusInternalServerError, "web dashboard: %v", err)
 		return
 	}
 	writeJSON(w, http.StatusOK, info)

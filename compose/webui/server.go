@@ -95,7 +95,7 @@ func listen(opts Options, lastPort int) (net.Listener, map[string]bool, error) {
 	if opts.Listen != "" {
 		ln, err := net.Listen("tcp", opts.Listen)
 		if err != nil {
-			return nil, nil, fmt.Errorf("web dashboard: listen on %s: %w", opts.Listen, err)
+			return nil, nil, fmt.Errorf("listen on %s: %w", opts.Listen, syscallError(err))
 		}
 		host, _, _ := net.SplitHostPort(opts.Listen)
 		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
@@ -113,9 +113,19 @@ func listen(opts Options, lastPort int) (net.Listener, map[string]bool, error) {
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
-		return nil, nil, fmt.Errorf("web dashboard: listen on 127.0.0.1:%d: %w (set another ui.port in procs.yaml, or 0 for any)", port, err)
+		return nil, nil, fmt.Errorf("listen on 127.0.0.1:%d: %w (set another ui.port in procs.yaml, or 0 for any free one)", port, syscallError(err))
 	}
 	return ln, loopbackHosts(), nil
+}
+
+// syscallError keeps the last part of a listen error ("bind: address
+// already in use"), the address being said already.
+func syscallError(err error) error {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Err != nil {
+		return opErr.Err
+	}
+	return err
 }
 
 // urlHost is the host:port to print in the URL.
