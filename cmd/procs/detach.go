@@ -41,6 +41,9 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 		return withCode(exitFailure, fmt.Errorf("procs started (pid %d) but does not answer: %w", pid, err))
 	}
 	defer c.Close()
+	if opts.ui {
+		a.openRemoteDashboard(ctx, c)
+	}
 	if !opts.wait {
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
@@ -110,7 +113,7 @@ func foregroundArgs(args []string) []string {
 		}
 		name, _, hasValue := strings.Cut(arg, "=")
 		switch name {
-		case "-d", "--detach", "--wait":
+		case "-d", "--detach", "--wait", "--ui":
 			continue
 		case "--timeout":
 			if !hasValue {

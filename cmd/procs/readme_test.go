@@ -123,6 +123,7 @@ func schemaReference(t *testing.T) string {
 	for _, def := range []string{"Healthcheck", "Shutdown", "AutoRespond", "OnIdle"} {
 		writeKeys(&b, "`"+lowerFirst(def)+"`", root.Defs[def], order[def], def)
 	}
+	writeKeys(&b, "`ui` (top level)", root.Defs["UIConfig"], order["UIConfig"], "UIConfig")
 	return b.String()
 }
 

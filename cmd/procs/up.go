@@ -21,6 +21,8 @@ type upOptions struct {
 	detach  bool
 	wait    bool
 	timeout time.Duration
+	ui      bool   // serve the web dashboard and open it
+	listen  string // the dashboard's explicit address
 }
 
 func (a *app) upCommand() *cobra.Command {
@@ -41,19 +43,21 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 			if opts.detach {
 				return a.upDetached(cfg, names, opts)
 			}
-			return a.upForeground(cfg, names)
+			return a.upForeground(cfg, names, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&opts.detach, "detach", "d", false, "run in the background; output goes to .procs/logs/")
 	f.BoolVar(&opts.wait, "wait", false, "with -d: return when every process is ready (exit 1 if one fails)")
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
+	f.BoolVar(&opts.ui, "ui", false, "serve the web dashboard and open it in the browser (see procs ui)")
+	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")
 	return cmd
 }
 
 // upForeground runs the engine in this process until Ctrl-C, SIGTERM,
 // `procs down`, or until nothing runs any more.
-func (a *app) upForeground(cfg *config.Config, names []string) error {
+func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) error {
 	engine, err := compose.New(cfg, compose.Options{Only: names})
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -65,6 +69,12 @@ func (a *app) upForeground(cfg *config.Config, names []string) error {
 		return withCode(exitFailure, err)
 	}
 	defer server.Close()
+	dash := newDashboard(ctx, cfg, opts.listen, a.stderr)
+	server.SetUI(dash.start)
+	defer dash.close()
+	if opts.ui {
+		a.openDashboard(ctx, dash)
+	}
 
 	printer := compose.NewPrinter(a.stdout, cfg.Names(), a.plainOutput())
 	sub := engine.Bus().Subscribe(true)
@@ -124,4 +134,17 @@ func (a *app) getenv(name string) string {
 		}
 	}
 	return ""
+}
+
+// openDashboard serves the dashboard at start (procs up --ui) and opens it.
+func (a *app) openDashboard(ctx context.Context, dash *dashboard) {
+	info, err := dash.start(ctx, control.UIRequest{})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "procs: web dashboard: %v\n", err)
+		return
+	}
+	fmt.Fprintf(a.stderr, "procs: web dashboard: %s\n", info.URL)
+	if err := openBrowser(a.getenv("BROWSER"), info.URL, false); err != nil {
+		fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open the link above\n", err)
+	}
 }

@@ -24,6 +24,8 @@ type Config struct {
 	EnvFile string `json:"envFile,omitempty" jsonschema_description:"A dotenv file (KEY=value lines) loaded for every process, relative to procs.yaml."`
 	// Procs holds the processes by name.
 	Procs map[string]*Proc `json:"procs" jsonschema_description:"The processes to run, by name."`
+	// UI configures the web dashboard (procs ui).
+	UI *UIConfig `json:"ui,omitempty" jsonschema_description:"The web dashboard of procs ui."`
 
 	// File is the absolute path of the main config file (not part of the format).
 	File string `json:"-"`

@@ -48,6 +48,8 @@ func structKeys(path []string) []string {
 	switch {
 	case n == 0:
 		return topKeys
+	case n == 1 && path[0] == "ui":
+		return uiKeys
 	case path[0] != "procs" || n < 2:
 		return nil
 	case n == 2:
@@ -88,6 +90,7 @@ func (d *decoder) config(raw map[string]any) *Config {
 	cfg.Schema = d.str([]string{"$schema"}, m["$schema"])
 	cfg.Env = d.envVars([]string{"env"}, m["env"])
 	cfg.EnvFile = d.str([]string{"envFile"}, m["envFile"])
+	cfg.UI = d.ui(m["ui"])
 	procsPath := []string{"procs"}
 	procs, ok := d.mapping(procsPath, m["procs"], nil)
 	if len(procs) == 0 {

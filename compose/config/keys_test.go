@@ -30,6 +30,7 @@ func TestSchemaAndDecoderAcceptTheSameKeys(t *testing.T) {
 	}{
 		{nil, properties(schema)},
 		{[]string{"procs", "api"}, proc},
+		{[]string{"ui"}, properties(defs["UIConfig"])},
 		{[]string{"procs", "api", "healthcheck"}, properties(defs["Healthcheck"])},
 		{[]string{"procs", "api", "shutdown"}, properties(defs["Shutdown"])},
 		{[]string{"procs", "api", "onIdle"}, properties(defs["OnIdle"])},
@@ -84,6 +85,7 @@ const everyKey = `
 $schema: ./schema/procs.schema.json
 env: {A: "1"}
 envFile: .env
+ui: {port: 8123}
 procs:
   db:
     command: sleep 100
@@ -130,6 +132,7 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	cfg, err := Parse(dir+"/procs.yaml", []byte(everyKey), nil)
 	require.NoError(t, err)
 	assertAllSet(t, "", reflect.ValueOf(*cfg))
+	assertAllSet(t, "ui.", reflect.ValueOf(*cfg.UI))
 	assertAllSet(t, "procs.agent.", reflect.ValueOf(*cfg.Procs["agent"]))
 	p := cfg.Procs["agent"]
 	// A healthcheck has one target: the other two come from other processes.

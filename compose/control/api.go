@@ -32,6 +32,9 @@ type LogLine struct {
 	Time   time.Time `json:"time"`
 	Stream string    `json:"stream"`
 	Line   string    `json:"line"`
+	// Raw is the line as the process wrote it, colours included, when it
+	// differs from Line.
+	Raw string `json:"raw,omitempty"`
 }
 
 // Info describes the running procs, as GET /v1/info returns it.

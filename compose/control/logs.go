@@ -84,7 +84,7 @@ func (s *Server) followLines(r *http.Request, sw *streamWriter, sub *compose.Sub
 				if ev.Type != compose.EventLine || !slices.Contains(q.procs, ev.Proc) || seen.skip(ev) {
 					continue
 				}
-				q.format(&buf, LogLine{Proc: ev.Proc, Run: ev.Run, Time: ev.Time, Stream: ev.Stream, Line: ev.Line})
+				q.format(&buf, LogLine{Proc: ev.Proc, Run: ev.Run, Time: ev.Time, Stream: ev.Stream, Line: ev.Line, Raw: rawIfDiffers(ev.Raw, ev.Line)})
 			}
 			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
 				return
@@ -165,7 +165,7 @@ func (s *Server) recentLines(q logsQuery) ([]LogLine, error) {
 			if !q.since.IsZero() && l.Time.Before(q.since) {
 				continue
 			}
-			out = append(out, LogLine{Proc: name, Time: l.Time, Stream: l.Stream.String(), Line: l.Text})
+			out = append(out, LogLine{Proc: name, Time: l.Time, Stream: l.Stream.String(), Line: l.Text, Raw: rawIfDiffers(l.Raw, l.Text)})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
@@ -227,4 +227,12 @@ func (s *seenLines) skip(ev compose.Event) bool {
 		return true
 	}
 	return false
+}
+
+// rawIfDiffers is the raw line when escapes make it differ from the text.
+func rawIfDiffers(raw []byte, text string) string {
+	if string(raw) == text {
+		return ""
+	}
+	return string(raw)
 }

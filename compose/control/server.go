@@ -37,6 +37,7 @@ type Server struct {
 	// endRequests cancels the context of every request, so streams (events,
 	// logs -f, attach) end when the server closes.
 	endRequests context.CancelFunc
+	ui          uiHook // what POST /v1/ui starts (the web dashboard)
 }
 
 // shutdownGrace is how long Close lets requests in flight (the answer to
@@ -119,6 +120,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/procs/{name}/screen", s.handleScreen)
 	mux.HandleFunc("POST /v1/procs/{name}/pause", s.handlePause)
 	mux.HandleFunc("POST /v1/procs/{name}/resume", s.handleResume)
+	mux.HandleFunc("POST /v1/ui", s.handleUI)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no endpoint %s %s (see GET /v1/procs)", r.Method, r.URL.Path)
 	})

@@ -1,0 +1,92 @@
+package webui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/compose/control"
+)
+
+// manyProcs is 200 quiet services and one that prints 100,000 lines when
+// told to.
+func manyProcs(n int) string {
+	var b strings.Builder
+	b.WriteString("procs:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  p%03d:\n    command: sh -c 'echo up; exec sleep 600'\n    readyPatterns: ['up']\n", i)
+	}
+	b.WriteString(`  flood:
+    command: sh -c 'echo waiting; read go; seq 0 99999 | sed "s/.*/line & of the flood/"; while read x; do echo flood done; done'
+    readyPatterns: ['waiting']
+`)
+	return b.String()
+}
+
+func TestBrowserManyProcessesAndLongLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 processes and 100k lines")
+	}
+	tab := browser(t)
+	h := startHarness(t, manyProcs(200))
+	names := []string{"flood"}
+	for i := range 200 {
+		names = append(names, fmt.Sprintf("p%03d", i))
+	}
+	h.waitReady(t, names...)
+	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(h.ui.URL())))
+	pollJS[bool](t, tab, "201 rows", `document.querySelectorAll('#procs tbody tr').length === 201`)
+	require.NoError(t, chromedp.Do(tab, chromedp.Click(chromedp.CSS(`tr[data-proc="flood"]`))))
+	pollJS[bool](t, tab, "flood's logs", `document.getElementById('logs').textContent.includes('waiting')`)
+
+	// Start the flood, and while it pours into the open log view, restart
+	// a process: its new states must reach the table promptly.
+	require.NoError(t, h.client.Input(context.Background(), "flood", "go", true))
+	pollJS[bool](t, tab, "the flood under way", `document.querySelectorAll('#logs .line').length > 500`)
+	_, err := h.client.Restart(context.Background(), "p100", control.ActionOptions{NoWait: true})
+	require.NoError(t, err)
+	applied := pollJS[map[string]any](t, tab, "p100 ready again", `(a => a && a.run === 2 && a.state === 'ready' && a)(window.procsUI.applied.p100)`)
+	t.Logf("p100's ready shown %.0f ms after procs published it, during the flood", applied["latencyMs"])
+	assert.Less(t, applied["latencyMs"].(float64), 500.0, "an update applied within 500 ms")
+	assert.Equal(t, "ready", pollJS[string](t, tab, "p100 row", stateOf("p100")))
+
+	t.Cleanup(func() {
+		if t.Failed() {
+			last, _ := chromedp.Run(tab, chromedp.Evaluate[string](`(document.querySelector('#logs .line:last-child') || {}).textContent + ' following=' + window.procsUI.following + ' kept=' + window.procsUI.lines.length`))
+			t.Logf("page: %s", last)
+		}
+	})
+	// The last lines of a flood may be dropped for a slow reader (procs
+	// bounds what one holds back): ask for the end line until one shows.
+	done := `Array.from(document.querySelectorAll('#logs .line')).some(l => l.textContent === 'flood done')`
+	for i := 0; i < 15 && !evalJS[bool](t, tab, done); i++ {
+		require.NoError(t, h.client.Input(context.Background(), "flood", "end", true))
+		_, _ = chromedp.Run(tab, chromedp.Poll[bool](done, chromedp.WithPollingTimeout(2*time.Second)))
+	}
+	pollJS[bool](t, tab, "the flood's end", done)
+	domLines := evalJS[int](t, tab, `document.querySelectorAll('#logs .line').length`)
+	kept := evalJS[int](t, tab, `window.procsUI.lines.length`)
+	t.Logf("lines in the page: %d, kept for search: %d, longest log draw %s", domLines, kept, evalJS[string](t, tab, `[procsUI.drawMs, procsUI.parseMs, procsUI.scrollMs].map(Math.round).join(' ms, ') + ' ms (all, parse, scroll)'`))
+	assert.LessOrEqual(t, domLines, 1000, "bounded DOM")
+	assert.LessOrEqual(t, kept, 20000)
+
+	// The page still answers at once: a search over what it keeps.
+	lag := evalJS[float64](t, tab, `new Promise(r => { const t0 = performance.now(); setTimeout(() => r(performance.now() - t0), 0); })`)
+	assert.Less(t, lag, 500.0, "main thread free")
+	require.NoError(t, chromedp.Do(tab, chromedp.SendKeys(chromedp.ID("log-search"), "flood done")))
+	pollJS[bool](t, tab, "the search hits", `(l => l.length > 0 && l.every(e => e.textContent === 'flood done'))(Array.from(document.querySelectorAll('#logs .line')))`)
+	keepScreenshot(t, "many.png", must(chromedp.Run(tab, chromedp.FullScreenshot(90))))
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

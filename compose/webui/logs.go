@@ -1,0 +1,137 @@
+package webui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/procsdev/procs/compose/control"
+)
+
+// LogLine is one line as the page draws it: styled spans instead of
+// escape codes.
+type LogLine struct {
+	Run    int       `json:"run,omitempty"`
+	Time   time.Time `json:"time"`
+	Stream string    `json:"stream"`
+	Spans  []Span    `json:"spans"`
+}
+
+// Log stream limits: the page asks for the last defaultLogTail lines (at
+// most maxLogTail), then new ones, sent in batches of up to maxBatch.
+const (
+	defaultLogTail = 1000
+	maxLogTail     = 20000
+	maxBatch       = 500
+	lineQueue      = 4096
+)
+
+// logStream serves GET /ui/logs?proc=NAME&tail=N as Server-Sent Events:
+// "event: reset" first (a reconnecting page drops what it has), then
+// batches of LogLine as JSON arrays, kept live until the page leaves.
+type logStream struct {
+	client *control.Client
+}
+
+func (ls logStream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("proc")
+	if name == "" {
+		refuse(w, http.StatusBadRequest, "procs ui: logs need proc=NAME")
+		return
+	}
+	tail := defaultLogTail
+	if v := r.URL.Query().Get("tail"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			refuse(w, http.StatusBadRequest, "procs ui: tail=%q is not a number of lines", v)
+			return
+		}
+		tail = min(n, maxLogTail)
+	}
+	if _, err := ls.client.Get(r.Context(), name); err != nil {
+		refuse(w, http.StatusNotFound, "procs ui: %v", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	lines := make(chan control.LogLine, lineQueue)
+	go func() {
+		defer close(lines)
+		_ = ls.client.Logs(ctx, control.LogsOptions{Procs: []string{name}, Tail: &tail, Follow: true},
+			func(l control.LogLine) error {
+				select {
+				case lines <- l:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+	}()
+	writeBatches(ctx, w, lines)
+}
+
+// writeBatches sends what lines holds as SSE batches until it closes or
+// ctx ends; each batch takes every line already waiting, so a burst costs
+// one write and the page one redraw.
+func writeBatches(ctx context.Context, w http.ResponseWriter, lines <-chan control.LogLine) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	rc := http.NewResponseController(w)
+	var buf bytes.Buffer
+	buf.WriteString("event: reset\ndata: {}\n\n")
+	batch := make([]LogLine, 0, maxBatch)
+	for {
+		if buf.Len() > 0 {
+			_ = rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if _, err := w.Write(buf.Bytes()); err != nil || rc.Flush() != nil {
+				return
+			}
+			buf.Reset()
+		}
+		var l control.LogLine
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return
+		case l, ok = <-lines:
+			if !ok {
+				return
+			}
+		}
+		batch = append(batch[:0], pageLine(l))
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case l, ok = <-lines:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, pageLine(l))
+			default:
+				break fill
+			}
+		}
+		data, _ := json.Marshal(batch)
+		buf.WriteString("data: ")
+		buf.Write(data)
+		buf.WriteString("\n\n")
+	}
+}
+
+// pageLine styles one API line.
+func pageLine(l control.LogLine) LogLine {
+	out := LogLine{Run: l.Run, Time: l.Time, Stream: l.Stream}
+	if l.Raw != "" {
+		out.Spans = Spans(l.Raw)
+	} else if l.Line != "" {
+		out.Spans = []Span{{Text: l.Line}}
+	}
+	if out.Spans == nil {
+		out.Spans = []Span{}
+	}
+	return out
+}

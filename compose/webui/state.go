@@ -1,0 +1,39 @@
+package webui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// uiState is what the dashboard keeps in the project's .procs folder so
+// that after procs restarts an open page finds it again at the same place
+// with the same token.
+type uiState struct {
+	Port  int    `json:"port"`
+	Token string `json:"token"`
+}
+
+// stateFile is its name; mode 0600, like the API socket.
+const stateFile = "ui.json"
+
+func loadState(dir string) uiState {
+	var st uiState
+	if dir == "" {
+		return st
+	}
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil || json.Unmarshal(data, &st) != nil || len(st.Token) < 32 {
+		return uiState{}
+	}
+	return st
+}
+
+// saveState writes st; failing only costs an open page its reconnection.
+func saveState(dir string, st uiState) {
+	if dir == "" {
+		return
+	}
+	data, _ := json.Marshal(st)
+	_ = os.WriteFile(filepath.Join(dir, stateFile), data, 0o600)
+}

@@ -1,0 +1,148 @@
+// The selected process: its state, buttons, last result and terminal.
+'use strict';
+
+// ---- the selected process ----
+
+function select(name) {
+  if (name === ui.selected) return;
+  const old = ui.selected && ui.rows.get(ui.selected);
+  if (old) old.tr.classList.remove('selected');
+  ui.selected = name;
+  $('detail').hidden = !name;
+  if (!name) { closeLogs(); return; }
+  const row = ui.rows.get(name);
+  if (row) { row.tr.classList.add('selected'); row.tr.scrollIntoView({ block: 'nearest' }); }
+  $('d-result').hidden = true;
+  ui.resultSeq++;
+  $('send-msg').textContent = '';
+  drawDetail();
+  openLogs(name);
+  loadResult();
+  refreshScreen();
+}
+
+function drawDetail() {
+  const p = ui.procs.get(ui.selected);
+  if (!p) return;
+  $('d-name').textContent = p.name;
+  const st = $('d-state');
+  st.className = 'state big s-' + p.state;
+  st.textContent = p.state + (p.reason && p.reason !== p.state ? ' · ' + p.reason : '');
+  const bits = [p.kind, p.preset && 'preset ' + p.preset, p.command].filter(Boolean);
+  if (p.exitCode !== undefined && p.exitCode !== null) bits.push('exit ' + p.exitCode);
+  if (p.dependsOn && p.dependsOn.length) bits.push('after ' + p.dependsOn.join(', '));
+  $('d-info').textContent = bits.join(' · ');
+  const idle = p.idle;
+  $('d-idle').hidden = !idle;
+  $('b-pause').hidden = !idle || idle.paused;
+  $('b-resume').hidden = !idle || !idle.paused;
+  if (idle) {
+    $('d-idle').textContent = 'onIdle ' + (idle.paused ? 'paused' : 'on') + ' · cycle ' + idle.cycles +
+      (idle.maxCycles ? '/' + idle.maxCycles : '') + (idle.step ? ' · step ' + idle.step : '');
+  }
+  const term = $('term');
+  const wasHidden = term.hidden;
+  term.hidden = !p.pty;
+  if (p.pty && wasHidden) refreshScreen();
+}
+
+// loadResult shows the result of the process's current state (success,
+// message, its last lines), the one `procs wait` would give now.
+function loadResult() {
+  const p = ui.procs.get(ui.selected);
+  if (!p || ['pending', 'blocked', 'starting', 'stopping'].includes(p.state)) return;
+  const name = p.name;
+  const seq = ui.resultSeq;
+  if (ui.acting) return; // the action's own result comes
+  api('GET', procPath(name, 'wait') + '?for=' + encodeURIComponent(p.state) + '&timeout=2s')
+    .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result'); })
+    .catch(() => {});
+}
+
+function showResult(res, title) {
+  const box = $('d-result');
+  box.hidden = false;
+  // A wait for the current state succeeds even when that state is failed.
+  const ok = res.success && !['failed', 'unhealthy', 'backoff'].includes(res.state);
+  box.className = 'result' + (ok ? '' : ' fail');
+  box.textContent = '';
+  const head = document.createElement('div');
+  head.textContent = title + ': ' + (ok ? '✓ ' : '✗ ') + res.state + ' (run ' + res.run + ')' +
+    (res.message ? ' — ' + res.message : '') + (res.durationMs ? ' in ' + res.durationMs + ' ms' : '');
+  box.appendChild(head);
+  if (res.logs && res.logs.length) {
+    const pre = document.createElement('pre');
+    pre.textContent = res.logs.join('\n');
+    box.appendChild(pre);
+  }
+}
+
+function act(action) {
+  const name = ui.selected;
+  if (!name) return;
+  const box = $('d-result');
+  box.hidden = false;
+  box.className = 'result';
+  box.textContent = action + ' ' + name + '…';
+  ui.resultSeq++;
+  ui.acting = true;
+  api('POST', procPath(name, action) + '?timeout=120s')
+    .finally(() => { ui.acting = false; ui.resultSeq++; })
+    .then((res) => { if (name === ui.selected) showResult(res, action); })
+    .catch((err) => {
+      if (name !== ui.selected) return;
+      box.className = 'result fail';
+      box.textContent = action + ' ' + name + ': ' + err.message;
+    });
+}
+
+function idleAction(action) {
+  const name = ui.selected;
+  if (!name) return;
+  api('POST', procPath(name, action)).then(() => scheduleList())
+    .catch((err) => { $('send-msg').textContent = action + ': ' + err.message; });
+}
+
+// ---- terminal ----
+
+let screenTimer = null;
+let screenBusy = false;
+
+function refreshScreen() {
+  const p = ui.procs.get(ui.selected);
+  if (!p || !p.pty || screenBusy) return;
+  screenBusy = true;
+  const name = p.name;
+  api('GET', procPath(name, 'screen'))
+    .then((s) => { if (name === ui.selected) drawScreen(s); })
+    .catch((err) => { if (name === ui.selected) $('screen').textContent = '(' + err.message + ')'; })
+    .finally(() => { screenBusy = false; });
+}
+
+// drawScreen shows the screen at its size; a screen taller than the box
+// scrolls to its bottom, where prompts and cursors usually are.
+function drawScreen(s) {
+  const pre = $('screen');
+  if (pre.textContent === s.text) return;
+  pre.style.height = (s.rows * 1.25 + 1) + 'em';
+  pre.textContent = s.text;
+  pre.scrollTop = pre.scrollHeight;
+}
+
+function scheduleScreen() {
+  if (screenTimer) return;
+  screenTimer = setTimeout(() => { screenTimer = null; refreshScreen(); }, 80);
+}
+
+const KEYS = { enter: '', 'ctrl-c': '\x03', esc: '\x1b', tab: '\t', up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D' };
+
+function send(text, enter, force) {
+  const name = ui.selected;
+  if (!name) return Promise.resolve();
+  const msg = $('send-msg');
+  return api('POST', procPath(name, 'input'), { text, enter, force })
+    .then(() => { msg.textContent = ''; scheduleScreen(); })
+    .catch((err) => {
+      msg.textContent = 'not sent: ' + err.message + (err.status === 409 ? ' (tick force to send anyway)' : '');
+    });
+}

@@ -1,0 +1,49 @@
+// Shared state of the procs dashboard and its calls to the API; the other
+// scripts (loaded in order, see index.html) draw from it.
+'use strict';
+
+const MAX_LINES = 20000; // lines kept in memory per process, for search
+const MAX_DOM = 1000; // line elements in the page at most
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  procs: new Map(), // name -> status (as GET /v1/procs answers)
+  order: [],
+  rows: new Map(), // name -> {tr, cells}
+  selected: null,
+  events: null,
+  lines: [], // {run, time, stream, spans, text}
+  pending: [], // lines not drawn yet
+  rawBatches: [], // batches received, not parsed yet
+  logSource: null,
+  following: true,
+  unseen: 0,
+  resultSeq: 0, // bumped by actions, so a slower "last result" does not cover their answer
+  acting: false,
+  // applied records, per process, the last state event drawn and how long
+  // it took from procs publishing it to the row showing it (tests read it).
+  applied: {},
+};
+window.procsUI = ui;
+// ---- API ----
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const resp = await fetch(path, init);
+  const text = await resp.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text.trim() }; }
+  if (!resp.ok) {
+    const err = new Error((data && data.error) || resp.statusText);
+    err.status = resp.status;
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+const procPath = (name, action) => '/v1/procs/' + encodeURIComponent(name) + (action ? '/' + action : '');

@@ -1,0 +1,277 @@
+// The process table, the dependency graph, and the event stream that
+// keeps them live.
+'use strict';
+
+// ---- the process table ----
+
+let listTimer = null;
+let listBusy = false;
+let listAgain = false;
+
+// refreshList fetches every status, at most one request at a time.
+function refreshList() {
+  if (listBusy) { listAgain = true; return; }
+  listBusy = true;
+  api('GET', '/v1/procs').then((list) => {
+    ui.order = list.map((p) => p.name);
+    const seen = new Set(ui.order);
+    for (const p of list) ui.procs.set(p.name, p);
+    for (const name of [...ui.procs.keys()]) if (!seen.has(name)) ui.procs.delete(name);
+    drawTable();
+    if (ui.selected && !seen.has(ui.selected)) select(null);
+    else if (!ui.selected && ui.order.length) select(ui.order[0]);
+    else drawDetail();
+  }).catch(() => {}).finally(() => {
+    listBusy = false;
+    if (listAgain) { listAgain = false; scheduleList(); }
+  });
+}
+
+function scheduleList() {
+  if (listTimer) return;
+  listTimer = setTimeout(() => { listTimer = null; refreshList(); }, 250);
+}
+
+function drawTable() {
+  const tbody = document.querySelector('#procs tbody');
+  for (const [name, row] of ui.rows) if (!ui.procs.has(name)) { row.tr.remove(); ui.rows.delete(name); }
+  let prev = null;
+  for (const name of ui.order) {
+    let row = ui.rows.get(name);
+    if (!row) row = makeRow(name);
+    const want = prev ? prev.nextSibling : tbody.firstChild;
+    if (row.tr !== want) tbody.insertBefore(row.tr, want);
+    prev = row.tr;
+    drawRow(name);
+  }
+  applyProcFilter();
+  drawSummary();
+  if (!$('graph').hidden) drawGraph();
+}
+
+function makeRow(name) {
+  const tr = document.createElement('tr');
+  tr.dataset.proc = name;
+  const cells = {};
+  for (const key of ['name', 'state', 'run', 'pid', 'ports', 'uptime', 'restarts', 'msg']) {
+    const td = document.createElement('td');
+    td.className = key;
+    if (['run', 'pid', 'uptime', 'restarts'].includes(key)) td.classList.add('num');
+    tr.appendChild(td);
+    cells[key] = td;
+  }
+  cells.name.textContent = name;
+  tr.addEventListener('click', () => select(name));
+  const row = { tr, cells, key: {} };
+  ui.rows.set(name, row);
+  return row;
+}
+
+// set changes a cell only when its text changes, so 200 rows cost little.
+function set(row, key, text, title) {
+  if (row.key[key] === text) return;
+  row.key[key] = text;
+  row.cells[key].textContent = text;
+  if (title !== undefined) row.cells[key].title = title;
+}
+
+function drawRow(name) {
+  const p = ui.procs.get(name);
+  const row = ui.rows.get(name);
+  if (!p || !row) return;
+  const stateKey = p.state + '|' + (p.reason || '') + '|' + (p.recoverable ? 'r' : '');
+  if (row.key.state !== stateKey) {
+    row.key.state = stateKey;
+    const td = row.cells.state;
+    td.textContent = '';
+    const st = document.createElement('span');
+    st.className = 'state s-' + p.state;
+    st.textContent = p.state;
+    td.appendChild(st);
+    if (p.reason && p.reason !== p.state) {
+      const r = document.createElement('span');
+      r.className = 'reason';
+      r.textContent = p.reason;
+      td.appendChild(r);
+    }
+  }
+  set(row, 'run', String(p.run || ''));
+  set(row, 'pid', p.pid ? String(p.pid) : '');
+  drawPorts(row, p);
+  set(row, 'uptime', uptime(p));
+  set(row, 'restarts', String(p.restarts || 0));
+  const msg = lastMessage(p);
+  set(row, 'msg', msg, msg);
+  row.tr.classList.toggle('selected', name === ui.selected);
+}
+
+function drawPorts(row, p) {
+  const ports = p.ports || [];
+  const key = ports.join(',');
+  if (row.key.ports === key) return;
+  row.key.ports = key;
+  const td = row.cells.ports;
+  td.textContent = '';
+  for (const port of ports) {
+    const a = document.createElement('a');
+    a.className = 'port';
+    a.href = 'http://' + location.hostname + ':' + port + '/';
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    a.textContent = String(port);
+    a.addEventListener('click', (e) => e.stopPropagation());
+    td.appendChild(a);
+  }
+}
+
+// lastMessage is the process's message, or for a blocked one what it waits for.
+function lastMessage(p) {
+  if ((p.state === 'blocked' || p.state === 'pending') && p.dependsOn && p.dependsOn.length) {
+    const waits = p.dependsOn.map((d) => {
+      const dep = ui.procs.get(d);
+      return d + ' (' + (dep ? dep.state : '?') + ')';
+    });
+    return 'waits for ' + waits.join(', ') + (p.message ? ' — ' + p.message : '');
+  }
+  return p.message || p.line || '';
+}
+
+function uptime(p) {
+  if (!p.readyAt && !p.startedAt) return '';
+  if (!['ready', 'busy', 'awaiting-input', 'awaiting-permission', 'starting', 'unhealthy'].includes(p.state)) return '';
+  const since = Date.parse(p.startedAt || p.readyAt);
+  return duration(Date.now() - since);
+}
+
+function duration(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return s + 's';
+  if (s < 3600) return Math.floor(s / 60) + 'm' + String(s % 60).padStart(2, '0') + 's';
+  return Math.floor(s / 3600) + 'h' + String(Math.floor(s / 60) % 60).padStart(2, '0') + 'm';
+}
+
+function drawSummary() {
+  const counts = {};
+  for (const p of ui.procs.values()) counts[p.state] = (counts[p.state] || 0) + 1;
+  $('summary').textContent = Object.entries(counts).map(([k, v]) => v + ' ' + k).join(' · ');
+}
+
+function applyProcFilter() {
+  const q = $('proc-filter').value.trim().toLowerCase();
+  for (const [name, row] of ui.rows) {
+    const p = ui.procs.get(name);
+    const hit = !q || name.toLowerCase().includes(q) || (p && p.state.includes(q));
+    row.tr.hidden = !hit;
+  }
+}
+
+// ---- the dependency graph ----
+
+function drawGraph() {
+  const depth = new Map();
+  const level = (name, seen) => {
+    if (depth.has(name)) return depth.get(name);
+    if (seen.has(name)) return 0;
+    seen.add(name);
+    const p = ui.procs.get(name);
+    let d = 0;
+    for (const dep of (p && p.dependsOn) || []) if (ui.procs.has(dep)) d = Math.max(d, level(dep, seen) + 1);
+    depth.set(name, d);
+    return d;
+  };
+  const levels = [];
+  for (const name of ui.order) {
+    const d = level(name, new Set());
+    (levels[d] = levels[d] || []).push(name);
+  }
+  const graph = $('graph');
+  graph.textContent = '';
+  for (const names of levels) {
+    const col = document.createElement('div');
+    col.className = 'level';
+    for (const name of names || []) col.appendChild(graphNode(name));
+    graph.appendChild(col);
+  }
+}
+
+function graphNode(name) {
+  const p = ui.procs.get(name);
+  const node = document.createElement('div');
+  node.className = 'node state s-' + p.state;
+  node.dataset.proc = name;
+  node.textContent = name + ' · ' + p.state;
+  if (p.dependsOn && p.dependsOn.length) {
+    const deps = document.createElement('span');
+    deps.className = 'deps';
+    const blocking = p.dependsOn.filter((d) => { const q = ui.procs.get(d); return q && !['ready', 'completed'].includes(q.state); });
+    deps.textContent = (blocking.length && ['blocked', 'pending'].includes(p.state) ? 'blocked by ' + blocking.join(', ') : 'after ' + p.dependsOn.join(', '));
+    node.appendChild(deps);
+  }
+  node.addEventListener('click', () => select(name));
+  return node;
+}
+
+function toggleGraph() {
+  const graph = $('graph');
+  graph.hidden = !graph.hidden;
+  $('procs').hidden = !graph.hidden;
+  if (!graph.hidden) drawGraph();
+}
+
+// ---- events ----
+
+let retry = 500;
+
+function connectEvents() {
+  if (ui.events) ui.events.close();
+  const es = new EventSource('/v1/events');
+  ui.events = es;
+  es.onopen = () => {
+    retry = 500;
+    setConn('up', 'live');
+    loadInfo();
+    refreshList();
+    if (ui.selected) openLogs(ui.selected);
+  };
+  es.onmessage = (m) => onEvent(JSON.parse(m.data));
+  es.onerror = () => {
+    // Closed by hand and retried, so that a procs restarted (a new
+    // answer, even an error page) is found again.
+    es.close();
+    if (ui.events !== es) return;
+    setConn('down', 'reconnecting…');
+    setTimeout(connectEvents, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+function setConn(cls, text) {
+  const c = $('conn');
+  c.className = 'conn ' + cls;
+  c.textContent = text;
+}
+
+function loadInfo() {
+  api('GET', '/v1/info').then((info) => {
+    $('project').textContent = info.dir;
+    document.title = 'procs · ' + info.dir.split('/').pop();
+  }).catch(() => {});
+}
+
+function onEvent(ev) {
+  if (ev.type !== 'state' || !ev.proc) {
+    scheduleList();
+    return;
+  }
+  const p = ui.procs.get(ev.proc);
+  if (!p) { scheduleList(); return; }
+  p.state = ev.to;
+  p.run = ev.run || p.run;
+  p.reason = ev.reason || '';
+  if (ev.message !== undefined) p.message = ev.message;
+  drawRow(ev.proc);
+  ui.applied[ev.proc] = { state: ev.to, run: ev.run, latencyMs: Date.now() - Date.parse(ev.time) };
+  drawSummary();
+  if (ev.proc === ui.selected) { drawDetail(); loadResult(); scheduleScreen(); }
+  scheduleList();
+}
