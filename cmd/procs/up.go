@@ -20,6 +20,7 @@ type upOptions struct {
 	detach  bool
 	wait    bool
 	timeout time.Duration
+	tui     bool
 }
 
 func (a *app) upCommand() *cobra.Command {
@@ -37,6 +38,9 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 			if err != nil {
 				return err
 			}
+			if opts.tui {
+				return a.upTUI(cfg, opts)
+			}
 			if opts.detach {
 				return a.upDetached(cfg, names, opts)
 			}
@@ -46,6 +50,7 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 	f := cmd.Flags()
 	f.BoolVarP(&opts.detach, "detach", "d", false, "run in the background; output goes to .procs/logs/")
 	f.BoolVar(&opts.wait, "wait", false, "with -d: return when every process is ready (exit 1 if one fails)")
+	f.BoolVar(&opts.tui, "tui", false, "run in the background and show the dashboard (procs tui); quitting asks whether to stop")
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
 	return cmd
 }
