@@ -10,8 +10,8 @@ import (
 // is plain but for bold and reverse, which carry no colour.
 type styles struct {
 	header, title, faint, selected, stderr, errorText, okText lipgloss.Style
-	states                                                  map[rules.State]lipgloss.Style
-	highlight, current                                      lipgloss.Style
+	states                                                    map[rules.State]lipgloss.Style
+	highlight, current                                        lipgloss.Style
 }
 
 // newStyles returns the dashboard's styles, in colour unless noColor.
