@@ -95,7 +95,9 @@ func (m *Model) renderTable() []string {
 		}
 		row := m.fit(strings.Join(cells, ""))
 		if i == m.selected {
-			row = m.styles.selected.Render(pad(row, m.width))
+			// Inner colours would end the reverse video part-way.
+			row = ansi.Strip(row)
+			row = m.styles.selected.Render(row + strings.Repeat(" ", max(0, m.width-lipgloss.Width(row))))
 		}
 		out = append(out, row)
 	}
