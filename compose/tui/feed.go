@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -66,9 +67,15 @@ func (f *feed) session(ctx context.Context) error {
 		return err
 	}
 	defer c.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// A procs that accepts but does not answer must not hold the feed:
+	// the stream has requestTimeout to open.
+	openTimer := time.AfterFunc(requestTimeout, func() { cancel(errNoAnswer) })
 	opened := func() error {
+		if !openTimer.Stop() {
+			return errNoAnswer
+		}
 		reqCtx, done := context.WithTimeout(ctx, requestTimeout)
 		defer done()
 		info, err := c.Info(reqCtx)
@@ -86,11 +93,18 @@ func (f *feed) session(ctx context.Context) error {
 		f.send(eventMsg(ev))
 		return nil
 	})
-	if err == nil {
-		err = errProcsEnded
+	openTimer.Stop()
+	switch {
+	case errors.Is(context.Cause(ctx), errNoAnswer):
+		return errNoAnswer
+	case err == nil:
+		return errProcsEnded
 	}
 	return err
 }
 
 // errProcsEnded is why the feed lost a procs whose stream ended cleanly.
-var errProcsEnded = fmt.Errorf("procs ended")
+var errProcsEnded = errors.New("procs ended")
+
+// errNoAnswer is why the feed gave up on a procs that did not answer.
+var errNoAnswer = errors.New("procs does not answer")
