@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,12 +46,21 @@ type feed struct {
 
 // run is the feed's loop; it returns when ctx ends.
 func (f *feed) run(ctx context.Context) {
+	q := newQueue()
+	var wg sync.WaitGroup
+	wg.Go(func() { q.forward(ctx, f.send) })
+	defer wg.Wait()
+	f.loop(ctx, q.push)
+}
+
+// loop dials procs again and again, pushing what it hears, until ctx ends.
+func (f *feed) loop(ctx context.Context, push func(tea.Msg)) {
 	for {
-		err := f.session(ctx)
+		err := f.session(ctx, push)
 		if ctx.Err() != nil {
 			return
 		}
-		f.send(disconnectedMsg{err: err})
+		push(disconnectedMsg{err: err})
 		select {
 		case <-ctx.Done():
 			return
@@ -61,7 +71,7 @@ func (f *feed) run(ctx context.Context) {
 
 // session is one connection: it subscribes to events first, then reads
 // the list, so no state change falls between the two.
-func (f *feed) session(ctx context.Context) error {
+func (f *feed) session(ctx context.Context, push func(tea.Msg)) error {
 	c, err := control.Dial(f.dir)
 	if err != nil {
 		return err
@@ -86,11 +96,11 @@ func (f *feed) session(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("read process list: %w", err)
 		}
-		f.send(connectedMsg{client: c, info: info, procs: list})
+		push(connectedMsg{client: c, info: info, procs: list})
 		return nil
 	}
 	err = c.Events(ctx, control.EventsOptions{Lines: true, After: -1, OnOpen: opened}, func(ev compose.Event) error {
-		f.send(eventMsg(ev))
+		push(eventMsg(ev))
 		return nil
 	})
 	openTimer.Stop()

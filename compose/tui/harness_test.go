@@ -201,3 +201,24 @@ func (d *driver) selectProc(name string) {
 	}
 	require.Equal(d.t, name, d.m.procs[d.m.selected].Name)
 }
+
+// state is the state shown on name's row.
+func (d *driver) state(name string) string {
+	if f := strings.Fields(strings.TrimPrefix(d.row(name), ">")); len(f) > 1 {
+		return f[1]
+	}
+	return ""
+}
+
+// untilState waits until every name shows state.
+func (d *driver) untilState(state string, names ...string) {
+	d.t.Helper()
+	d.until(strings.Join(names, ", ")+" "+state, func() bool {
+		for _, name := range names {
+			if d.state(name) != state {
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"time"
 
 	"github.com/procsdev/procs/compose/control"
@@ -23,31 +24,63 @@ type logBuffer struct {
 	// loaded says the recent lines procs kept before the dashboard
 	// connected have been read.
 	loaded bool
+	// historyEnd is the time of the newest line read with the history, and
+	// historyTail the texts of the lines at that time: live lines up to it
+	// are already there.
+	historyEnd  time.Time
+	historyTail []string
 }
 
-// add appends a line, dropping the oldest past maxLogLines.
+// add appends a live line, dropping the oldest past maxLogLines (the copy
+// happens once every maxLogLines lines, not at every line), and a line
+// the history already brought.
 func (b *logBuffer) add(l logLine) {
+	if b.seen(l) {
+		return
+	}
 	b.lines = append(b.lines, l)
-	if over := len(b.lines) - maxLogLines; over > 0 {
-		b.lines = append(b.lines[:0:0], b.lines[over:]...)
+	if len(b.lines) >= 2*maxLogLines {
+		b.lines = append(b.lines[:0:0], b.lines[len(b.lines)-maxLogLines:]...)
 	}
 }
 
-// prepend puts the lines procs kept before the live ones, leaving out
-// those the live stream already delivered.
+// seen says whether the history read already holds a live line.
+func (b *logBuffer) seen(l logLine) bool {
+	switch {
+	case b.historyEnd.IsZero() || l.time.After(b.historyEnd):
+		return false
+	case l.time.Before(b.historyEnd):
+		return true
+	}
+	if i := slices.Index(b.historyTail, l.text); i >= 0 {
+		b.historyTail = slices.Delete(b.historyTail, i, i+1)
+		return true
+	}
+	return false
+}
+
+// recent is the last maxLogLines lines.
+func (b *logBuffer) recent() []logLine {
+	return b.lines[max(0, len(b.lines)-maxLogLines):]
+}
+
+// prepend puts the lines procs kept before the live ones that came
+// while they were read, leaving out the live ones the history holds.
 func (b *logBuffer) prepend(history []control.LogLine) {
-	var first time.Time
-	if len(b.lines) > 0 {
-		first = b.lines[0].time
-	}
-	merged := make([]logLine, 0, len(history)+len(b.lines))
+	live := b.lines
+	b.lines = make([]logLine, 0, len(history)+len(live))
 	for _, h := range history {
-		if !first.IsZero() && !h.Time.Before(first) {
-			break
+		b.lines = append(b.lines, logLine{time: h.Time, stderr: h.Stream == "stderr", text: h.Line})
+		if h.Time.After(b.historyEnd) {
+			b.historyEnd, b.historyTail = h.Time, nil
 		}
-		merged = append(merged, logLine{time: h.Time, stderr: h.Stream == "stderr", text: h.Line})
+		if h.Time.Equal(b.historyEnd) {
+			b.historyTail = append(b.historyTail, h.Line)
+		}
 	}
-	b.lines = append(merged, b.lines...)
+	for _, l := range live {
+		b.add(l)
+	}
 	if over := len(b.lines) - maxLogLines; over > 0 {
 		b.lines = b.lines[over:]
 	}

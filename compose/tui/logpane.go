@@ -24,12 +24,12 @@ func (m *Model) syncLog(reset bool) {
 		m.log.LeftGutterFunc = viewport.NoGutter
 		m.log.SetContentLines(squeezeBlank(screen))
 	} else {
-		buf := m.buffer(cur.Name)
-		lines := make([]string, len(buf.lines))
-		for i, l := range buf.lines {
+		kept := m.buffer(cur.Name).recent()
+		lines := make([]string, len(kept))
+		for i, l := range kept {
 			lines[i] = l.text
 		}
-		m.log.LeftGutterFunc = m.streamGutter(buf)
+		m.log.LeftGutterFunc = m.streamGutter(kept)
 		m.log.SetContentLines(lines)
 	}
 	m.highlight()
@@ -49,10 +49,10 @@ func (m *Model) screenOf(name string) (string, bool) {
 }
 
 // streamGutter marks each line's stream: "! " for stderr.
-func (m *Model) streamGutter(buf *logBuffer) viewport.GutterFunc {
+func (m *Model) streamGutter(kept []logLine) viewport.GutterFunc {
 	mark := m.styles.stderr.Render("! ")
 	return func(g viewport.GutterContext) string {
-		if !g.Soft && g.Index < len(buf.lines) && buf.lines[g.Index].stderr {
+		if !g.Soft && g.Index < len(kept) && kept[g.Index].stderr {
 			return mark
 		}
 		return "  "

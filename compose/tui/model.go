@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"os/exec"
 	"time"
 
@@ -71,6 +72,7 @@ type Model struct {
 	wrap, follow  bool
 	log           viewport.Model
 	logFor        string // the process whose lines the viewport holds
+	logDirty      bool   // lines came for the pane since it was drawn
 	search        string
 
 	mode   mode
@@ -123,8 +125,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, tea.Batch(tick(), m.refreshList(), m.refreshScreen())
+	case batchMsg:
+		cmds := make([]tea.Cmd, 0, len(msg))
+		for _, one := range msg {
+			cmds = append(cmds, m.onData(one))
+		}
+		m.flushLog()
+		return m, tea.Batch(cmds...)
 	}
-	return m, m.onData(msg)
+	cmd := m.onData(msg)
+	m.flushLog()
+	return m, cmd
+}
+
+// flushLog redraws the log pane once for all the lines just added.
+func (m *Model) flushLog() {
+	if m.logDirty {
+		m.logDirty = false
+		m.syncLog(false)
+	}
 }
 
 // onData applies what procs sent or answered.
@@ -137,7 +156,10 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 	case disconnectedMsg:
 		m.client, m.connected = nil, false
 		m.listing, m.screening = false, false
-		if msg.err != nil {
+		switch {
+		case errors.Is(msg.err, control.ErrNotRunning):
+			m.connErr = "no procs running in this folder"
+		case msg.err != nil:
 			m.connErr = msg.err.Error()
 		}
 		if m.quitOnEnd {
@@ -181,11 +203,13 @@ func (m *Model) onEvent(ev compose.Event) tea.Cmd {
 	case compose.EventLine:
 		m.buffer(ev.Proc).add(logLine{time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line})
 		if cur, ok := m.current(); ok && cur.Name == ev.Proc {
-			m.syncLog(false)
+			m.logDirty = true
 			if cur.PTY {
 				return m.refreshScreen()
 			}
 		}
+	case control.EventDropped:
+		m.setStatus(ev.Message, true)
 	case compose.EventState:
 		for i := range m.procs {
 			p := &m.procs[i]

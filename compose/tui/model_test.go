@@ -27,10 +27,8 @@ func TestModelShowsEveryProcessAndItsState(t *testing.T) {
 	dir := t.TempDir()
 	serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("web and echo ready, setup completed", func() bool {
-		return strings.Contains(d.row("web"), "ready") && strings.Contains(d.row("echo"), "ready") &&
-			strings.Contains(d.row("setup"), "completed")
-	})
+	d.untilState("ready", "web", "echo")
+	d.untilState("completed", "setup")
 	s := d.screen()
 	assert.Contains(t, s, "NAME")
 	assert.Contains(t, s, "REASON")
@@ -50,7 +48,7 @@ func TestRestartKeyShowsTheWaitsResult(t *testing.T) {
 	dir := t.TempDir()
 	serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("web ready", func() bool { return strings.Contains(d.row("web"), "ready") })
+	d.untilState("ready", "web")
 	d.selectProc("web")
 	d.key("r")
 	assert.Contains(t, d.screen(), "restarting web…")
@@ -63,23 +61,21 @@ func TestStopAndStartKeys(t *testing.T) {
 	dir := t.TempDir()
 	serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("web ready", func() bool { return strings.Contains(d.row("web"), "ready") })
+	d.untilState("ready", "web")
 	d.selectProc("web")
 	d.key("s")
 	d.untilShows("web stopped")
-	d.until("web stopped in the list", func() bool { return strings.Contains(d.row("web"), "stopped") })
+	d.untilState("stopped", "web")
 	d.key("S")
 	d.untilShows("web ready in ")
-	d.until("web ready again", func() bool { return strings.Contains(d.row("web"), "ready") })
+	d.untilState("ready", "web")
 }
 
 func TestRestartAllKey(t *testing.T) {
 	dir := t.TempDir()
 	serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 160, 30)
-	d.until("both ready", func() bool {
-		return strings.Contains(d.row("web"), "ready") && strings.Contains(d.row("echo"), "ready")
-	})
+	d.untilState("ready", "web", "echo")
 	d.key("R")
 	d.untilShows("web ready in ", "echo ready in ")
 }
@@ -94,7 +90,7 @@ procs:
     restart: { policy: "no" }
 `)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("flaky ready", func() bool { return strings.Contains(d.row("flaky"), "ready") })
+	d.untilState("ready", "flaky")
 	d.key("r")
 	d.untilShows("flaky failed (run 2)", "  | boom: cannot bind")
 }
@@ -103,7 +99,7 @@ func TestSendLineKey(t *testing.T) {
 	dir := t.TempDir()
 	serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("echo ready", func() bool { return strings.Contains(d.row("echo"), "ready") })
+	d.untilState("ready", "echo")
 	d.selectProc("echo")
 	d.key("i")
 	assert.Contains(t, d.screen(), "send to echo> ")
@@ -131,7 +127,7 @@ func TestDownKeyAsksFirst(t *testing.T) {
 	dir := t.TempDir()
 	serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("web ready", func() bool { return strings.Contains(d.row("web"), "ready") })
+	d.untilState("ready", "web")
 	d.key("x")
 	assert.Contains(t, d.screen(), "Stop every process and procs? y/n")
 	d.key("n")
@@ -173,7 +169,7 @@ func TestReconnectsWhenProcsRestarts(t *testing.T) {
 	dir := t.TempDir()
 	stop := serveProcs(t, dir, stack)
 	d := drive(t, Options{Dir: dir}, 120, 30)
-	d.until("web ready", func() bool { return strings.Contains(d.row("web"), "ready") })
+	d.untilState("ready", "web")
 	stop()
 	d.untilShows("not connected")
 	serveProcs(t, dir, `
@@ -182,6 +178,6 @@ procs:
     command: 'echo "other: up"; exec sleep 300'
     readyPatterns: ['up']
 `)
-	d.until("the new procs's process ready", func() bool { return strings.Contains(d.row("other"), "ready") })
+	d.untilState("ready", "other")
 	assert.NotContains(t, d.screen(), "not connected")
 }
