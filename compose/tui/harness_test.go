@@ -79,6 +79,7 @@ func drive(t *testing.T, opts Options, width, height int) *driver {
 	fed := make(chan struct{})
 	go func() { defer close(fed); f.run(ctx) }()
 	t.Cleanup(func() { cancel(); close(d.done); <-fed })
+	d.run(d.m.Init())
 	d.apply(tea.WindowSizeMsg{Width: width, Height: height})
 	return d
 }

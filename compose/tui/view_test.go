@@ -96,6 +96,11 @@ func TestNarrowTerminalHidesColumns(t *testing.T) {
 
 func TestResizeKeepsTheScreenToTheWindow(t *testing.T) {
 	m := offline(t, Options{}, 120, 30)
+	m.Update(keyMsg("down"))
+	m.Update(keyMsg("down"))
+	m.Update(screenMsg{name: "agent", text: ""})
+	assert.Len(t, strings.Split(plain(m), "\n"), 30, "an empty pane keeps its height")
+	m.Update(keyMsg("up"))
 	for _, size := range [][2]int{{80, 10}, {200, 50}, {50, 20}} {
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		lines := strings.Split(plain(m), "\n")
