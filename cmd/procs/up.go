@@ -23,6 +23,7 @@ type upOptions struct {
 	timeout time.Duration
 	ui      bool   // serve the web dashboard and open it
 	listen  string // the dashboard's explicit address
+	tui     bool
 }
 
 func (a *app) upCommand() *cobra.Command {
@@ -40,6 +41,9 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 			if err != nil {
 				return err
 			}
+			if opts.tui {
+				return a.upTUI(cfg, opts)
+			}
 			if opts.detach {
 				return a.upDetached(cfg, names, opts)
 			}
@@ -49,6 +53,7 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 	f := cmd.Flags()
 	f.BoolVarP(&opts.detach, "detach", "d", false, "run in the background; output goes to .procs/logs/")
 	f.BoolVar(&opts.wait, "wait", false, "with -d: return when every process is ready (exit 1 if one fails)")
+	f.BoolVar(&opts.tui, "tui", false, "run in the background and show the dashboard (procs tui); quitting asks whether to stop")
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
 	f.BoolVar(&opts.ui, "ui", false, "serve the web dashboard and open it in the browser (see procs ui)")
 	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")

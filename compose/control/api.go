@@ -45,6 +45,8 @@ type Info struct {
 	Dir string `json:"dir"`
 	// Socket is the path of the API socket.
 	Socket string `json:"socket"`
+	// StartedAt is when procs started (zero from an older procs).
+	StartedAt time.Time `json:"startedAt,omitzero"`
 }
 
 // DownResult is the answer of POST /v1/down.

@@ -23,8 +23,11 @@ const (
 	actionStop    action = "stop"
 )
 
+// processStarted is when this procs started, as /v1/info tells it.
+var processStarted = time.Now()
+
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Info{PID: os.Getpid(), Dir: s.ep.dir, Socket: s.ep.path})
+	writeJSON(w, http.StatusOK, Info{PID: os.Getpid(), Dir: s.ep.dir, Socket: s.ep.path, StartedAt: processStarted})
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {

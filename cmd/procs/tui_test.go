@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/procsdev/procs/internal/fakeagent"
+	"github.com/procsdev/procs/internal/testenv"
+)
+
+// tuiDeadline bounds every wait of the dashboard scripts.
+const tuiDeadline = 30 * time.Second
+
+// TestTUIScripts runs testdata/tui_*.txtar: procs tui (and procs up --tui)
+// in a real terminal, a tmux pane, driven by keys as a person would and
+// read back with capture-pane.
+func TestTUIScripts(t *testing.T) {
+	tmux := testenv.LookPath(t, "tmux")
+	testscript.Run(t, testscript.Params{
+		Files: globFiles(t, "testdata/tui_*.txtar"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
+			env.Setenv("FAKEAGENT", fakeagent.Script())
+			env.Setenv("TMUX_BIN", tmux)
+			socket := filepath.Join(env.WorkDir, "tmux.sock")
+			env.Setenv("TMUX_SOCKET", socket)
+			env.Defer(func() {
+				_ = exec.Command(tmux, "-S", socket, "kill-server").Run()
+				stopLeftover(filepath.Join(env.WorkDir, ".procs", "procs.pid"))
+			})
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"tmuxstart": cmdTmuxStart,
+			"tmuxrestart": func(ts *testscript.TestScript, neg bool, args []string) {
+				tmuxRun(ts, "kill-session", "-t", "tui")
+				cmdTmuxStart(ts, neg, args)
+			},
+			"tmuxkeys":   cmdTmuxKeys,
+			"tmuxtype":   cmdTmuxType,
+			"tmuxexpect": cmdTmuxExpect,
+			"tmuxselect": cmdTmuxSelect,
+			"tmuxresize": cmdTmuxResize,
+		},
+	})
+}
+
+// tmuxRun runs tmux on the script's own server.
+func tmuxRun(ts *testscript.TestScript, args ...string) string {
+	cmd := exec.Command(ts.Getenv("TMUX_BIN"), append([]string{"-S", ts.Getenv("TMUX_SOCKET")}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		ts.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// cmdTmuxStart runs a command line in a new 120x40 tmux pane in the
+// script's folder: tmuxstart [VAR=VALUE...] CMD ARGS...; when it exits the
+// pane shows "[exited N]" and stays.
+func cmdTmuxStart(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: tmuxstart [VAR=VALUE...] CMD ARGS...")
+	}
+	env := []string{"PATH=" + ts.Getenv("PATH"), "XDG_RUNTIME_DIR=" + ts.Getenv("XDG_RUNTIME_DIR"), "HOME=" + ts.Getenv("HOME"), "TERM=xterm-256color"}
+	for len(args) > 0 && strings.Contains(args[0], "=") {
+		env, args = append(env, args[0]), args[1:]
+	}
+	line := "env -i " + shellQuote(env...) + " " + shellQuote(args...) + `; echo "[exited $?]"; sleep 600`
+	tmuxRun(ts, "-f", "/dev/null", "new-session", "-d", "-s", "tui", "-x", "120", "-y", "40", "-c", ts.MkAbs("."), line)
+}
+
+func shellQuote(words ...string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(quoted, " ")
+}
+
+// cmdTmuxKeys presses keys, named as tmux send-keys names them (Enter,
+// C-], Escape, j).
+func cmdTmuxKeys(ts *testscript.TestScript, neg bool, args []string) {
+	for _, k := range args {
+		tmuxRun(ts, "send-keys", "-t", "tui", k)
+	}
+}
+
+// cmdTmuxType types text literally.
+func cmdTmuxType(ts *testscript.TestScript, neg bool, args []string) {
+	tmuxRun(ts, "send-keys", "-t", "tui", "-l", strings.Join(args, " "))
+}
+
+// cmdTmuxResize resizes the pane's window: tmuxresize COLS ROWS.
+func cmdTmuxResize(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: tmuxresize COLS ROWS")
+	}
+	tmuxRun(ts, "resize-window", "-t", "tui", "-x", args[0], "-y", args[1])
+}
+
+// capture is the pane's text now; with colours, its escape codes too.
+func capture(ts *testscript.TestScript, colours bool) string {
+	args := []string{"capture-pane", "-p", "-t", "tui"}
+	if colours {
+		args = append(args, "-e")
+	}
+	return tmuxRun(ts, args...)
+}
+
+// cmdTmuxExpect waits until the pane shows a match of each regex (with
+// -e, of the text with its escape codes) and writes the pane to stdout;
+// ! tmuxexpect REGEX checks the pane does not show it now.
+func cmdTmuxExpect(ts *testscript.TestScript, neg bool, args []string) {
+	colours := len(args) > 0 && args[0] == "-e"
+	if colours {
+		args = args[1:]
+	}
+	var res []*regexp.Regexp
+	for _, a := range args {
+		re, err := regexp.Compile("(?m)" + a)
+		ts.Check(err)
+		res = append(res, re)
+	}
+	matches := func(screen string) bool {
+		for _, re := range res {
+			if !re.MatchString(screen) {
+				return false
+			}
+		}
+		return true
+	}
+	screen := capture(ts, colours)
+	if neg {
+		for _, re := range res {
+			if re.MatchString(screen) {
+				ts.Fatalf("the pane shows /%s/:\n%s", re, screen)
+			}
+		}
+		return
+	}
+	// The pane has no event to wait on: read it again until it matches.
+	deadline := time.Now().Add(tuiDeadline)
+	for !matches(screen) {
+		if time.Now().After(deadline) {
+			ts.Fatalf("the pane never showed %q:\n%s", args, screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+		screen = capture(ts, colours)
+	}
+	fmt.Fprint(ts.Stdout(), screen)
+}
+
+// cmdTmuxSelect moves the selection to a process: tmuxselect NAME.
+func cmdTmuxSelect(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: tmuxselect NAME")
+	}
+	for range 20 {
+		tmuxRun(ts, "send-keys", "-t", "tui", "k")
+	}
+	for range 20 {
+		current := selectedName(ts)
+		if current == args[0] {
+			return
+		}
+		tmuxRun(ts, "send-keys", "-t", "tui", "j")
+		// Wait for the dashboard to move the selection.
+		for deadline := time.Now().Add(5 * time.Second); selectedName(ts) == current && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	ts.Fatalf("could not select %s:\n%s", args[0], capture(ts, false))
+}
+
+// selectedName is the name on the selected row of the process list.
+func selectedName(ts *testscript.TestScript) string {
+	for _, line := range strings.Split(capture(ts, false), "\n") {
+		if rest, ok := strings.CutPrefix(line, "> "); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				return f[0]
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+)
+
+// syncLog puts the selected process's lines (or, for a running PTY
+// process, its screen) in the log pane; reset scrolls back to following.
+func (m *Model) syncLog(reset bool) {
+	cur, ok := m.current()
+	if !ok {
+		m.log.SetContentLines(nil)
+		m.logFor = ""
+		return
+	}
+	if reset || m.logFor != cur.Name {
+		m.follow = true
+	}
+	m.logFor = cur.Name
+	if screen, isScreen := m.screenOf(cur.Name); isScreen {
+		m.log.LeftGutterFunc = viewport.NoGutter
+		m.log.SetContentLines(squeezeBlank(screen))
+	} else {
+		kept := m.buffer(cur.Name).recent()
+		lines := make([]string, len(kept))
+		for i, l := range kept {
+			lines[i] = l.text
+		}
+		m.log.LeftGutterFunc = m.streamGutter(kept)
+		m.log.SetContentLines(lines)
+	}
+	m.highlight()
+	if m.follow {
+		m.log.GotoBottom()
+	}
+}
+
+// screenOf is what a running PTY process shows, when it has been read.
+func (m *Model) screenOf(name string) (string, bool) {
+	cur, ok := m.current()
+	if !ok || cur.Name != name || !cur.PTY || cur.State.Terminal() {
+		return "", false
+	}
+	screen, ok := m.screens[name]
+	return screen, ok
+}
+
+// streamGutter marks each line's stream: "! " for stderr.
+func (m *Model) streamGutter(kept []logLine) viewport.GutterFunc {
+	mark := m.styles.stderr.Render("! ")
+	return func(g viewport.GutterContext) string {
+		if !g.Soft && g.Index < len(kept) && kept[g.Index].stderr {
+			return mark
+		}
+		return "  "
+	}
+}
+
+// setSearch highlights every match of text (case-insensitive) in the log
+// pane and jumps to the nearest; empty clears.
+func (m *Model) setSearch(text string) {
+	m.search = text
+	m.highlight()
+	if text != "" {
+		m.follow = false
+	}
+}
+
+// highlight marks the search's matches in the pane's content.
+func (m *Model) highlight() {
+	m.log.ClearHighlights()
+	if m.search == "" {
+		return
+	}
+	re := regexp.MustCompile("(?i)" + regexp.QuoteMeta(m.search))
+	m.log.SetHighlights(re.FindAllStringIndex(m.log.GetContent(), -1))
+}
+
+// matchCount is how many lines of the pane match the search.
+func (m *Model) matchCount() int {
+	if m.search == "" {
+		return 0
+	}
+	return strings.Count(strings.ToLower(m.log.GetContent()), strings.ToLower(m.search))
+}
+
+// squeezeBlank splits a screen into rows, keeping one of each run of blank
+// rows, so a tall screen's text fits a shorter pane.
+func squeezeBlank(screen string) []string {
+	var out []string
+	blank := false
+	for _, row := range strings.Split(screen, "\n") {
+		row = strings.TrimRight(row, " ")
+		if row == "" && blank {
+			continue
+		}
+		blank = row == ""
+		out = append(out, row)
+	}
+	return out
+}

@@ -1,0 +1,275 @@
+package tui
+
+import (
+	"errors"
+	"os/exec"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+// Options configure the dashboard.
+type Options struct {
+	// Dir is the project folder whose procs the dashboard shows.
+	Dir string
+	// Owned says this dashboard started procs (procs up --tui): quitting
+	// offers to stop it.
+	Owned bool
+	// NoColor draws without colours (NO_COLOR, --no-color).
+	NoColor bool
+	// Attach returns the command that connects the terminal to a PTY
+	// process until Ctrl-] (procs attach NAME); nil disables attaching.
+	Attach func(name string) *exec.Cmd
+}
+
+// mode says what the keys do now.
+type mode int
+
+const (
+	modeNormal      mode = iota
+	modeSearch           // typing a search
+	modeInput            // typing a line to send to the selected process
+	modeConfirmDown      // x pressed: y stops everything
+	modeConfirmQuit      // q pressed on an owned procs: y stops it, n leaves it
+	modeHelp             // ? pressed
+)
+
+// tickInterval is how often uptimes are redrawn and the list refreshed
+// (for ports and pids, which events do not carry).
+const tickInterval = time.Second
+
+// tickMsg is the dashboard's clock.
+type tickMsg time.Time
+
+// Model is the dashboard: a bubbletea model fed by the event stream of a
+// procs and acting through its API.
+type Model struct {
+	opts   Options
+	styles styles
+	now    func() time.Time
+
+	client    *control.Client // nil while disconnected
+	connected bool
+	connErr   string
+	info      control.Info
+
+	procs    []compose.ProcStatus
+	selected int
+	logs     map[string]*logBuffer
+	screens  map[string]string
+	// listing and screening say a request is in flight, so a slow procs
+	// never gets a pile of them.
+	listing, screening bool
+
+	width, height int
+	tableTop      int // screen row of the first process row, for the mouse
+	wrap, follow  bool
+	log           viewport.Model
+	logFor        string // the process whose lines the viewport holds
+	logDirty      bool   // lines came for the pane since it was drawn
+	search        string
+
+	mode   mode
+	prompt textinput.Model
+
+	status       string   // the last action's outcome
+	statusLines  []string // a failure's last lines
+	statusFailed bool
+	// quitOnEnd makes the dashboard leave once procs has ended (after x or
+	// q-and-stop).
+	quitOnEnd bool
+}
+
+// New returns the dashboard's model, not yet connected.
+func New(opts Options) *Model {
+	m := &Model{
+		opts: opts, styles: newStyles(opts.NoColor), now: time.Now,
+		logs: map[string]*logBuffer{}, screens: map[string]string{},
+		follow: true, width: 80, height: 24,
+		log:    viewport.New(),
+		prompt: textinput.New(),
+	}
+	m.log.HighlightStyle = m.styles.highlight
+	m.log.SelectedHighlightStyle = m.styles.current
+	m.log.MouseWheelEnabled = true
+	return m
+}
+
+// Init starts the clock.
+func (m *Model) Init() tea.Cmd { return tick() }
+
+func tick() tea.Cmd {
+	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Update applies one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg)
+	case tea.MouseWheelMsg:
+		m.log, _ = m.log.Update(msg)
+		m.follow = m.log.AtBottom()
+		return m, nil
+	case tickMsg:
+		return m, tea.Batch(tick(), m.refreshList(), m.refreshScreen())
+	case batchMsg:
+		cmds := make([]tea.Cmd, 0, len(msg))
+		for _, one := range msg {
+			cmds = append(cmds, m.onData(one))
+		}
+		m.flushLog()
+		return m, tea.Batch(cmds...)
+	}
+	cmd := m.onData(msg)
+	m.flushLog()
+	return m, cmd
+}
+
+// flushLog redraws the log pane once for all the lines just added.
+func (m *Model) flushLog() {
+	if m.logDirty {
+		m.logDirty = false
+		m.syncLog(false)
+	}
+}
+
+// onData applies what procs sent or answered.
+func (m *Model) onData(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case connectedMsg:
+		m.client, m.connected, m.connErr, m.info = msg.client, true, "", msg.info
+		m.setProcs(msg.procs)
+		return tea.Batch(m.loadHistory(), m.refreshScreen())
+	case disconnectedMsg:
+		m.client, m.connected = nil, false
+		m.listing, m.screening = false, false
+		switch {
+		case errors.Is(msg.err, control.ErrNotRunning):
+			m.connErr = "no procs running in this folder"
+		case msg.err != nil:
+			m.connErr = msg.err.Error()
+		}
+		if m.quitOnEnd {
+			return tea.Quit
+		}
+	case eventMsg:
+		return m.onEvent(compose.Event(msg))
+	case listMsg:
+		m.listing = false
+		if msg.err == nil {
+			m.setProcs(msg.procs)
+		}
+	case historyMsg:
+		if msg.err == nil {
+			m.buffer(msg.name).prepend(msg.lines)
+			m.syncLog(true)
+		}
+	case screenMsg:
+		m.screening = false
+		if msg.err == nil {
+			m.screens[msg.name] = msg.text
+			m.syncLog(false)
+		}
+	case actionMsg:
+		m.status, m.statusLines, m.statusFailed = msg.text, msg.lines, msg.failed
+		m.layout()
+		return m.refreshList()
+	case attachDoneMsg:
+		m.status, m.statusLines, m.statusFailed = "detached from "+msg.name, nil, msg.err != nil
+		if msg.err != nil {
+			m.status = "attach " + msg.name + ": " + msg.err.Error()
+		}
+		return tea.Batch(m.refreshList(), m.refreshScreen())
+	}
+	return nil
+}
+
+// onEvent applies one event of the stream.
+func (m *Model) onEvent(ev compose.Event) tea.Cmd {
+	switch ev.Type {
+	case compose.EventLine:
+		m.buffer(ev.Proc).add(logLine{time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line})
+		if cur, ok := m.current(); ok && cur.Name == ev.Proc {
+			m.logDirty = true
+			if cur.PTY {
+				return m.refreshScreen()
+			}
+		}
+	case control.EventDropped:
+		m.setStatus(ev.Message, true)
+	case compose.EventState:
+		for i := range m.procs {
+			p := &m.procs[i]
+			if p.Name != ev.Proc {
+				continue
+			}
+			if ev.Run > p.Run {
+				p.Restarts += boolInt(p.Run > 0)
+			}
+			p.State, p.Run, p.Reason, p.Message, p.Since = ev.To, ev.Run, ev.Reason, ev.Message, ev.Time
+			p.Recoverable = ev.Recoverable
+			if ev.To == rules.StateStarting {
+				started := ev.Time
+				p.StartedAt = &started
+			}
+		}
+		// Pids and ports come with the list, which a state change may alter.
+		return m.refreshList()
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// setProcs replaces the list, keeping the selection on the same name.
+func (m *Model) setProcs(list []compose.ProcStatus) {
+	name := ""
+	if cur, ok := m.current(); ok {
+		name = cur.Name
+	}
+	m.procs = list
+	m.selected = 0
+	for i, p := range list {
+		if p.Name == name {
+			m.selected = i
+		}
+	}
+	m.layout()
+	m.syncLog(false)
+}
+
+// current is the selected process.
+func (m *Model) current() (compose.ProcStatus, bool) {
+	if m.selected < 0 || m.selected >= len(m.procs) {
+		return compose.ProcStatus{}, false
+	}
+	return m.procs[m.selected], true
+}
+
+// buffer returns the scrollback of a process, made on first use.
+func (m *Model) buffer(name string) *logBuffer {
+	b, ok := m.logs[name]
+	if !ok {
+		b = &logBuffer{}
+		m.logs[name] = b
+	}
+	return b
+}

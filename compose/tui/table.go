@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/procsdev/procs/compose"
+)
+
+// column is one column of the process list.
+type column struct {
+	title string
+	width int
+	// priority orders the columns kept on a narrow terminal: lower first.
+	priority int
+	cell     func(m *Model, p compose.ProcStatus) string
+}
+
+// columns of the process list, left to right; REASON takes what is left.
+var columns = []column{
+	{title: "NAME", width: 14, priority: 0, cell: func(_ *Model, p compose.ProcStatus) string { return p.Name }},
+	{title: "STATE", width: 19, priority: 0, cell: func(m *Model, p compose.ProcStatus) string { return m.styles.state(p.State) }},
+	{title: "RUN", width: 4, priority: 1, cell: func(_ *Model, p compose.ProcStatus) string { return strconv.Itoa(p.Run) }},
+	{title: "PORTS", width: 12, priority: 3, cell: func(_ *Model, p compose.ProcStatus) string { return ports(p.Ports) }},
+	{title: "UPTIME", width: 8, priority: 2, cell: func(m *Model, p compose.ProcStatus) string { return m.uptime(p) }},
+	{title: "RESTARTS", width: 9, priority: 4, cell: func(_ *Model, p compose.ProcStatus) string { return strconv.Itoa(p.Restarts) }},
+}
+
+// reasonMinWidth is the narrowest REASON column worth showing.
+const reasonMinWidth = 12
+
+// visibleColumns are the columns that fit the width, hiding the least
+// useful first, so no row ever wraps; reason says whether REASON fits.
+func (m *Model) visibleColumns() (cols []column, reason bool) {
+	nameWidth := 4
+	for _, p := range m.procs {
+		nameWidth = max(nameWidth, len(p.Name))
+	}
+	width := 2 // the selection mark
+	keep := map[string]bool{}
+	for prio := 0; prio <= 4; prio++ {
+		for _, c := range columns {
+			if c.priority != prio {
+				continue
+			}
+			w := c.width
+			if c.title == "NAME" {
+				w = min(nameWidth, 24) + 1
+			}
+			if width+w <= m.width || prio == 0 {
+				width += w
+				keep[c.title] = true
+			}
+		}
+	}
+	for _, c := range columns {
+		if keep[c.title] {
+			if c.title == "NAME" {
+				c.width = min(nameWidth, 24) + 1
+			}
+			cols = append(cols, c)
+		}
+	}
+	return cols, m.width-width >= reasonMinWidth
+}
+
+// renderTable draws the column titles and the visible process rows.
+func (m *Model) renderTable() []string {
+	cols, reason := m.visibleColumns()
+	titles := []string{"  "}
+	for _, c := range cols {
+		titles = append(titles, pad(c.title, c.width))
+	}
+	if reason {
+		titles = append(titles, "REASON")
+	}
+	out := []string{m.fit(m.styles.faint.Render(strings.Join(titles, "")))}
+	first := m.firstRow()
+	for i := first; i < len(m.procs) && i < first+m.visibleRows(); i++ {
+		p := m.procs[i]
+		cells := []string{"  "}
+		if i == m.selected {
+			cells[0] = "> "
+		}
+		for _, c := range cols {
+			cells = append(cells, pad(c.cell(m, p), c.width))
+		}
+		if reason {
+			cells = append(cells, reasonOf(p))
+		}
+		row := m.fit(strings.Join(cells, ""))
+		if i == m.selected {
+			// Inner colours would end the reverse video part-way.
+			row = ansi.Strip(row)
+			row = m.styles.selected.Render(row + strings.Repeat(" ", max(0, m.width-lipgloss.Width(row))))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// reasonOf is the reason of a state and its message, when it has them.
+func reasonOf(p compose.ProcStatus) string {
+	switch {
+	case p.Reason != "" && p.Message != "" && !strings.HasPrefix(p.Message, p.Reason):
+		return p.Reason + ": " + p.Message
+	case p.Message != "":
+		return p.Message
+	}
+	return p.Reason
+}
+
+// uptime is how long the current run has been running, blank when none.
+func (m *Model) uptime(p compose.ProcStatus) string {
+	if p.StartedAt == nil || p.State.Terminal() {
+		return "-"
+	}
+	return shortDuration(m.now().Sub(*p.StartedAt))
+}
+
+// shortDuration prints a duration the way a person reads an uptime.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+func ports(ps []int) string {
+	if len(ps) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = strconv.Itoa(p)
+	}
+	return strings.Join(parts, ",")
+}
+
+// pad fits s, which may hold colours, to exactly width cells.
+func pad(s string, width int) string {
+	if lipgloss.Width(s) > width-1 && width > 1 {
+		s = ansi.Truncate(s, width-1, "…")
+	}
+	if w := lipgloss.Width(s); w < width {
+		s += strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// fit cuts a line to the terminal's width, so nothing wraps.
+func (m *Model) fit(s string) string {
+	if lipgloss.Width(s) > m.width {
+		return ansi.Truncate(s, m.width, "…")
+	}
+	return s
+}
+
+// visibleRows is how many process rows the list shows: all of them, up to
+// half the screen.
+func (m *Model) visibleRows() int {
+	return max(1, min(len(m.procs), (m.height-6)/2))
+}
+
+// firstRow is the first process row shown, keeping the selection in view.
+func (m *Model) firstRow() int {
+	rows := m.visibleRows()
+	if m.selected < rows {
+		return 0
+	}
+	return m.selected - rows + 1
+}
