@@ -202,8 +202,9 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
 		ReadyTimeout: p.ReadyTimeout, StabilityDelay: p.StabilityDelay, PortInUse: func(int) bool { return false }}
+	spec.ReadyOnListen = p.ReadyWhenListening && (port == 0 || len(p.ReadyPatterns) > 0)
 	if port == 0 {
-		spec.ReadyOnListen, spec.AssumeReadyAfter = p.ReadyWhenListening, p.AssumeReadyAfter
+		spec.AssumeReadyAfter = p.AssumeReadyAfter
 	}
 	return rules.NewDetector(spec, 1, t0)
 }
