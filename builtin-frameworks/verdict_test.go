@@ -246,7 +246,15 @@ func checkVerdicts(t *testing.T, c capture, p *Preset, port int) {
 	d := detectorFor(t, p, port, t0)
 	history := replay(d, c.events(t0))
 	require.NotEmpty(t, history, "no verdict at all")
+	// The first verdict other than starting decides; a worker may first
+	// be starting "not-ready" while its broker is down.
 	decided := history[0]
+	for _, v := range history {
+		if v.State != rules.StateStarting {
+			decided = v
+			break
+		}
+	}
 	switch c.meta.Expect {
 	case "ready":
 		assert.Equal(t, rules.StateReady, decided.State, "first verdict: %+v", decided.Verdict)
@@ -267,6 +275,11 @@ func checkVerdicts(t *testing.T, c capture, p *Preset, port int) {
 		if c.meta.SignalAt == nil {
 			assert.Equal(t, rules.StateFailed, d.Verdict().State)
 		}
+	case "not-ready":
+		// A worker that cannot reach its broker: never ready, and saying
+		// why while it waits.
+		assert.NotContains(t, states(history), rules.StateReady, "%+v", history)
+		assert.Contains(t, reasons(history), "not-ready", "%+v", history)
 	case "hang":
 		for _, v := range history {
 			assert.NotEqual(t, rules.StateFailed, v.State, "a run that only looks hung is not failed: %+v", v.Verdict)
@@ -274,6 +287,14 @@ func checkVerdicts(t *testing.T, c capture, p *Preset, port int) {
 	default:
 		t.Fatalf("unknown expect %q", c.meta.Expect)
 	}
+}
+
+func reasons(history []timedVerdict) []string {
+	out := make([]string, len(history))
+	for i, v := range history {
+		out[i] = v.Reason
+	}
+	return out
 }
 
 func states(history []timedVerdict) []rules.State {
@@ -294,7 +315,7 @@ func TestCaptureFiles(t *testing.T) {
 				assert.LessOrEqual(t, info.Size(), int64(96<<10), "%s is too big", f)
 			}
 			c := loadCapture(t, dir)
-			assert.Contains(t, []string{"ready", "error", "hang"}, c.meta.Expect)
+			assert.Contains(t, []string{"ready", "error", "hang", "not-ready"}, c.meta.Expect)
 			assert.NotEmpty(t, c.command)
 			if c.meta.Expect == "error" {
 				assert.True(t, c.meta.ExitCode != nil || c.meta.ExitSignal != nil, "a failing run records its exit")

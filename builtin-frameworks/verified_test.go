@@ -90,7 +90,7 @@ func captureSummary(t *testing.T, preset string) string {
 		}
 	}
 	var parts []string
-	for _, expect := range []string{"ready", "error", "hang"} {
+	for _, expect := range []string{"ready", "error", "hang", "not-ready"} {
 		if names := byExpect[expect]; len(names) > 0 {
 			sort.Strings(names)
 			parts = append(parts, expect+": "+strings.Join(names, ", "))
