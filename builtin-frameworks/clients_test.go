@@ -28,13 +28,13 @@ func TestEarlyClientLinesAreNotErrors(t *testing.T) {
 	for _, dir := range dirs {
 		c := loadCapture(t, dir)
 		var lines []string
-		for _, ev := range c.events(t0) {
+		for _, ev := range captureEvents(c, t0) {
 			if ev.Kind == rules.EventLine {
 				lines = append(lines, rules.StripText([]byte(ev.Line.Text)))
 			}
 		}
 		require.NotEmpty(t, lines, dir)
-		p, ok := Lookup(c.server)
+		p, ok := Lookup(c.Server)
 		require.True(t, ok, dir)
 		for _, src := range p.ErrorPatterns {
 			re := regexp.MustCompile(src)

@@ -85,8 +85,8 @@ func captureSummary(t *testing.T, preset string) string {
 	byExpect := map[string][]string{}
 	for _, dir := range findCaptures(t, ownCaptures) {
 		c := loadCapture(t, dir)
-		if c.server == preset {
-			byExpect[c.meta.Expect] = append(byExpect[c.meta.Expect], filepath.Base(dir))
+		if c.Server == preset {
+			byExpect[c.Meta.Expect] = append(byExpect[c.Meta.Expect], filepath.Base(dir))
 		}
 	}
 	var parts []string
