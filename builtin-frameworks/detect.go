@@ -78,11 +78,15 @@ func (c *catalog) detect(command, dir string, depth int) (Detection, bool) {
 
 // pick runs the steps of detection on a command's words, in order.
 func (c *catalog) pick(words []string, dir string, depth int) (Detection, bool) {
-	line := strings.Join(words, " ")
+	if isClientTool(words[0]) {
+		// psql, redis-cli, initdb: a client of a server, never the server,
+		// whatever its options name (`psql -U postgres`).
+		return Detection{}, false
+	}
 	// `npm run serve` names a script, not a program called serve: only
 	// package.json can say what it runs.
 	if !runsScript(words) {
-		if d, ok := c.matchCommand(line, false); ok {
+		if d, ok := c.matchCommand(words, false); ok {
 			return d, true
 		}
 	}
@@ -92,13 +96,16 @@ func (c *catalog) pick(words []string, dir string, depth int) (Detection, bool) 
 	if d, ok := c.matchFiles(words, dir); ok {
 		return d, true
 	}
-	return c.matchCommand(line, true)
+	return c.matchCommand(words, true)
 }
 
-// matchCommand finds the preset whose detect.command regex matches line
-// earliest (then longest). fallback selects the fallback presets instead
-// of the others.
-func (c *catalog) matchCommand(line string, fallback bool) (Detection, bool) {
+// matchCommand finds the preset whose detect.command regex matches the
+// command line earliest (then longest), in the words that say what runs
+// (programHead): `psql -U postgres` is not the postgres server. fallback
+// selects the fallback presets instead of the others.
+func (c *catalog) matchCommand(words []string, fallback bool) (Detection, bool) {
+	line := strings.Join(words, " ")
+	headEnd := len(strings.Join(words[:programHead(words)], " "))
 	var best Detection
 	bestStart, bestLen := -1, 0
 	for _, p := range c.sorted {
@@ -107,7 +114,7 @@ func (c *catalog) matchCommand(line string, fallback bool) (Detection, bool) {
 		}
 		for _, cp := range c.commands[p.Name] {
 			loc := cp.re.FindStringIndex(line)
-			if loc == nil {
+			if loc == nil || loc[0] >= headEnd {
 				continue
 			}
 			start, length := loc[0], loc[1]-loc[0]
@@ -151,18 +158,10 @@ func allExist(dir string, files []string) bool {
 	return true
 }
 
-// programName is the base name of the program words run, looking through
-// wrappers that only change how it is run: `bundle exec sidekiq` runs
-// sidekiq, `uv run python manage.py` runs python.
+// programName is the base name of the program words run (wrappers such
+// as `uv run` and `bundle exec` are already stripped).
 func programName(words []string) string {
-	name := filepath.Base(words[0])
-	if len(words) > 2 {
-		switch name + " " + words[1] {
-		case "uv run", "poetry run", "pipenv run", "pdm run", "hatch run", "bundle exec", "rye run":
-			return filepath.Base(words[2])
-		}
-	}
-	return name
+	return filepath.Base(words[0])
 }
 
 func resolveDir(base, sub string) string {
@@ -173,9 +172,9 @@ func resolveDir(base, sub string) string {
 }
 
 // commandWords splits a shell command into words, looking through the
-// wrappers that do not change what runs: `sh -c '...'`, VAR=value
-// prefixes, env, exec, nohup, time, and `cd DIR && ...` (whose DIR it
-// returns). Of a `a && b` or `a; b` list it keeps the last command, the
+// wrappers that do not change what runs: `sh -c '...'`, `su -c '...'`,
+// VAR=value prefixes, the wrappers of stripWrappers, and `cd DIR && ...`
+// (whose DIR it returns). Of a `a && b` or `a; b` list it keeps the last command, the
 // one that stays running.
 func commandWords(command string) (words []string, dir string) {
 	for range 4 {
@@ -188,9 +187,13 @@ func commandWords(command string) (words []string, dir string) {
 				dir = joinDir(dir, seg[1])
 			}
 		}
-		words = stripPrefixes(segments[len(segments)-1])
+		words = stripWrappers(segments[len(segments)-1])
 		if len(words) >= 3 && isShell(words[0]) && words[1] == "-c" {
 			command = words[2]
+			continue
+		}
+		if inner, ok := suCommand(words); ok {
+			command = inner
 			continue
 		}
 		return words, dir
@@ -211,22 +214,6 @@ func isShell(w string) bool {
 		return true
 	}
 	return false
-}
-
-// stripPrefixes drops VAR=value assignments and env/exec/nohup/time.
-func stripPrefixes(words []string) []string {
-	for len(words) > 0 {
-		w := words[0]
-		switch {
-		case w == "env" || w == "exec" || w == "nohup" || w == "time" || w == "command":
-			words = words[1:]
-		case isAssignment(w):
-			words = words[1:]
-		default:
-			return words
-		}
-	}
-	return words
 }
 
 func isAssignment(w string) bool {

@@ -72,8 +72,10 @@ func TestDetect(t *testing.T) {
 			`command "node app.js" matches /^(node|nodemon|tsx|ts-node)(\s|$)/`},
 
 		// Files in the working directory.
-		{"a worker in a Django project is not its dev server", "python3 worker.py", nil, project("django-app"), "", ""},
-		{"manage.py other than runserver", "python manage.py qcluster", nil, project("django-app"), "", ""},
+		// A worker in a Django project is not its dev server: it is a
+		// Python program, assumed ready after a while.
+		{"a worker in a Django project is not its dev server", "python3 worker.py", nil, project("django-app"), "python", ""},
+		{"manage.py other than runserver", "python manage.py qcluster", nil, project("django-app"), "python", ""},
 		{"sidekiq in a Rails project", "bundle exec sidekiq", nil, project("rails-app"), "", ""},
 		{"rails jobs in a Rails project", "bin/rails jobs:work", nil, project("rails-app"), "", ""},
 		{"Gemfile + config.ru", "bundle exec foreman start", nil, project("rails-app"), "rails",

@@ -12,10 +12,16 @@
 // working directory, in this order; the first step that finds a preset wins:
 //
 //  1. The command: a preset's detect.command regexes are matched against the
-//     command line, after `sh -c '...'`, leading VAR=value assignments,
-//     `env`, `exec` and `cd DIR &&` are taken off (so `cd web && vite` is
-//     the command `vite` in ./web). When several presets match, the match
-//     that starts earliest in the command wins, then the longest.
+//     command line, after `sh -c '...'`, `su -c '...'`, leading VAR=value
+//     assignments, wrappers (sudo, runuser, setpriv, env, nice, timeout,
+//     exec, npx, bundle exec, uv run, poetry run, ...) and `cd DIR &&` are
+//     taken off (so `cd web && vite` is the command `vite` in ./web). A
+//     match must start in the program's own word, or for an interpreter
+//     (python, node, ruby, php, java, mvn, ...) in its options up to its
+//     script or module: an option's value never names the program
+//     (`psql -U postgres` is not the server), and a client tool (psql,
+//     initdb, redis-cli, mysql, ...) gets no preset at all. When several
+//     presets match, the match that starts earliest wins, then the longest.
 //  2. package.json in the working directory: `npm run X`, `npm start`,
 //     `yarn X`, `pnpm X` and `bun run X` run the script X, whose own command
 //     goes through step 1 (`npm run dev` → "next dev" → nextjs); a script

@@ -1,8 +1,6 @@
 package frameworks
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,78 +14,31 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/internal/capture"
 	"github.com/procsdev/procs/rules"
 )
 
-// Captures are real runs of real programs: ours in testdata/captures
-// (recorded by internal/recorder/capture-all.sh) and the shared ones,
-// checked out beside the repository.
+// Captures are real runs of real programs (package internal/capture): ours
+// in testdata/captures (recorded by internal/recorder/capture-all.sh), and
+// the rules package's, which hold the six shared fixtures; of those, the
+// ones whose folder names a preset are replayed here too.
 const (
-	ownCaptures    = "testdata/captures"
-	sharedCaptures = "../../shared/fixtures"
+	ownCaptures   = "testdata/captures"
+	rulesCaptures = "../rules/testdata/captures"
 )
-
-type captureMeta struct {
-	Port       int      `json:"port"`
-	Expect     string   `json:"expect"`
-	ReadyLine  *string  `json:"ready_line"`
-	PortOpenT  *float64 `json:"port_open_t"`
-	ExitCode   *int     `json:"exit_code"`
-	ExitSignal *string  `json:"exit_signal"`
-	ExitT      *float64 `json:"exit_t"`
-	SignalAt   *float64 `json:"signal_at"`
-}
-
-type captureChunk struct {
-	T      float64 `json:"t"`
-	Stream string  `json:"stream"`
-	Data   []byte  `json:"data_b64"`
-}
-
-type capture struct {
-	dir     string
-	server  string // the folder above the scenario: the preset name
-	command string // the last line of cmd.txt
-	meta    captureMeta
-	chunks  []captureChunk
-}
 
 // findCaptures lists <root>/<server>/<scenario>/ folders with a meta.json.
 func findCaptures(t *testing.T, root string) []string {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(root, "*", "*", "meta.json"))
+	dirs, err := capture.Find(root)
 	require.NoError(t, err)
-	for i, d := range dirs {
-		dirs[i] = filepath.Dir(d)
-	}
-	sort.Strings(dirs)
 	return dirs
 }
 
-func loadCapture(t *testing.T, dir string) capture {
+func loadCapture(t *testing.T, dir string) capture.Capture {
 	t.Helper()
-	c := capture{dir: dir, server: filepath.Base(filepath.Dir(dir))}
-	meta, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	c, err := capture.Load(dir)
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(meta, &c.meta))
-	cmd, err := os.ReadFile(filepath.Join(dir, "cmd.txt"))
-	require.NoError(t, err)
-	for _, line := range strings.Split(strings.TrimSpace(string(cmd)), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			c.command = line
-		}
-	}
-	f, err := os.Open(filepath.Join(dir, "chunks.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var ch captureChunk
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &ch))
-		c.chunks = append(c.chunks, ch)
-	}
-	require.NoError(t, sc.Err())
 	return c
 }
 
@@ -95,10 +46,10 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 var streams = map[string]rules.Stream{"stdout": rules.StreamStdout, "stderr": rules.StreamStderr, "pty": rules.StreamPTY}
 
-// events turns a capture into the events the engine would have seen, in
+// captureEvents turns a capture into the events the engine would have seen, in
 // time order: its lines (split per stream, as the engine reads them), the
 // port opening when it really did, and the recorded exit.
-func (c capture) events(t0 time.Time) []rules.Event {
+func captureEvents(c capture.Capture, t0 time.Time) []rules.Event {
 	var evs []rules.Event
 	var now time.Time
 	splitters := map[string]*rules.Splitter{}
@@ -109,18 +60,18 @@ func (c capture) events(t0 time.Time) []rules.Event {
 		s.SetClock(func() time.Time { return now })
 		splitters[name] = s
 	}
-	for _, ch := range c.chunks {
+	for _, ch := range c.Chunks {
 		now = t0.Add(seconds(ch.T))
 		_, _ = splitters[ch.Stream].Write(ch.Data)
 	}
 	for _, name := range []string{"stdout", "stderr", "pty"} {
 		splitters[name].Flush()
 	}
-	if c.meta.PortOpenT != nil && c.meta.Port != 0 {
-		evs = append(evs, rules.Event{Kind: rules.EventPorts, Time: t0.Add(seconds(*c.meta.PortOpenT)), Ports: []int{c.meta.Port}})
+	if c.Meta.PortOpenT != nil && c.Meta.Port != 0 {
+		evs = append(evs, rules.Event{Kind: rules.EventPorts, Time: t0.Add(seconds(*c.Meta.PortOpenT)), Ports: []int{c.Meta.Port}})
 	}
-	if c.meta.ExitT != nil {
-		evs = append(evs, rules.Event{Kind: rules.EventExit, Time: t0.Add(seconds(*c.meta.ExitT)), Exit: c.exit()})
+	if c.Meta.Exited() {
+		evs = append(evs, rules.Event{Kind: rules.EventExit, Time: t0.Add(seconds(c.Meta.ExitT)), Exit: captureExit(c)})
 	}
 	// Lines at EOF were flushed at the last chunk's time; the exit comes
 	// after them even when recorded in the same millisecond.
@@ -128,16 +79,16 @@ func (c capture) events(t0 time.Time) []rules.Event {
 	return evs
 }
 
-// exit is the recorded end; a signal the recorder sent is a stop procs
+// captureExit is the recorded end; a signal the recorder sent is a stop procs
 // would have requested.
-func (c capture) exit() rules.Exit {
-	e := rules.Exit{Requested: c.meta.SignalAt != nil}
-	if c.meta.ExitCode != nil {
-		e.Code = *c.meta.ExitCode
+func captureExit(c capture.Capture) rules.Exit {
+	e := rules.Exit{Requested: c.Meta.SignalAt != nil}
+	if c.Meta.ExitCode != nil {
+		e.Code = *c.Meta.ExitCode
 	}
-	if c.meta.ExitSignal != nil {
+	if c.Meta.ExitSignal != nil {
 		sig := map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM,
-			"SIGKILL": syscall.SIGKILL, "SIGQUIT": syscall.SIGQUIT, "SIGHUP": syscall.SIGHUP}[*c.meta.ExitSignal]
+			"SIGKILL": syscall.SIGKILL, "SIGQUIT": syscall.SIGQUIT, "SIGHUP": syscall.SIGHUP}[*c.Meta.ExitSignal]
 		e.Signal, e.Code = sig, 128+int(sig)
 	}
 	return e
@@ -176,17 +127,17 @@ func replay(d *rules.Detector, evs []rules.Event) []timedVerdict {
 // capture keeps the command, not the project: a preset that refines the
 // detected one (SvelteKit's `vite dev`) is told apart by a package.json
 // the capture does not have, so its folder name stands for it.
-func presetFor(t *testing.T, c capture) *Preset {
+func presetFor(t *testing.T, c capture.Capture) *Preset {
 	t.Helper()
-	if d, ok := Detect(c.command, nil, t.TempDir()); ok {
-		if p, ok := Lookup(c.server); ok && p.Detect.Refines == d.Preset.Name {
+	if d, ok := Detect(c.Command, nil, t.TempDir()); ok {
+		if p, ok := Lookup(c.Server); ok && p.Detect.Refines == d.Preset.Name {
 			return p
 		}
-		assert.Equal(t, c.server, d.Preset.Name, "%s: %s", c.command, d.Reason)
+		assert.Equal(t, c.Server, d.Preset.Name, "%s: %s", c.Command, d.Reason)
 		return d.Preset
 	}
-	p, ok := Lookup(c.server)
-	require.True(t, ok, "no preset detected for %q nor named %q", c.command, c.server)
+	p, ok := Lookup(c.Server)
+	require.True(t, ok, "no preset detected for %q nor named %q", c.Command, c.Server)
 	return p
 }
 
@@ -202,8 +153,9 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
 		ReadyTimeout: p.ReadyTimeout, StabilityDelay: p.StabilityDelay, PortInUse: func(int) bool { return false }}
+	spec.ReadyOnListen = p.ReadyWhenListening && (port == 0 || len(p.ReadyPatterns) > 0)
 	if port == 0 {
-		spec.ReadyOnListen, spec.AssumeReadyAfter = p.ReadyWhenListening, p.AssumeReadyAfter
+		spec.AssumeReadyAfter = p.AssumeReadyAfter
 	}
 	return rules.NewDetector(spec, 1, t0)
 }
@@ -216,20 +168,20 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 func TestCaptureVerdicts(t *testing.T) {
 	dirs := findCaptures(t, ownCaptures)
 	require.NotEmpty(t, dirs, "no captures in %s", ownCaptures)
-	if _, err := os.Stat(sharedCaptures); err == nil {
-		dirs = append(dirs, findCaptures(t, sharedCaptures)...)
-	} else {
-		t.Logf("no shared captures at %s", sharedCaptures)
+	for _, dir := range findCaptures(t, rulesCaptures) {
+		if _, ok := Lookup(filepath.Base(filepath.Dir(dir))); ok {
+			dirs = append(dirs, dir)
+		}
 	}
 	for _, dir := range dirs {
 		name := filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir))
-		if strings.HasPrefix(dir, sharedCaptures) {
-			name = "shared/" + name
+		if strings.HasPrefix(dir, rulesCaptures) {
+			name = "rules/" + name
 		}
 		t.Run(name, func(t *testing.T) {
 			c := loadCapture(t, dir)
 			p := presetFor(t, c)
-			checkVerdicts(t, c, p, c.meta.Port)
+			checkVerdicts(t, c, p, c.Meta.Port)
 			if p.ReadyWhenListening {
 				// The same run with no port in procs.yaml: listening decides.
 				t.Run("no-port", func(t *testing.T) { checkVerdicts(t, c, p, 0) })
@@ -239,40 +191,61 @@ func TestCaptureVerdicts(t *testing.T) {
 }
 
 // checkVerdicts replays c through preset p, with port configured (0: none).
-func checkVerdicts(t *testing.T, c capture, p *Preset, port int) {
+func checkVerdicts(t *testing.T, c capture.Capture, p *Preset, port int) {
 	t.Helper()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	d := detectorFor(t, p, port, t0)
-	history := replay(d, c.events(t0))
+	history := replay(d, captureEvents(c, t0))
 	require.NotEmpty(t, history, "no verdict at all")
+	// The first verdict other than starting decides; a worker may first
+	// be starting "not-ready" while its broker is down.
 	decided := history[0]
-	switch c.meta.Expect {
+	for _, v := range history {
+		if v.State != rules.StateStarting {
+			decided = v
+			break
+		}
+	}
+	switch c.Meta.Expect {
 	case "ready":
 		assert.Equal(t, rules.StateReady, decided.State, "first verdict: %+v", decided.Verdict)
 		switch {
-		case c.meta.ReadyLine != nil:
-			assert.Equal(t, *c.meta.ReadyLine, decided.Line, "the deciding line")
+		case c.Meta.ReadyLine != nil:
+			assert.Equal(t, *c.Meta.ReadyLine, decided.Line, "the deciding line")
 		case port != 0:
 			assert.Contains(t, decided.Message, fmt.Sprintf("port %d open", port), "no ready line: the port decides")
 		default:
 			assert.Contains(t, decided.Message, "listening on port", "no ready line, no port: listening decides")
 		}
-		if c.meta.SignalAt != nil {
-			assert.True(t, decided.at.Before(t0.Add(seconds(*c.meta.SignalAt))), "ready before the stop")
+		if c.Meta.SignalAt != nil {
+			assert.True(t, decided.at.Before(t0.Add(seconds(*c.Meta.SignalAt))), "ready before the stop")
 		}
 	case "error":
 		assert.NotContains(t, states(history), rules.StateReady, "a failing run is never ready: %+v", history)
 		assert.Equal(t, rules.StateFailed, decided.State, "first verdict: %+v", decided.Verdict)
-		if c.meta.SignalAt == nil {
+		if c.Meta.SignalAt == nil {
 			assert.Equal(t, rules.StateFailed, d.Verdict().State)
 		}
+	case "not-ready":
+		// A worker that cannot reach its broker: never ready, and saying
+		// why while it waits.
+		assert.NotContains(t, states(history), rules.StateReady, "%+v", history)
+		assert.Contains(t, reasons(history), "not-ready", "%+v", history)
 	case "hang":
 		for _, v := range history {
 			assert.NotEqual(t, rules.StateFailed, v.State, "a run that only looks hung is not failed: %+v", v.Verdict)
 		}
 	default:
-		t.Fatalf("unknown expect %q", c.meta.Expect)
+		t.Fatalf("unknown expect %q", c.Meta.Expect)
 	}
+}
+
+func reasons(history []timedVerdict) []string {
+	out := make([]string, len(history))
+	for i, v := range history {
+		out[i] = v.Reason
+	}
+	return out
 }
 
 func states(history []timedVerdict) []rules.State {
@@ -293,14 +266,14 @@ func TestCaptureFiles(t *testing.T) {
 				assert.LessOrEqual(t, info.Size(), int64(96<<10), "%s is too big", f)
 			}
 			c := loadCapture(t, dir)
-			assert.Contains(t, []string{"ready", "error", "hang"}, c.meta.Expect)
-			assert.NotEmpty(t, c.command)
-			if c.meta.Expect == "error" {
-				assert.True(t, c.meta.ExitCode != nil || c.meta.ExitSignal != nil, "a failing run records its exit")
+			assert.Contains(t, []string{"ready", "error", "hang", "not-ready"}, c.Meta.Expect)
+			assert.NotEmpty(t, c.Command)
+			if c.Meta.Expect == "error" {
+				assert.True(t, c.Meta.ExitCode != nil || c.Meta.ExitSignal != nil, "a failing run records its exit")
 			}
-			_, ok := Lookup(c.server)
-			assert.True(t, ok, "captures/<preset>/<scenario>: no preset %q", c.server)
-			assert.True(t, slices.IsSortedFunc(c.chunks, func(a, b captureChunk) int {
+			_, ok := Lookup(c.Server)
+			assert.True(t, ok, "captures/<preset>/<scenario>: no preset %q", c.Server)
+			assert.True(t, slices.IsSortedFunc(c.Chunks, func(a, b capture.Chunk) int {
 				return int(a.T*1000) - int(b.T*1000)
 			}), "chunks in time order")
 		})

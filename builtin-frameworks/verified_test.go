@@ -85,12 +85,12 @@ func captureSummary(t *testing.T, preset string) string {
 	byExpect := map[string][]string{}
 	for _, dir := range findCaptures(t, ownCaptures) {
 		c := loadCapture(t, dir)
-		if c.server == preset {
-			byExpect[c.meta.Expect] = append(byExpect[c.meta.Expect], filepath.Base(dir))
+		if c.Server == preset {
+			byExpect[c.Meta.Expect] = append(byExpect[c.Meta.Expect], filepath.Base(dir))
 		}
 	}
 	var parts []string
-	for _, expect := range []string{"ready", "error", "hang"} {
+	for _, expect := range []string{"ready", "error", "hang", "not-ready"} {
 		if names := byExpect[expect]; len(names) > 0 {
 			sort.Strings(names)
 			parts = append(parts, expect+": "+strings.Join(names, ", "))

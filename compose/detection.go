@@ -41,14 +41,20 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		ready = slices.Concat(preset.ReadyPatterns, ready)
 		errs = slices.Concat(preset.ErrorPatterns, errs)
 		notReady = slices.Concat(preset.NotReadyPatterns, notReady)
-		saysHowReady := p.Port != 0 || len(p.ReadyPatterns) > 0 || p.Ready != ""
+		saysHowReady := len(p.ReadyPatterns) > 0 || p.Ready != ""
 		if !saysHowReady {
-			spec.ReadyOnListen = preset.ReadyWhenListening
-			if spec.ReadyTimeout == 0 {
+			// A server that prints nothing (a silent net/http or Python
+			// server) is ready by listening, with port: set or without;
+			// with port: set and no ready line to wait for, that port
+			// decides alone.
+			spec.ReadyOnListen = preset.ReadyWhenListening && (p.Port == 0 || len(preset.ReadyPatterns) > 0)
+			if spec.ReadyTimeout == 0 && p.Port == 0 && !spec.Task {
 				spec.AssumeReadyAfter = preset.AssumeReadyAfter
 			}
 		}
-		if spec.ReadyTimeout == 0 && spec.AssumeReadyAfter == 0 {
+		// A task is done when it exits: a server preset's readyTimeout
+		// (postgres's 60s) must not kill `psql -c "select pg_sleep(65)"`.
+		if spec.ReadyTimeout == 0 && spec.AssumeReadyAfter == 0 && !spec.Task {
 			spec.ReadyTimeout = preset.ReadyTimeout
 		}
 		if spec.StabilityDelay == 0 {

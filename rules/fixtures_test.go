@@ -1,10 +1,6 @@
 package rules
 
 import (
-	"bufio"
-	"encoding/base64"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,65 +8,27 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/capture"
 )
 
-// fixturesDir holds real captured server output (see its README.md). CI
-// checks it out beside the repository; it is not copied in.
-const fixturesDir = "../../shared/fixtures"
-
-type fixtureMeta struct {
-	Port       int      `json:"port"`
-	Expect     string   `json:"expect"`
-	ReadyLine  *string  `json:"ready_line"`
-	PortOpenT  *float64 `json:"port_open_t"`
-	ExitCode   *int     `json:"exit_code"`
-	ExitSignal *string  `json:"exit_signal"`
-	ExitT      *float64 `json:"exit_t"`
-	Signal     *string  `json:"signal"`
-}
-
-type fixtureChunk struct {
-	T      float64 `json:"t"`
-	Stream string  `json:"stream"`
-	Data   []byte  `json:"-"`
-	B64    string  `json:"data_b64"`
-}
+// capturesDir holds real runs of real programs, in the repository: the
+// six shared fixtures (express, flask, go, postgres, redis, vite) and the
+// runs recorded here with builtin-frameworks/internal/recorder (see its
+// README.md). builtin-frameworks' verdict tests replay them too.
+const capturesDir = "testdata/captures"
 
 type fixture struct {
-	meta   fixtureMeta
-	chunks []fixtureChunk
+	meta   capture.Meta
+	chunks []capture.Chunk
 }
 
-// ownCaptures holds real runs recorded here for this package's tests
-// (builtin-frameworks/internal/recorder), named "own/SERVER/SCENARIO".
-const ownCaptures = "testdata/captures"
-
+// loadFixture reads the capture SERVER/SCENARIO of capturesDir.
 func loadFixture(t *testing.T, name string) fixture {
 	t.Helper()
-	dir := filepath.Join(fixturesDir, name)
-	if own, ok := strings.CutPrefix(name, "own/"); ok {
-		dir = filepath.Join(ownCaptures, own)
-	} else if _, err := os.Stat(fixturesDir); os.IsNotExist(err) {
-		t.Skipf("no captures at %s", fixturesDir)
-	}
-	var f fixture
-	meta, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	c, err := capture.Load(filepath.Join(capturesDir, name))
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(meta, &f.meta))
-	file, err := os.Open(filepath.Join(dir, "chunks.jsonl"))
-	require.NoError(t, err)
-	defer file.Close()
-	sc := bufio.NewScanner(file)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var c fixtureChunk
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
-		c.Data, err = base64.StdEncoding.DecodeString(c.B64)
-		require.NoError(t, err)
-		f.chunks = append(f.chunks, c)
-	}
-	require.NoError(t, sc.Err())
-	return f
+	return fixture{meta: c.Meta, chunks: c.Chunks}
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
@@ -78,7 +36,7 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // exit is the exit meta.json records; a signal sent by the capture tool is
 // a stop procs would have requested.
 func (f fixture) exit() (Exit, time.Duration, bool) {
-	if f.meta.ExitT == nil {
+	if !f.meta.Exited() {
 		return Exit{}, 0, false
 	}
 	e := Exit{Requested: f.meta.Signal != nil}
@@ -92,7 +50,7 @@ func (f fixture) exit() (Exit, time.Duration, bool) {
 			}
 		}
 	}
-	return e, seconds(*f.meta.ExitT), true
+	return e, seconds(f.meta.ExitT), true
 }
 
 // replay feeds the capture through splitters (one per stream, as the
@@ -163,15 +121,15 @@ func TestFixtures(t *testing.T) {
 		{"vite/dev-pty", []string{"ready in"}, []string{`error when starting dev server`}, 0,
 			want{StateReady, "VITE v5.4.21  ready in 197 ms", StateStopped, 130, false}},
 
-		// Recorded here (testdata/captures).
-		{"own/node-http/start", []string{"listening on"}, []string{"EADDRINUSE"}, 0,
+		// Recorded here.
+		{"node-http/start", []string{"listening on"}, []string{"EADDRINUSE"}, 0,
 			want{StateReady, "listening on http://127.0.0.1:28901", StateStopped, 130, false}},
 		// The word "listening" is only in node's stack trace: an error line.
-		{"own/node-http/port-in-use", []string{"listening on"}, []string{"EADDRINUSE"}, 0,
+		{"node-http/port-in-use", []string{"listening on"}, []string{"EADDRINUSE"}, 0,
 			want{StateFailed, "Error: listen EADDRINUSE: address already in use 127.0.0.1:28902", StateFailed, 1, true}},
-		{"own/python-http/start", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
+		{"python-http/start", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
 			want{StateReady, "Serving HTTP on 127.0.0.1 port 28903", StateStopped, 0, false}},
-		{"own/python-http/port-in-use", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
+		{"python-http/port-in-use", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
 			want{StateFailed, "Traceback (most recent call last):", StateFailed, 1, true}},
 	}
 	for _, tt := range tests {

@@ -8,33 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/procsdev/procs/internal/capture"
 )
 
-// Meta is the meta.json of a capture: what really happened, in the field
-// names shared/fixtures uses.
-type Meta struct {
-	Server     string   `json:"server"`
-	Scenario   string   `json:"scenario"`
-	Mode       string   `json:"mode"`
-	Port       int      `json:"port,omitempty"`
-	Expect     string   `json:"expect"`
-	ReadyLine  *string  `json:"ready_line"`
-	ReadyLineT *float64 `json:"ready_line_t"`
-	PortOpenT  *float64 `json:"port_open_t"`
-	ExitCode   *int     `json:"exit_code"`
-	ExitSignal *string  `json:"exit_signal"`
-	ExitT      float64  `json:"exit_t"`
-	SignalAt   *float64 `json:"signal_at"`
-	Signal     *string  `json:"signal"`
-	Notes      string   `json:"notes"`
-	Bytes      int      `json:"bytes"`
-	Chunks     int      `json:"chunks"`
-	Truncated  bool     `json:"truncated"`
-}
-
-// NewMeta fills the measured fields of Meta from a result.
-func NewMeta(server, scenario string, opts Options, res *Result) Meta {
-	m := Meta{Server: server, Scenario: scenario, Mode: "pipe", Port: opts.Port,
+// NewMeta fills the measured fields of a capture's meta.json from a result.
+func NewMeta(server, scenario string, opts Options, res *Result) capture.Meta {
+	m := capture.Meta{Server: server, Scenario: scenario, Mode: "pipe", Port: opts.Port,
 		ReadyLineT: res.ReadyLineT, PortOpenT: res.PortOpenT, ExitCode: res.ExitCode,
 		ExitT: res.ExitT, SignalAt: res.SignalAt, Chunks: len(res.Chunks), Truncated: res.Truncated}
 	if opts.PTY {
@@ -60,7 +40,7 @@ func NewMeta(server, scenario string, opts Options, res *Result) Meta {
 
 // Write stores a capture in dir: chunks.jsonl, output.raw, meta.json and
 // cmd.txt (the command preceded by comment lines on how it was run).
-func Write(dir string, opts Options, res *Result, meta Meta, setup string) error {
+func Write(dir string, opts Options, res *Result, meta capture.Meta, setup string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write capture: %w", err)
 	}

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/procsdev/procs/internal/capture"
 )
 
 // DefaultEnv is the environment every recorded program gets, the same as
@@ -60,16 +62,9 @@ type Options struct {
 	Terminal *Terminal
 }
 
-// Chunk is one read of the program's output.
-type Chunk struct {
-	T      float64 `json:"t"`
-	Stream string  `json:"stream"`
-	Data   []byte  `json:"data_b64"`
-}
-
 // Result is what happened during a run.
 type Result struct {
-	Chunks    []Chunk
+	Chunks    []capture.Chunk
 	Truncated bool
 	// Times are seconds since start; nil when it did not happen.
 	PortOpenT  *float64
@@ -110,7 +105,7 @@ func (r *recording) add(stream string, data []byte) {
 		return
 	}
 	r.bytes += len(data)
-	r.res.Chunks = append(r.res.Chunks, Chunk{T: t, Stream: stream, Data: append([]byte(nil), data...)})
+	r.res.Chunks = append(r.res.Chunks, capture.Chunk{T: t, Stream: stream, Data: append([]byte(nil), data...)})
 	r.findReadyLine(stream, data, t)
 }
 

@@ -43,7 +43,7 @@ func run() error {
 		out      = flag.String("out", "", "capture directory to write")
 		server   = flag.String("server", "", "server name for meta.json")
 		scenario = flag.String("scenario", "", "scenario name for meta.json")
-		expect   = flag.String("expect", "ready", "what really happens: ready or error")
+		expect   = flag.String("expect", "ready", "what really happens: ready, error, hang or not-ready")
 		notes    = flag.String("notes", "", "notes for meta.json")
 		setup    = flag.String("setup", "", "shell run in $TMP before the command")
 		ready    = flag.String("ready-line", "", "regex for the line a person calls ready")

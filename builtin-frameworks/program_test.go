@@ -1,0 +1,61 @@
+package frameworks
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A preset is matched on the program that runs, never on an option's
+// value or a script's argument (issue 13, item 4).
+func TestDetectMatchesTheProgramThatRuns(t *testing.T) {
+	for command, want := range map[string]string{
+		// Clients and tools of a server are not the server.
+		`psql -h 127.0.0.1 -U postgres -c "select pg_sleep(65)"`: "",
+		`psql postgres`:                       "",
+		`pg_dump -U postgres -d app`:          "",
+		`runuser -u postgres -- initdb -D db`: "",
+		`sudo -u postgres initdb -D db`:       "",
+		`redis-cli -h redis-server ping`:      "",
+		`mysql -u root -h mysqld`:             "",
+		`mariadb-install-db --user=mysql`:     "",
+		`python3 worker.py --db postgres`:     "python",
+		`sh -c 'echo nginx'`:                  "",
+		`curl http://localhost/redis-server`:  "",
+		// The program after wrappers that only change how it runs.
+		`sudo -u postgres postgres -D db -p 5433`:                          "postgres",
+		`runuser -u postgres -- /usr/lib/postgresql/15/bin/postgres -D db`: "postgres",
+		`setpriv --reuid=999 --regid=999 --init-groups -- redis-server`:    "redis",
+		`env -u HOME PORT=1 redis-server --port 1`:                         "redis",
+		`nice -n 10 nginx -g 'daemon off;'`:                                "nginx",
+		`timeout 60 memcached -p 1`:                                        "memcached",
+		`su postgres -c 'postgres -D db'`:                                  "postgres",
+		`bundle exec puma -p 3000`:                                         "rails",
+		`uv run --with flask flask run`:                                    "flask",
+		`poetry run uvicorn app:app`:                                       "uvicorn",
+		`pipenv run python manage.py runserver`:                            "django",
+		`exec gunicorn app:app`:                                            "gunicorn",
+		// An interpreter's script or module still names the program.
+		`python3 -X dev manage.py runserver`: "django",
+		`python -m uvicorn main:app`:         "uvicorn",
+		`php artisan serve`:                  "laravel",
+		`./mvnw spring-boot:run`:             "spring-boot",
+		`iex -S mix phx.server`:              "phoenix",
+	} {
+		d, ok := Detect(command, nil, project("plain"))
+		if want == "" {
+			assert.False(t, ok, "%s: detected %s (%s)", command, presetName(d), d.Reason)
+			continue
+		}
+		if assert.True(t, ok, command) {
+			assert.Equal(t, want, d.Preset.Name, "%s: %s", command, d.Reason)
+		}
+	}
+}
+
+func presetName(d Detection) string {
+	if d.Preset == nil {
+		return ""
+	}
+	return d.Preset.Name
+}

@@ -1,0 +1,93 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Ranks CauseRank gives a line, from "says nothing of why" to "the line a
+// person looks for". A caller choosing the line that explains a failure
+// takes the highest rank, and the first of equal ones.
+const (
+	// CauseNone: no word of a failure, or a line that only points at one
+	// (a hint, a usage line, a stack frame, a traceback's header).
+	CauseNone = 0
+	// CauseMention: a failure named in passing ("could not", "already in
+	// use"), or a line that only reports a failure ("Aborting", "Retrying").
+	CauseMention = 1
+	// CauseTagged: a line of severity error, fatal or emerg
+	// ("initdb: error: …", "FATAL:  …", "[emerg]", "[ERROR]").
+	CauseTagged = 2
+	// CauseException: the exception itself: Python's final traceback line,
+	// Node's "Error:"/"TypeError:", Go's "panic:", Java's and Rust's.
+	CauseException = 3
+)
+
+// causeLocationBonus is added to a ranked line that also says where the
+// fault is (file.ext:line, `, line N`): "vite.config.js:2:0: ERROR: …"
+// outranks the "Error: Build failed with 1 error:" around it.
+const causeLocationBonus = 1
+
+var (
+	// causeNotLines point at a cause without being one.
+	causeNotLines = regexp.MustCompile(`(?i)` +
+		`^\s+at\s|^\s+File "|^\s*\^+\s*$|^\s*~+\s*$|^Traceback \(most recent call last\)|` +
+		`^goroutine \d+ \[|^Node\.js v\d|^exit status \d+$|\bhint\s*:|^\s*usage:|` +
+		`^\s*(try|run) ['"]?\S+ --help|^Require stack:|^\s*- /|^\s*throw \w+;|^\s+from \S+:\d+:in `)
+	// causeExceptions are the lines naming the exception or panic.
+	causeExceptions = regexp.MustCompile(`` +
+		`^(Uncaught\s+)?([A-Za-z_][\w$]*\.)*([A-Z][\w$]*)?(Error|Exception|Exit|Interrupt|Fault)( \[\w+\])?(:|$)|` +
+		`^([a-z_]\w*\.)+[A-Z]\w*: |` +
+		`^(panic|fatal error): |^Exception in thread |^thread '.*' panicked at |` +
+		`:\d+:in .*\([A-Z]\w*(Error|Exception)\)$`)
+	// causeTags are severity markers: bracketed, or a word and a colon.
+	causeTags = regexp.MustCompile(`` +
+		`\[(ERROR|FATAL|PANIC|CRITICAL|CRIT|EMERG|ALERT|FTL|ERR|error|fatal|emerg|crit|alert)\]|` +
+		`\b(ERROR|FATAL|PANIC|CRITICAL|Error|error|fatal)(\[\w+\])?:\s|` +
+		`\*\*\* FATAL|# Fatal|^ERROR in |✘ `)
+	// causeReports only say that something failed, not what.
+	causeReports = regexp.MustCompile(`(?i)` +
+		`\baborting\b|\bretrying\b|\bcompiled with \d+ errors?\b|\bfailed with \d+ errors?\b|` +
+		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b`)
+	// causeWords name a failure in passing.
+	causeWords = regexp.MustCompile(`(?i)` +
+		`\b(error|errors|failed|failure|fatal|exception|panic|abort\w*|cannot|can't|could not|unable|` +
+		`denied|refused|invalid|unknown|not found|no such|already in use|in use|` +
+		`not permitted|timed out|traceback)\b`)
+	// causeLocations say where: file.ext:line, or Python's ", line N".
+	causeLocations = regexp.MustCompile(`[\w./-]+\.[A-Za-z]{1,5}:\d+|, line \d+\b`)
+)
+
+// CauseRank ranks how well line explains a failure: CauseNone (0) for a
+// line that does not, up to CauseException plus one for an exception line
+// that also names its file and line. Among the lines of a failed run, the
+// highest-ranked (the first of equal ones) is the one to quote:
+// Python's final exception line rather than "Traceback (most recent call
+// last):", "initdb: error: …" rather than "initdb: hint: …", postgres's
+// FATAL rather than its HINT. line is the ANSI-stripped text of one line.
+func CauseRank(line string) int {
+	text := strings.TrimRight(line, " \t\r")
+	if strings.TrimSpace(text) == "" || causeNotLines.MatchString(text) {
+		return CauseNone
+	}
+	rank := CauseNone
+	switch {
+	case causeExceptions.MatchString(text):
+		rank = CauseException
+	case causeTags.MatchString(text):
+		rank = CauseTagged
+	case causeWords.MatchString(text):
+		rank = CauseMention
+	default:
+		return CauseNone
+	}
+	// "error when starting dev server:" introduces the cause that follows,
+	// as "Aborting" only reports it.
+	if rank > CauseMention && (strings.HasSuffix(text, ":") || causeReports.MatchString(text)) {
+		rank = CauseMention
+	}
+	if causeLocations.MatchString(text) {
+		rank += causeLocationBonus
+	}
+	return rank
+}

@@ -1,0 +1,154 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// bestCause is what a caller of CauseRank does: the highest-ranked line,
+// the first of equal ones.
+func bestCause(lines []string) string {
+	best, bestRank := "", CauseNone
+	for _, l := range lines {
+		if r := CauseRank(l); r > bestRank {
+			best, bestRank = l, r
+		}
+	}
+	return best
+}
+
+// Each output is real, recorded here: the captures named (in
+// builtin-frameworks/testdata/captures) or the command shown.
+func TestCauseRankPicksTheLineThatExplains(t *testing.T) {
+	tests := []struct {
+		name   string
+		output string
+		want   string
+	}{
+		{"python import error (python3 imp.py)", `Traceback (most recent call last):
+  File "/tmp/x/imp.py", line 1, in <module>
+    import nosuchmod
+ModuleNotFoundError: No module named 'nosuchmod'`, "ModuleNotFoundError: No module named 'nosuchmod'"},
+		{"python syntax error (python3 bad.py)", `  File "/tmp/x/bad.py", line 2
+    def f(:
+          ^
+SyntaxError: invalid syntax`, "SyntaxError: invalid syntax"},
+		{"flask import error (captures flask/import-error)", `Usage: flask run [OPTIONS]
+Try 'flask run --help' for help.
+
+Error: While importing 'app', an ImportError was raised:
+
+Traceback (most recent call last):
+  File "/usr/lib/python3/dist-packages/flask/cli.py", line 218, in locate_app
+    __import__(module_name)
+  File "/tmp/procs-capture-3735820677/app.py", line 1, in <module>
+    import no_such_module
+ModuleNotFoundError: No module named 'no_such_module'`, "ModuleNotFoundError: No module named 'no_such_module'"},
+		{"node throw (node b.js)", `/tmp/x/b.js:1
+throw new Error("boom")
+^
+
+Error: boom
+    at Object.<anonymous> (/tmp/x/b.js:1:7)
+    at Module._compile (node:internal/modules/cjs/loader:1521:14)
+
+Node.js v20.20.2`, "Error: boom"},
+		{"node TypeError (node -e 'null.x')", `[eval]:1
+null.x
+     ^
+
+TypeError: Cannot read properties of null (reading 'x')
+    at [eval]:1:6
+Node.js v20.20.2`, "TypeError: Cannot read properties of null (reading 'x')"},
+		{"node missing module (node a.js)", `node:internal/modules/cjs/loader:1210
+  throw err;
+  ^
+
+Error: Cannot find module './nope'
+Require stack:
+- /tmp/x/a.js
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)`, "Error: Cannot find module './nope'"},
+		{"go panic (go run p.go)", `panic: assignment to entry in nil map
+
+goroutine 1 [running]:
+main.main()
+	/tmp/x/p.go:2 +0x28
+exit status 2`, "panic: assignment to entry in nil map"},
+		{"initdb as root (initdb -D db)", `initdb: error: cannot be run as root
+initdb: hint: Please log in (using, e.g., "su") as the (unprivileged) user that will own the server process.`,
+			"initdb: error: cannot be run as root"},
+		{"postgres port in use (captures postgres/port-in-use)", `2026-11-22 22:02:45.745 UTC [25474] LOG:  could not bind IPv4 address "127.0.0.1": Address already in use
+2026-11-22 22:02:45.745 UTC [25474] HINT:  Is another postmaster already running on port 27203? If not, wait a few seconds and retry.
+2026-11-22 22:02:45.745 UTC [25474] WARNING:  could not create listen socket for "127.0.0.1"
+2026-11-22 22:02:45.745 UTC [25474] FATAL:  could not create any TCP/IP sockets
+2026-11-22 22:02:45.747 UTC [25474] LOG:  database system is shut down`, "2026-11-22 22:02:45.745 UTC [25474] FATAL:  could not create any TCP/IP sockets"},
+		{"vite config parse error (captures vite/bad-config)", `✘ [ERROR] Expected identifier but found end of file
+
+    vite.config.js:2:0:
+      2 │ 
+        ╵ ^
+
+failed to load config from /tmp/procs-capture-2571338656/vite.config.js
+error when starting dev server:
+Error: Build failed with 1 error:
+vite.config.js:2:0: ERROR: Expected identifier but found end of file
+    at failureErrorWithLog (/tmp/procs-npm/node_modules/esbuild/lib/main.js:1472:15)`,
+			"vite.config.js:2:0: ERROR: Expected identifier but found end of file"},
+		{"sveltekit bad config (captures sveltekit/bad-config)", `error when starting dev server:
+SyntaxError: Unexpected end of input
+    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)`, "SyntaxError: Unexpected end of input"},
+		{"mariadb port in use (captures mysql/port-in-use)", `2026-11-22 22:05:27 0 [ERROR] Can't start server: Bind on TCP/IP port. Got error: 98: Address already in use
+2026-11-22 22:05:27 0 [ERROR] Do you already have another server running on port: 27502 ?
+2026-11-22 22:05:27 0 [ERROR] Aborting`, "2026-11-22 22:05:27 0 [ERROR] Can't start server: Bind on TCP/IP port. Got error: 98: Address already in use"},
+		{"nginx bad config (captures nginx/bad-config)", `2026/11/22 22:02:50 [emerg] 25623#25623: unknown directive "bogus_directive" in /tmp/procs-capture-2091188702/nginx.conf:1`,
+			`2026/11/22 22:02:50 [emerg] 25623#25623: unknown directive "bogus_directive" in /tmp/procs-capture-2091188702/nginx.conf:1`},
+		{"puma bad rackup (captures rails/puma-bad-rackup)", "config.ru:1:in `block in <main>': uninitialized constant NoSuchApp (NameError)\n" +
+			"\tfrom /usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack/builder.rb:116:in `eval'\n" +
+			"! Unable to load application: NameError: uninitialized constant NoSuchApp",
+			"config.ru:1:in `block in <main>': uninitialized constant NoSuchApp (NameError)"},
+		{"uvicorn import error (captures uvicorn/import-error)", `INFO:     Will watch for changes in these directories: ['/tmp/x']
+ERROR:    Error loading ASGI app. Could not import module "nosuch".`, `ERROR:    Error loading ASGI app. Could not import module "nosuch".`},
+		{"go port in use (fixtures go/port-in-use)", `listening on :30932
+listen tcp :30932: bind: address already in use
+exit status 1`, "listen tcp :30932: bind: address already in use"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, bestCause(strings.Split(tt.output, "\n")))
+		})
+	}
+}
+
+func TestCauseRankOfLinesThatAreNotCauses(t *testing.T) {
+	for _, line := range []string{
+		"",
+		"Traceback (most recent call last):",
+		`  File "/tmp/x/app.py", line 6, in <module>`,
+		"    at Object.<anonymous> (/tmp/x/b.js:1:7)",
+		`initdb: hint: Please log in (using, e.g., "su") as the (unprivileged) user that will own the server process.`,
+		"2026-11-22 22:02:45.745 UTC [25474] HINT:  Is another postmaster already running on port 27203?",
+		"Usage: flask run [OPTIONS]",
+		"Try 'flask run --help' for help.",
+		"goroutine 1 [running]:",
+		"exit status 2",
+		"Node.js v20.20.2",
+		" * Running on http://127.0.0.1:5000",
+	} {
+		assert.Equal(t, CauseNone, CauseRank(line), "%q", line)
+	}
+}
+
+// An exception with its place outranks the one without; a severity tag
+// outranks a word in passing; a line that only introduces or reports a
+// failure ranks as a mention.
+func TestCauseRankOrder(t *testing.T) {
+	assert.Greater(t, CauseRank("vite.config.js:2:0: ERROR: Expected identifier"), CauseRank("✘ [ERROR] Expected identifier"))
+	assert.Greater(t, CauseRank("FATAL:  could not create any TCP/IP sockets"), CauseRank(`LOG:  could not bind IPv4 address "127.0.0.1": Address already in use`))
+	assert.Equal(t, CauseMention, CauseRank("error when starting dev server:"))
+	assert.Equal(t, CauseMention, CauseRank("2026-11-22 22:05:27 0 [ERROR] Aborting"))
+	assert.Equal(t, CauseException, CauseRank("ValueError: bad value 42"))
+	assert.Equal(t, CauseException, CauseRank("django.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."))
+	assert.Equal(t, CauseTagged, CauseRank("2026/11/22 22:03:30.950074 [FTL] Error listening on port: 127.0.0.1:28202"))
+}
