@@ -64,6 +64,10 @@ type Detector struct {
 	// lastStderr is the last line written to stderr, where programs say
 	// why they fail; a crash message quotes it (or else the last line).
 	lastStderr string
+	// recent are the last non-blank lines, for the cause of a failure;
+	// failing is the failure being collected, nil when none.
+	recent  []string
+	failing *failure
 
 	ports      []int
 	portOpen   bool
@@ -125,12 +129,13 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 		d.handleExit(ev.Exit)
 	default:
 		// A late event still sees the timeout it arrived after.
+		d.checkFailure(ev.Time)
 		d.checkTimeout(ev.Time)
 		line := d.absorb(ev)
 		switch {
 		case d.interactive():
 			d.decideInteractive(ev)
-		case !d.failed:
+		case !d.failed && d.failing == nil:
 			d.decide(ev.Time, line)
 		}
 	}
@@ -166,11 +171,14 @@ func (d *Detector) Deadline() (time.Time, bool) {
 			return at, true
 		}
 	}
+	if d.failing != nil && !d.exited {
+		return d.failing.due(), true
+	}
 	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false
 	}
 	if !d.readySince.IsZero() {
-		return d.readySince.Add(d.spec.StabilityDelay), true
+		return d.readySince.Add(d.spec.Settle()), true
 	}
 	if d.spec.ReadyTimeout > 0 {
 		return d.started.Add(d.spec.ReadyTimeout), true
@@ -185,7 +193,7 @@ func (d *Detector) Deadline() (time.Time, bool) {
 func (d *Detector) absorb(ev Event) string {
 	switch ev.Kind {
 	case EventLine:
-		return d.absorbLine(ev.Line)
+		return d.absorbLine(ev.Line, ev.Time)
 	case EventPorts:
 		d.ports = slices.Sorted(slices.Values(ev.Ports))
 		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
@@ -205,8 +213,9 @@ func (d *Detector) absorb(ev Event) string {
 	return ""
 }
 
-// absorbLine applies the line priorities: error, then not-ready, then ready.
-func (d *Detector) absorbLine(l Line) string {
+// absorbLine applies the line priorities: error, then not-ready, then
+// ready. After an error line, lines are collected into the failure.
+func (d *Detector) absorbLine(l Line, now time.Time) string {
 	text := l.Text
 	if text == "" && len(l.Raw) > 0 {
 		text = StripText(l.Raw)
@@ -217,6 +226,11 @@ func (d *Detector) absorbLine(l Line) string {
 	}
 	if d.interactive() {
 		// The screen, not the jumble of redrawn lines, decides.
+		return text
+	}
+	d.remember(text)
+	if d.failing != nil {
+		d.failing.add(text, now)
 		return text
 	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
@@ -231,9 +245,10 @@ func (d *Detector) absorbLine(l Line) string {
 			}
 			return text
 		}
-		// The first error line is the cause; later ones are its echoes.
-		if d.verdict.Reason != "error" {
-			d.fail("error", errorMessage(p, text), text)
+		// The first error line begins the failure; what follows it until
+		// the output is quiet says what it is.
+		if d.verdict.Reason != "error" && !d.exited {
+			d.beginFailure(p, text, now)
 		}
 		return text
 	}
@@ -269,7 +284,7 @@ func (d *Detector) decide(now time.Time, line string) {
 	if d.readySince.IsZero() {
 		d.readySince = now
 	}
-	if now.Sub(d.readySince) < d.spec.StabilityDelay {
+	if now.Sub(d.readySince) < d.spec.Settle() {
 		d.set(startingVerdict)
 		return
 	}
@@ -281,7 +296,7 @@ func (d *Detector) decide(now time.Time, line string) {
 // the ready condition already holds and only the stability delay remains;
 // with no timeout but AssumeReadyAfter, it assumes the run ready instead.
 func (d *Detector) checkTimeout(now time.Time) {
-	if d.failed || d.ready || d.up || !d.readySince.IsZero() {
+	if d.failed || d.failing != nil || d.ready || d.up || !d.readySince.IsZero() {
 		return
 	}
 	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
@@ -294,6 +309,9 @@ func (d *Detector) checkTimeout(now time.Time) {
 }
 
 func (d *Detector) handleExit(e Exit) {
+	if d.failing != nil {
+		d.decideFailure()
+	}
 	d.exited = true
 	v := classifyExit(e, d.spec.Task)
 	if d.spec.Interactive && !d.spec.Task {
@@ -304,13 +322,38 @@ func (d *Detector) handleExit(e Exit) {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()
-	case v.State == StateFailed && d.lastStderr != "":
-		// Its last words usually say why ("sh: 1: srv: not found").
-		v.Message += "; last error line " + quote(d.lastStderr)
-	case v.State == StateFailed && d.log.last != "":
-		v.Message += "; last line " + quote(d.log.last)
+	case v.State == StateFailed:
+		v.Message, v.Line = d.crashMessage(v.Message)
 	}
 	d.verdict = v
+}
+
+// crashMessage adds to how the run ended the line that best says why: the
+// best ranked of its last lines (CauseRank), else its last words on
+// stderr ("sh: 1: srv: not found"), else its last line.
+func (d *Detector) crashMessage(ended string) (message, line string) {
+	cause, label := bestOf(d.recent), "error line"
+	if cause != "" {
+		line = cause
+	} else {
+		cause = d.lastStderr
+	}
+	if cause == d.lastStderr {
+		label = "last error line"
+	}
+	if cause == "" {
+		if d.log.last == "" {
+			return ended, ""
+		}
+		return ended + "; last line " + quote(d.log.last), ""
+	}
+	message = ended + "; " + label + " " + quote(cause)
+	if i := slices.Index(d.recent, cause); i >= 0 {
+		if loc := causeLocation(d.recent, i); loc != "" {
+			message += " at " + loc
+		}
+	}
+	return message, line
 }
 
 func (d *Detector) fail(reason, message, line string) {

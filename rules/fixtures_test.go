@@ -45,11 +45,16 @@ type fixture struct {
 // (builtin-frameworks/internal/recorder), named "own/SERVER/SCENARIO".
 const ownCaptures = "testdata/captures"
 
+// presetCaptures holds the presets' captures, named "preset/SERVER/SCENARIO".
+const presetCaptures = "../builtin-frameworks/testdata/captures"
+
 func loadFixture(t *testing.T, name string) fixture {
 	t.Helper()
 	dir := filepath.Join(fixturesDir, name)
 	if own, ok := strings.CutPrefix(name, "own/"); ok {
 		dir = filepath.Join(ownCaptures, own)
+	} else if preset, ok := strings.CutPrefix(name, "preset/"); ok {
+		dir = filepath.Join(presetCaptures, preset)
 	} else if _, err := os.Stat(fixturesDir); os.IsNotExist(err) {
 		t.Skipf("no captures at %s", fixturesDir)
 	}
@@ -172,7 +177,7 @@ func TestFixtures(t *testing.T) {
 		{"own/python-http/start", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
 			want{StateReady, "Serving HTTP on 127.0.0.1 port 28903", StateStopped, 0, false}},
 		{"own/python-http/port-in-use", []string{"^Serving HTTP on"}, []string{"Address already in use", "^Traceback"}, 0,
-			want{StateFailed, "Traceback (most recent call last):", StateFailed, 1, true}},
+			want{StateFailed, "OSError: [Errno 98] Address already in use", StateFailed, 1, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.capture, func(t *testing.T) {

@@ -7,17 +7,33 @@ import (
 	"time"
 )
 
+// DefaultSettle is how long a service with nothing to wait for (no ready
+// line, port, rule or preset signal) must run without an error before it
+// counts as ready, unless StabilityDelay says otherwise: a process that dies
+// at once (a missing module, a bad flag) then fails instead of being ready
+// for a moment.
+const DefaultSettle = time.Second
+
+// waitsForNothing reports whether the spec gives nothing to wait for, so a
+// service is ready once it has run for Settle.
+func (s *Spec) waitsForNothing() bool {
+	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
+}
+
+// Settle is how long the ready condition must hold without an error line:
+// StabilityDelay, or DefaultSettle for a service with nothing to wait for.
+func (s *Spec) Settle() time.Duration {
+	if s.StabilityDelay == 0 && !s.Task && !s.Interactive && s.waitsForNothing() {
+		return DefaultSettle
+	}
+	return s.StabilityDelay
+}
+
 // condition reports whether the ready condition holds now (before the
 // stability delay): ready = (no readyPatterns, or a ready line seen) AND
 // (no rule, or the rule is true). With neither, a configured port must be
 // open by this process tree; with no port either, a service is ready by
 // running and a task waits for its exit.
-// waitsForNothing reports whether the spec gives nothing to wait for, so a
-// service is ready as soon as it runs.
-func (s *Spec) waitsForNothing() bool {
-	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
-}
-
 func (d *Detector) condition(now time.Time, line string) bool {
 	hasPatterns := len(d.spec.ReadyPatterns) > 0
 	listening := d.spec.ReadyOnListen && len(d.ports) > 0
@@ -86,8 +102,8 @@ func (d *Detector) readyMessage() string {
 		parts = append(parts, "rule "+strconv.Quote(d.spec.Rule.Source)+" true")
 	}
 	if len(parts) == 0 {
-		if d.spec.StabilityDelay > 0 {
-			return fmt.Sprintf("running for %s without error", d.spec.StabilityDelay)
+		if settle := d.spec.Settle(); settle > 0 {
+			return fmt.Sprintf("running for %s without error", settle)
 		}
 		return "running"
 	}
