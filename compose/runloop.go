@@ -38,6 +38,9 @@ type runLoop struct {
 	screenDirty bool
 	lastRead    time.Time
 	clients     map[*attachClient]struct{}
+	// startTicks is when the main process started (clock ticks since
+	// boot), to tell what it leaves behind from older processes.
+	startTicks uint64
 }
 
 func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
@@ -55,6 +58,7 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 		l.screen = rules.NewScreen(int(s.spec.window.Cols), int(s.spec.window.Rows))
 		det.AttachScreen(l.screen)
 	}
+	l.startTicks, _ = procStartTicks(c.pid)
 	return l
 }
 
@@ -229,7 +233,10 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	if l.screenDirty {
 		l.screenChanged()
 	}
+	left := l.daemonized(exit)
+	exit.Daemon = left.describe()
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
+	left.stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	l.c.signalGroup(syscall.SIGKILL)
@@ -247,6 +254,22 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 		}
 	}
 	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail()})
+}
+
+// daemonStopGrace bounds how long a daemon left behind has to stop on the
+// shutdown signal before it is killed.
+const daemonStopGrace = 5 * time.Second
+
+// daemonized returns what a service left running when its main process
+// exited 0 by itself: a daemon (nginx, redis-server --daemonize yes,
+// pg_ctl start) that procs cannot watch and must not leave behind.
+func (l *runLoop) daemonized(exit rules.Exit) daemonized {
+	spec := l.s.spec.detect
+	if exit.Code != 0 || exit.Signal != 0 || exit.Err != nil || exit.Requested ||
+		spec == nil || spec.Task || spec.Interactive {
+		return daemonized{}
+	}
+	return getSpawner().leftBehind(l.s.spec.owner, l.startTicks)
 }
 
 func (l *runLoop) armTimer(t *time.Timer) {

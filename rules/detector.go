@@ -322,7 +322,7 @@ func (d *Detector) handleExit(e Exit) {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()
-	case v.State == StateFailed:
+	case v.State == StateFailed && v.Reason != "daemonized":
 		v.Message, v.Line = d.crashMessage(v.Message)
 	}
 	d.verdict = v
