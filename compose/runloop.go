@@ -95,7 +95,13 @@ func (l *runLoop) loop(ctx context.Context) {
 			drained = true
 		case ports := <-l.portsCh:
 			if l.ready {
-				break // the look taken on becoming ready is newer
+				// Ready before it listened (a line decided): status shows
+				// the ports once there are some, and then stops looking.
+				if len(ports) > 0 {
+					l.stopWatch()
+					l.s.send(report{kind: reportPorts, ports: ports})
+				}
+				break
 			}
 			// Ports first: a verdict this event causes must find them known.
 			l.s.send(report{kind: reportPorts, ports: ports})
@@ -164,9 +170,17 @@ func (l *runLoop) handle(ev rules.Event) {
 		// Once ready, /proc need not be read again; but a ready line can
 		// come before the watcher's next look, so take one last look now
 		// (the port a dev server moved to is bound before it says so).
-		l.stopWatch()
-		if ports, err := rules.ListeningPorts(l.c.pid); err == nil && !slices.Equal(ports, l.det.Ports()) {
+		// A run ready by a line before it listens (redis, caddy) is
+		// watched until it does, so status shows its ports.
+		ports, err := rules.ListeningPorts(l.c.pid)
+		if err == nil && !slices.Equal(ports, l.det.Ports()) {
 			l.s.send(report{kind: reportPorts, ports: ports})
+		}
+		if err != nil || len(ports) > 0 {
+			l.stopWatch()
+		} else {
+			// A worker never listens: look for a while, not for ever.
+			time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
 		}
 	}
 	l.s.send(report{kind: reportVerdict, verdict: v, screen: l.screenTail()})
@@ -255,6 +269,10 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	}
 	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail()})
 }
+
+// portsAfterReadyWatch bounds how long a run ready before it listens is
+// watched for the ports it opens.
+const portsAfterReadyWatch = 10 * time.Second
 
 // daemonStopGrace bounds how long a daemon left behind has to stop on the
 // shutdown signal before it is killed.

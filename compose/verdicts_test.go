@@ -2,10 +2,15 @@ package compose
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -81,4 +86,50 @@ procs:
 	require.NoError(t, err)
 	_, err = os.Stat("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	assert.True(t, os.IsNotExist(err), "the failed run's process is gone")
+}
+
+// listenLater writes a python script that prints line, then after a pause
+// listens on port, and returns its path.
+func listenLater(t *testing.T, line string, port int) string {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "server.py")
+	text := fmt.Sprintf(`import socket, time
+print(%q, flush=True)
+time.sleep(0.3)
+s = socket.socket()
+s.bind(("127.0.0.1", %d))
+s.listen()
+time.sleep(60)
+`, line, port)
+	require.NoError(t, os.WriteFile(script, []byte(text), 0o644))
+	return script
+}
+
+// Issue 13 item 7: a ready line that comes before the port (uvicorn
+// --reload) is not ready until the process tree listens on the configured
+// port; and status shows the ports of a run a line made ready.
+func TestReadyLineWaitsForConfiguredPort(t *testing.T) {
+	needProgram(t, "python3")
+	port, other := freePort(t), freePort(t)
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  api:
+    command: [python3, %s]
+    port: %d
+    readyPatterns: ['Uvicorn running on']
+  cache:
+    command: [python3, %s]
+    readyPatterns: ['Ready to accept']
+`, listenLater(t, fmt.Sprintf("INFO: Uvicorn running on http://127.0.0.1:%d", port), port), port,
+		listenLater(t, "* Ready to accept connections tcp", other)), Options{NoWatchdog: true})
+	require.True(t, te.waitResult("api").Success)
+	conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	require.NoError(t, err, "ready means the port accepts")
+	conn.Close()
+
+	require.True(t, te.waitResult("cache").Success)
+	require.Eventually(t, func() bool {
+		st, err := te.StatusOf("cache")
+		return err == nil && slices.Equal(st.Ports, []int{other})
+	}, waitLimit, 20*time.Millisecond, "status shows the port of a run a line made ready")
 }

@@ -117,3 +117,43 @@ func TestDaemonizedExit(t *testing.T) {
 	drive(d, []step{exitAt(time.Millisecond, Exit{Daemon: &Daemon{PID: 42}})}, 0)
 	assert.Equal(t, StateCompleted, d.Verdict().State, "a task may start a daemon")
 }
+
+// Issue 13 item 7: uvicorn --reload says "Uvicorn running on" about 250 ms
+// before its worker listens. With a port configured, or a preset's ready
+// line naming one, the run is ready only once its tree listens on it.
+func TestReadyLineWaitsForItsPort(t *testing.T) {
+	const line = "INFO:     Uvicorn running on http://127.0.0.1:8123 (Press CTRL+C to quit)"
+	tests := []struct {
+		name  string
+		spec  Spec
+		steps []step
+		want  []State
+		at    string // the ready verdict's message
+	}{
+		{"configured port", Spec{Port: 8123}, []step{lineAt(10*time.Millisecond, line), portsAt(260*time.Millisecond, 8123)},
+			[]State{StateReady}, `matched "` + line + `"; port 8123 open`},
+		{"preset line's URL", Spec{ReadyLinePort: true}, []step{lineAt(10*time.Millisecond, line), portsAt(100*time.Millisecond, 9999), portsAt(260*time.Millisecond, 8123, 9999)},
+			[]State{StateReady}, "port 8123 open"},
+		{"a line without a URL needs no port", Spec{ReadyLinePort: true}, []step{lineAt(10*time.Millisecond, "* Ready to accept connections tcp")},
+			[]State{StateReady}, `matched "* Ready to accept connections tcp"`},
+		{"never listens", Spec{ReadyLinePort: true, ReadyTimeout: time.Second}, []step{lineAt(10*time.Millisecond, line)},
+			[]State{StateFailed}, "but its process tree does not listen on port 8123 after 1s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := tt.spec
+			spec.ReadyPatterns = mustPatterns(t, "Uvicorn running on", "Ready to accept")
+			d := NewDetector(&spec, 1, t0)
+			history := drive(d, tt.steps[:1], 50*time.Millisecond)
+			if len(tt.steps) > 1 {
+				assert.Empty(t, history, "not ready on the line alone")
+			}
+			history = append(history, drive(d, tt.steps[1:], 2*time.Second)...)
+			require.Equal(t, tt.want, states(history))
+			assert.Contains(t, history[0].Message, tt.at)
+			if tt.want[0] == StateReady && len(tt.steps) > 1 {
+				assert.Equal(t, line, history[0].Line)
+			}
+		})
+	}
+}

@@ -27,6 +27,11 @@ type Spec struct {
 	// ready, as a ready line does: for servers that print nothing when
 	// ready, and runtimes whose servers may not say so.
 	ReadyOnListen bool
+	// ReadyLinePort makes a ready line that names a URL with a port (a
+	// preset's "Uvicorn running on http://127.0.0.1:8000") wait for the
+	// process tree to listen on that port: some servers say so before
+	// their worker accepts. A configured Port is waited for in any case.
+	ReadyLinePort bool
 	// AssumeReadyAfter, when set and ReadyTimeout is not, makes a run still
 	// starting after it, without an error, ready with reason "assumed": for
 	// generic runtimes (go run, node app.js) that may run a worker, which
@@ -58,8 +63,10 @@ type Detector struct {
 	ready  bool // reached; kept unless a not-ready line arrives
 	// readySince is when the ready condition began to hold, zero while it
 	// does not; the run is ready once it has held for StabilityDelay.
-	readySince   time.Time
-	readyLine    string // the last ready line since the last not-ready line
+	readySince time.Time
+	readyLine  string // the ready line since the last not-ready line
+	// readyPort is the port of the first URL in a ready line, 0 when none.
+	readyPort    int
 	notReadyLine string // a prompt blocking startup, "" when none
 	// lastStderr is the last line written to stderr, where programs say
 	// why they fail; a crash message quotes it (or else the last line).
@@ -253,12 +260,20 @@ func (d *Detector) absorbLine(l Line, now time.Time) string {
 		return text
 	}
 	if _, ok := matchAny(d.spec.NotReadyPatterns, text); ok {
-		d.notReadyLine, d.readyLine = text, ""
+		d.notReadyLine, d.readyLine, d.readyPort = text, "", 0
 		d.ready, d.readySince = false, time.Time{}
 		return text
 	}
 	if _, ok := matchAny(d.spec.ReadyPatterns, text); ok {
-		d.readyLine, d.notReadyLine = text, ""
+		if d.readyLine == "" || d.ready || d.spec.Interactive {
+			// Before ready, the first ready line is the one that decides
+			// (the lines after it may only add its URL: see readyPort).
+			d.readyLine = text
+		}
+		d.notReadyLine = ""
+		if d.readyPort == 0 {
+			d.readyPort = urlPortOf(text)
+		}
 		if d.ready && d.verdict.State == StateUnhealthy {
 			d.set(Verdict{State: StateReady, Reason: "recovered", Message: "recovered: matched " + quote(text), Line: text})
 		}

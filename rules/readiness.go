@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,7 +54,45 @@ func (d *Detector) condition(now time.Time, line string) bool {
 	if d.spec.Rule != nil {
 		return d.evalRule(now, line)
 	}
+	return d.readyLine == "" || d.lineAgreesWithPorts()
+}
+
+// lineAgreesWithPorts reports whether the port a ready line stands for is
+// listened on by the process tree: the configured port, else (ReadyLinePort)
+// the one in the line's URL. A line with neither needs no port.
+func (d *Detector) lineAgreesWithPorts() bool {
+	if d.spec.Port != 0 {
+		return d.portOpen
+	}
+	if port := d.linePort(); port != 0 {
+		return slices.Contains(d.ports, port)
+	}
 	return true
+}
+
+// urlPort finds the port of an http(s) URL in a line ("http://127.0.0.1:8000").
+var urlPort = regexp.MustCompile(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`)
+
+// linePort is the port a ready line's URL names, 0 when none (or when the
+// spec does not ask).
+func (d *Detector) linePort() int {
+	if !d.spec.ReadyLinePort || d.readyLine == "" {
+		return 0
+	}
+	return d.readyPort
+}
+
+// urlPortOf returns the port of the first http(s) URL in line, 0 if none.
+func urlPortOf(line string) int {
+	m := urlPort.FindStringSubmatch(line)
+	if m == nil {
+		return 0
+	}
+	port, err := strconv.Atoi(m[1])
+	if err != nil || port > 65535 {
+		return 0
+	}
+	return port
 }
 
 // bindEnv builds the rule environment once; the functions it holds read
@@ -95,6 +135,8 @@ func (d *Detector) readyMessage() string {
 	}
 	if d.spec.Port != 0 && d.portOpen {
 		parts = append(parts, fmt.Sprintf("port %d open", d.spec.Port))
+	} else if port := d.linePort(); port != 0 {
+		parts = append(parts, fmt.Sprintf("port %d open", port))
 	} else if d.readyLine == "" && d.spec.ReadyOnListen && len(d.ports) > 0 {
 		parts = append(parts, "listening on port "+joinInts(d.ports))
 	}
@@ -139,6 +181,9 @@ func (d *Detector) timeoutMessage() string {
 		parts = append(parts, "no line matched "+patternList(d.spec.ReadyPatterns))
 	case d.readyLine != "":
 		parts = append(parts, "matched "+quote(d.readyLine))
+		if port := d.linePort(); port != 0 && d.spec.Port == 0 && !slices.Contains(d.ports, port) {
+			parts = append(parts, fmt.Sprintf("but its process tree does not listen on port %d", port))
+		}
 	}
 	if d.spec.Rule != nil {
 		rule := "rule " + strconv.Quote(d.spec.Rule.Source) + " not true"
