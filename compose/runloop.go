@@ -24,11 +24,13 @@ type runLoop struct {
 	exitCh  chan rules.Exit
 	portsCh chan []int
 	probeCh chan rules.ProbeResult
+	execCh  chan rules.Event
 
 	requested   bool
 	ready       bool
 	healthFails int
 	stopWatch   context.CancelFunc
+	stopExec    context.CancelFunc
 
 	writer    *inputWriter
 	responder *responder
@@ -50,6 +52,7 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 		exitCh:    make(chan rules.Exit, 1),
 		portsCh:   make(chan []int, 1),
 		probeCh:   make(chan rules.ProbeResult, 1),
+		execCh:    make(chan rules.Event, 1),
 		writer:    newInputWriter(c),
 		responder: newResponder(s.spec.proc.AutoRespond),
 		clients:   map[*attachClient]struct{}{},
@@ -108,6 +111,8 @@ func (l *runLoop) loop(ctx context.Context) {
 			l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
 		case r := <-l.probeCh:
 			l.handleProbe(r)
+		case ev := <-l.execCh:
+			l.handle(ev)
 		case now := <-timer.C:
 			l.handle(rules.Event{Kind: rules.EventTimer, Time: now})
 		case graceful := <-l.s.stopCh:
@@ -150,6 +155,16 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 		case <-watchCtx.Done():
 		}
 	})
+	execCtx, stopExec := context.WithCancel(ctx)
+	l.stopExec = stopExec
+	if d := l.s.spec.detect; d != nil && d.ReadyByRunning() {
+		go watchExec(execCtx, l.c.pid, func(at time.Time, programs string) {
+			select {
+			case l.execCh <- rules.Event{Kind: rules.EventExec, Time: at, Program: programs}:
+			case <-execCtx.Done():
+			}
+		})
+	}
 	if h := l.s.spec.health; h != nil {
 		go rules.RunProbe(ctx, *h, l.s.spec.interval, func(r rules.ProbeResult) {
 			select {
@@ -167,6 +182,7 @@ func (l *runLoop) handle(ev rules.Event) {
 	}
 	if v.State == rules.StateReady && !l.ready {
 		l.ready = true
+		l.stopExec()
 		// Once ready, /proc need not be read again; but a ready line can
 		// come before the watcher's next look, so take one last look now
 		// (the port a dev server moved to is bound before it says so).

@@ -133,3 +133,17 @@ procs:
 		return err == nil && slices.Equal(st.Ports, []int{other})
 	}, waitLimit, 20*time.Millisecond, "status shows the port of a run a line made ready")
 }
+
+// A worker started through a slow version-manager shim (pyenv on a busy
+// machine takes seconds to exec python) that then dies at once is never
+// ready: the settle window starts when the real program runs.
+func TestSlowShimThenCrashIsNeverReady(t *testing.T) {
+	shims := filepath.Join(t.TempDir(), "shims")
+	require.NoError(t, os.MkdirAll(shims, 0o755))
+	shim := filepath.Join(shims, "worker")
+	require.NoError(t, os.WriteFile(shim, []byte("#!/bin/sh\nsleep 1.5\nexec sh -c 'echo boom >&2; exit 3'\n"), 0o755))
+	te := startEngine(t, "procs:\n  worker: {command: "+shim+"}\n", Options{NoWatchdog: true})
+	res := te.waitResult("worker")
+	assert.False(t, res.Success, "%+v", res)
+	assert.Contains(t, res.Message, `exit code 3; last error line "boom"`)
+}

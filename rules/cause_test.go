@@ -157,3 +157,38 @@ func TestReadyLineWaitsForItsPort(t *testing.T) {
 		})
 	}
 }
+
+// A version manager's shim (pyenv: bash .pyenv/shims/python3, then
+// .pyenv/libexec/pyenv-exec, then python) can take seconds to run the
+// program: the settle window starts when the program runs, so a worker that
+// dies at import is never ready first.
+func TestSettleWaitsForTheShim(t *testing.T) {
+	execAt := func(at time.Duration, programs string) step {
+		return step{at, Event{Kind: EventExec, Program: programs}}
+	}
+	d := NewDetector(&Spec{}, 1, t0)
+	history := drive(d, []step{
+		execAt(10*time.Millisecond, "sh -c python3 worker.py\nbash /root/.pyenv/shims/python3 worker.py\n"),
+		execAt(300*time.Millisecond, "sh -c python3 worker.py\nbash /root/.pyenv/libexec/pyenv-exec python3 worker.py\n"),
+		execAt(3500*time.Millisecond, "sh -c python3 worker.py\npython3 worker.py\n"),
+		lineAt(3550*time.Millisecond, "ModuleNotFoundError: No module named 'notamodule'"),
+		exitAt(3560*time.Millisecond, Exit{Code: 1}),
+	}, 0)
+	assert.NotContains(t, states(history), StateReady)
+	assert.Equal(t, StateFailed, d.Verdict().State)
+
+	d = NewDetector(&Spec{}, 1, t0)
+	history = drive(d, []step{
+		execAt(10*time.Millisecond, "bash /root/.pyenv/shims/python3 good.py\n"),
+		execAt(3500*time.Millisecond, "python3 good.py\n"),
+		execAt(3600*time.Millisecond, "python3 good.py\nsleep 1\n"), // its own children do not delay it
+	}, 10*time.Second)
+	require.Equal(t, []State{StateReady}, states(history))
+	deadline, _ := NewDetector(&Spec{}, 1, t0).Deadline()
+	assert.Equal(t, t0.Add(DefaultSettle), deadline)
+
+	// A wrapper that never execs the program settles after launcherMax.
+	d = NewDetector(&Spec{}, 1, t0)
+	history = drive(d, []step{execAt(10*time.Millisecond, "bash /home/u/.asdf/shims/ruby worker.rb\n")}, time.Minute)
+	require.Equal(t, []State{StateReady}, states(history))
+}

@@ -75,6 +75,8 @@ type Detector struct {
 	// failing is the failure being collected, nil when none.
 	recent  []string
 	failing *failure
+	// launching is set while the main process is a version manager's shim.
+	launching bool
 
 	ports      []int
 	portOpen   bool
@@ -184,6 +186,9 @@ func (d *Detector) Deadline() (time.Time, bool) {
 	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false
 	}
+	if d.launching && !d.readySince.IsZero() {
+		return d.readySince.Add(launcherMax), true
+	}
 	if !d.readySince.IsZero() {
 		return d.readySince.Add(d.spec.Settle()), true
 	}
@@ -210,6 +215,16 @@ func (d *Detector) absorb(ev Event) string {
 			d.httpStatus = ev.Probe.Status
 		case ProbeExec:
 			d.execOK = ev.Probe.OK
+		}
+	case EventExec:
+		if d.spec.ReadyByRunning() && !d.ready {
+			// A shim has not yet chosen the program; once it has, the
+			// program settles from then.
+			was := d.launching
+			d.launching = isLauncher(ev.Program)
+			if d.launching != was {
+				d.readySince = ev.Time
+			}
 		}
 	case EventDeps:
 		d.deps = make(map[string]string, len(ev.Deps))
@@ -289,6 +304,10 @@ func (d *Detector) decide(now time.Time, line string) {
 		return
 	}
 	if d.ready {
+		return
+	}
+	if d.launching && now.Before(d.readySince.Add(launcherMax)) {
+		d.set(startingVerdict)
 		return
 	}
 	if !d.condition(now, line) {

@@ -22,10 +22,28 @@ func (s *Spec) waitsForNothing() bool {
 	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
 }
 
+// ReadyByRunning reports whether a run is ready by running for Settle:
+// a service with nothing else to wait for.
+func (s *Spec) ReadyByRunning() bool {
+	return !s.Task && !s.Interactive && s.waitsForNothing()
+}
+
+// launcher matches the command line of a version manager's shim, which
+// takes a while (seconds, on a busy machine) to choose the real program
+// and exec it: pyenv, rbenv, nodenv, goenv, asdf, mise.
+var launcher = regexp.MustCompile(`/shims/|/\.?(pyenv|rbenv|nodenv|goenv|asdf)/(libexec|bin)/`)
+
+// launcherMax bounds how long a shim may take before the run settles
+// anyway (a wrapper that runs the program as a child, never execing it).
+const launcherMax = 30 * time.Second
+
+// isLauncher reports whether program is a shim still choosing the program.
+func isLauncher(program string) bool { return launcher.MatchString(program) }
+
 // Settle is how long the ready condition must hold without an error line:
 // StabilityDelay, or DefaultSettle for a service with nothing to wait for.
 func (s *Spec) Settle() time.Duration {
-	if s.StabilityDelay == 0 && !s.Task && !s.Interactive && s.waitsForNothing() {
+	if s.StabilityDelay == 0 && s.ReadyByRunning() {
 		return DefaultSettle
 	}
 	return s.StabilityDelay
