@@ -362,34 +362,6 @@ func (d *Detector) handleExit(e Exit) {
 	d.verdict = v
 }
 
-// crashMessage adds to how the run ended the line that best says why: the
-// best ranked of its last lines (CauseRank), else its last words on
-// stderr ("sh: 1: srv: not found"), else its last line.
-func (d *Detector) crashMessage(ended string) (message, line string) {
-	cause, label := bestOf(d.recent), "error line"
-	if cause != "" {
-		line = cause
-	} else {
-		cause = d.lastStderr
-	}
-	if cause == d.lastStderr {
-		label = "last error line"
-	}
-	if cause == "" {
-		if d.log.last == "" {
-			return ended, ""
-		}
-		return ended + "; last line " + quote(d.log.last), ""
-	}
-	message = ended + "; " + label + " " + quote(cause)
-	if i := slices.Index(d.recent, cause); i >= 0 {
-		if loc := causeLocation(d.recent, i); loc != "" {
-			message += " at " + loc
-		}
-	}
-	return message, line
-}
-
 func (d *Detector) fail(reason, message, line string) {
 	d.failed = true
 	d.verdict = Verdict{State: StateFailed, Reason: reason, Message: message, Line: line}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -166,6 +167,34 @@ func causeLocation(lines []string, i int) string {
 		}
 	}
 	return ""
+}
+
+// crashMessage adds to how the run ended the line that best says why: the
+// best ranked of its last lines (CauseRank), else its last words on
+// stderr ("sh: 1: srv: not found"), else its last line.
+func (d *Detector) crashMessage(ended string) (message, line string) {
+	cause, label := bestOf(d.recent), "error line"
+	if cause != "" {
+		line = cause
+	} else {
+		cause = d.lastStderr
+	}
+	if cause == d.lastStderr {
+		label = "last error line"
+	}
+	if cause == "" {
+		if d.log.last == "" {
+			return ended, ""
+		}
+		return ended + "; last line " + quote(d.log.last), ""
+	}
+	message = ended + "; " + label + " " + quote(cause)
+	if i := slices.Index(d.recent, cause); i >= 0 {
+		if loc := causeLocation(d.recent, i); loc != "" {
+			message += " at " + loc
+		}
+	}
+	return message, line
 }
 
 // remember keeps the last non-blank lines of the run, for the cause of a
