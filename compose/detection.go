@@ -38,6 +38,7 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		Task:           p.IsTask(),
 	}
 	if preset := d.Preset; preset != nil {
+		spec.ReadyLinePort = !preset.Interactive
 		ready = slices.Concat(preset.ReadyPatterns, ready)
 		errs = slices.Concat(preset.ErrorPatterns, errs)
 		notReady = slices.Concat(preset.NotReadyPatterns, notReady)

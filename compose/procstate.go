@@ -48,6 +48,8 @@ type procState struct {
 	// totalRestarts counts every restart, for status.
 	totalRestarts int
 	backoff       *time.Timer
+	// failedStop says procs is stopping the current run because it failed.
+	failedStop bool
 
 	sup  *supervisor
 	ring *rules.Ring

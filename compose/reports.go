@@ -52,8 +52,12 @@ func (e *Engine) applyVerdict(ps *procState, v rules.Verdict) {
 		e.setState(ps, rules.StateFailed, v.Reason, v.Message)
 		// An error on an agent's screen leaves it running and usable; only
 		// its exit is for the restart policy.
-		if !ps.interactive() && e.policyRestarts(ps, v) {
-			// The run is failed but alive: end it so the policy can start a new one.
+		if !ps.interactive() && ps.running() && (e.policyRestarts(ps, v) || stopsWhenFailed(v)) {
+			// The run is failed but alive (an autoreloader waiting for a fix
+			// after an import error holds its port and memory): end it, so the
+			// policy can start a new one.
+			ps.failedStop = true
+			e.publishInfo(ps, "stopping", fmt.Sprintf("stopping %s: it failed and is still running", ps.cfg.Name))
 			ps.sup.stop(true)
 		}
 	case rules.StateStarting:
@@ -109,11 +113,21 @@ func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 	case ps.state == rules.StateFailed && v.State != rules.StateFailed:
 		// Failed while running (error line, timeout) and then ended: keep the
 		// failure that explains it, unless the policy brings it back.
+		if ps.failedStop {
+			e.setState(ps, rules.StateFailed, ps.reason, ps.message+"; procs stopped it ("+v.Message+")")
+		}
 		e.maybeRestart(ps, v)
 	default:
 		e.setState(ps, v.State, v.Reason, v.Message)
 		e.maybeRestart(ps, v)
 	}
+}
+
+// stopsWhenFailed says whether a run failed with v is stopped even when no
+// restart policy brings it back: a failure it printed (an error line). A
+// readiness timeout leaves it running (design §4): it may still come up.
+func stopsWhenFailed(v rules.Verdict) bool {
+	return v.Reason == "error" && !v.Recoverable
 }
 
 func stoppedMessage(v rules.Verdict) string {

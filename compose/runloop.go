@@ -24,11 +24,13 @@ type runLoop struct {
 	exitCh  chan rules.Exit
 	portsCh chan []int
 	probeCh chan rules.ProbeResult
+	execCh  chan rules.Event
 
 	requested   bool
 	ready       bool
 	healthFails int
 	stopWatch   context.CancelFunc
+	stopExec    context.CancelFunc
 
 	writer    *inputWriter
 	responder *responder
@@ -38,6 +40,9 @@ type runLoop struct {
 	screenDirty bool
 	lastRead    time.Time
 	clients     map[*attachClient]struct{}
+	// startTicks is when the main process started (clock ticks since
+	// boot), to tell what it leaves behind from older processes.
+	startTicks uint64
 }
 
 func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
@@ -47,6 +52,7 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 		exitCh:    make(chan rules.Exit, 1),
 		portsCh:   make(chan []int, 1),
 		probeCh:   make(chan rules.ProbeResult, 1),
+		execCh:    make(chan rules.Event, 1),
 		writer:    newInputWriter(c),
 		responder: newResponder(s.spec.proc.AutoRespond),
 		clients:   map[*attachClient]struct{}{},
@@ -55,6 +61,7 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 		l.screen = rules.NewScreen(int(s.spec.window.Cols), int(s.spec.window.Rows))
 		det.AttachScreen(l.screen)
 	}
+	l.startTicks, _ = procStartTicks(c.pid)
 	return l
 }
 
@@ -91,13 +98,21 @@ func (l *runLoop) loop(ctx context.Context) {
 			drained = true
 		case ports := <-l.portsCh:
 			if l.ready {
-				break // the look taken on becoming ready is newer
+				// Ready before it listened (a line decided): status shows
+				// the ports once there are some, and then stops looking.
+				if len(ports) > 0 {
+					l.stopWatch()
+					l.s.send(report{kind: reportPorts, ports: ports})
+				}
+				break
 			}
 			// Ports first: a verdict this event causes must find them known.
 			l.s.send(report{kind: reportPorts, ports: ports})
 			l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
 		case r := <-l.probeCh:
 			l.handleProbe(r)
+		case ev := <-l.execCh:
+			l.handle(ev)
 		case now := <-timer.C:
 			l.handle(rules.Event{Kind: rules.EventTimer, Time: now})
 		case graceful := <-l.s.stopCh:
@@ -140,6 +155,16 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 		case <-watchCtx.Done():
 		}
 	})
+	execCtx, stopExec := context.WithCancel(ctx)
+	l.stopExec = stopExec
+	if d := l.s.spec.detect; d != nil && d.ReadyByRunning() {
+		go watchExec(execCtx, l.c.pid, func(at time.Time, programs string) {
+			select {
+			case l.execCh <- rules.Event{Kind: rules.EventExec, Time: at, Program: programs}:
+			case <-execCtx.Done():
+			}
+		})
+	}
 	if h := l.s.spec.health; h != nil {
 		go rules.RunProbe(ctx, *h, l.s.spec.interval, func(r rules.ProbeResult) {
 			select {
@@ -157,12 +182,21 @@ func (l *runLoop) handle(ev rules.Event) {
 	}
 	if v.State == rules.StateReady && !l.ready {
 		l.ready = true
+		l.stopExec()
 		// Once ready, /proc need not be read again; but a ready line can
 		// come before the watcher's next look, so take one last look now
 		// (the port a dev server moved to is bound before it says so).
-		l.stopWatch()
-		if ports, err := rules.ListeningPorts(l.c.pid); err == nil && !slices.Equal(ports, l.det.Ports()) {
+		// A run ready by a line before it listens (redis, caddy) is
+		// watched until it does, so status shows its ports.
+		ports, err := rules.ListeningPorts(l.c.pid)
+		if err == nil && !slices.Equal(ports, l.det.Ports()) {
 			l.s.send(report{kind: reportPorts, ports: ports})
+		}
+		if err != nil || len(ports) > 0 {
+			l.stopWatch()
+		} else {
+			// A worker never listens: look for a while, not for ever.
+			time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
 		}
 	}
 	l.s.send(report{kind: reportVerdict, verdict: v, screen: l.screenTail()})
@@ -229,7 +263,10 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	if l.screenDirty {
 		l.screenChanged()
 	}
+	left := l.daemonized(exit)
+	exit.Daemon = left.describe()
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
+	left.stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	l.c.signalGroup(syscall.SIGKILL)
@@ -247,6 +284,26 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 		}
 	}
 	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail()})
+}
+
+// portsAfterReadyWatch bounds how long a run ready before it listens is
+// watched for the ports it opens.
+const portsAfterReadyWatch = 10 * time.Second
+
+// daemonStopGrace bounds how long a daemon left behind has to stop on the
+// shutdown signal before it is killed.
+const daemonStopGrace = 5 * time.Second
+
+// daemonized returns what a service left running when its main process
+// exited 0 by itself: a daemon (nginx, redis-server --daemonize yes,
+// pg_ctl start) that procs cannot watch and must not leave behind.
+func (l *runLoop) daemonized(exit rules.Exit) daemonized {
+	spec := l.s.spec.detect
+	if exit.Code != 0 || exit.Signal != 0 || exit.Err != nil || exit.Requested ||
+		spec == nil || spec.Task || spec.Interactive {
+		return daemonized{}
+	}
+	return getSpawner().leftBehind(l.s.spec.owner, l.startTicks)
 }
 
 func (l *runLoop) armTimer(t *time.Timer) {

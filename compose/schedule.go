@@ -104,6 +104,7 @@ func depBlocks(d *procState, c config.Condition) string {
 func (e *Engine) start(ps *procState) {
 	ps.run++
 	ps.pid, ps.ports, ps.exitCode, ps.screen = 0, nil, nil, nil
+	ps.failedStop = false
 	ps.startedAt = time.Now()
 	spec, err := e.runSpec(ps)
 	if err != nil {

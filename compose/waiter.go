@@ -3,6 +3,7 @@ package compose
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,10 +72,14 @@ func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rul
 	if note != "" {
 		msg = note + "; " + msg
 	}
-	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !strings.Contains(msg, ps.line) {
+	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !quotes(msg, ps.line) {
 		msg += fmt.Sprintf(" (line %q)", ps.line)
 	}
 	logs := runTexts(ps, w.minRun)
+	if !success && len(logs) > 0 && ps.line != "" {
+		// The lines around the cause, which a stack trace may have pushed out.
+		logs = rules.FailureLogs(ps.ring, ps.startedAt, ps.line)
+	}
 	if len(ps.screen) > 0 && ps.run >= w.minRun {
 		logs = slices.Clone(ps.screen)
 	}
@@ -83,6 +88,11 @@ func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rul
 		DurationMs: time.Since(w.began).Milliseconds(), Message: msg,
 		Ports: slices.Clone(ps.ports), Logs: logs,
 	}
+}
+
+// quotes reports whether msg holds line, as it is or quoted.
+func quotes(msg, line string) bool {
+	return strings.Contains(msg, line) || strings.Contains(msg, strconv.Quote(strings.TrimSpace(line)))
 }
 
 // readyMessage says why a process counts as ready and how long it took.

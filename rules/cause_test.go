@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// bestCause is what a caller of CauseRank does: the highest-ranked line,
+// highestCause is what a caller of CauseRank does: the highest-ranked line,
 // the first of equal ones.
-func bestCause(lines []string) string {
+func highestCause(lines []string) string {
 	best, bestRank := "", CauseNone
 	for _, l := range lines {
 		if r := CauseRank(l); r > bestRank {
@@ -116,7 +116,7 @@ exit status 1`, "listen tcp :30932: bind: address already in use"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, bestCause(strings.Split(tt.output, "\n")))
+			assert.Equal(t, tt.want, highestCause(strings.Split(tt.output, "\n")))
 		})
 	}
 }

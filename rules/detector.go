@@ -27,6 +27,11 @@ type Spec struct {
 	// ready, as a ready line does: for servers that print nothing when
 	// ready, and runtimes whose servers may not say so.
 	ReadyOnListen bool
+	// ReadyLinePort makes a ready line that names a URL with a port (a
+	// preset's "Uvicorn running on http://127.0.0.1:8000") wait for the
+	// process tree to listen on that port: some servers say so before
+	// their worker accepts. A configured Port is waited for in any case.
+	ReadyLinePort bool
 	// AssumeReadyAfter, when set and ReadyTimeout is not, makes a run still
 	// starting after it, without an error, ready with reason "assumed": for
 	// generic runtimes (go run, node app.js) that may run a worker, which
@@ -58,12 +63,20 @@ type Detector struct {
 	ready  bool // reached; kept unless a not-ready line arrives
 	// readySince is when the ready condition began to hold, zero while it
 	// does not; the run is ready once it has held for StabilityDelay.
-	readySince   time.Time
-	readyLine    string // the last ready line since the last not-ready line
+	readySince time.Time
+	readyLine  string // the ready line since the last not-ready line
+	// readyPort is the port of the first URL in a ready line, 0 when none.
+	readyPort    int
 	notReadyLine string // a prompt blocking startup, "" when none
 	// lastStderr is the last line written to stderr, where programs say
 	// why they fail; a crash message quotes it (or else the last line).
 	lastStderr string
+	// recent are the last non-blank lines, for the cause of a failure;
+	// failing is the failure being collected, nil when none.
+	recent  []string
+	failing *failure
+	// launching is set while the main process is a version manager's shim.
+	launching bool
 
 	ports      []int
 	portOpen   bool
@@ -125,12 +138,13 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 		d.handleExit(ev.Exit)
 	default:
 		// A late event still sees the timeout it arrived after.
+		d.checkFailure(ev.Time)
 		d.checkTimeout(ev.Time)
 		line := d.absorb(ev)
 		switch {
 		case d.interactive():
 			d.decideInteractive(ev)
-		case !d.failed:
+		case !d.failed && d.failing == nil:
 			d.decide(ev.Time, line)
 		}
 	}
@@ -166,11 +180,17 @@ func (d *Detector) Deadline() (time.Time, bool) {
 			return at, true
 		}
 	}
+	if d.failing != nil && !d.exited {
+		return d.failing.due(), true
+	}
 	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false
 	}
+	if d.launching && !d.readySince.IsZero() {
+		return d.readySince.Add(launcherMax), true
+	}
 	if !d.readySince.IsZero() {
-		return d.readySince.Add(d.spec.StabilityDelay), true
+		return d.readySince.Add(d.spec.Settle()), true
 	}
 	if d.spec.ReadyTimeout > 0 {
 		return d.started.Add(d.spec.ReadyTimeout), true
@@ -185,7 +205,7 @@ func (d *Detector) Deadline() (time.Time, bool) {
 func (d *Detector) absorb(ev Event) string {
 	switch ev.Kind {
 	case EventLine:
-		return d.absorbLine(ev.Line)
+		return d.absorbLine(ev.Line, ev.Time)
 	case EventPorts:
 		d.ports = slices.Sorted(slices.Values(ev.Ports))
 		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
@@ -196,6 +216,16 @@ func (d *Detector) absorb(ev Event) string {
 		case ProbeExec:
 			d.execOK = ev.Probe.OK
 		}
+	case EventExec:
+		if d.spec.ReadyByRunning() && !d.ready {
+			// A shim has not yet chosen the program; once it has, the
+			// program settles from then.
+			was := d.launching
+			d.launching = isLauncher(ev.Program)
+			if d.launching != was {
+				d.readySince = ev.Time
+			}
+		}
 	case EventDeps:
 		d.deps = make(map[string]string, len(ev.Deps))
 		for name, state := range ev.Deps {
@@ -205,8 +235,9 @@ func (d *Detector) absorb(ev Event) string {
 	return ""
 }
 
-// absorbLine applies the line priorities: error, then not-ready, then ready.
-func (d *Detector) absorbLine(l Line) string {
+// absorbLine applies the line priorities: error, then not-ready, then
+// ready. After an error line, lines are collected into the failure.
+func (d *Detector) absorbLine(l Line, now time.Time) string {
 	text := l.Text
 	if text == "" && len(l.Raw) > 0 {
 		text = StripText(l.Raw)
@@ -217,6 +248,11 @@ func (d *Detector) absorbLine(l Line) string {
 	}
 	if d.interactive() {
 		// The screen, not the jumble of redrawn lines, decides.
+		return text
+	}
+	d.remember(text)
+	if d.failing != nil {
+		d.failing.add(text, now)
 		return text
 	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
@@ -231,19 +267,28 @@ func (d *Detector) absorbLine(l Line) string {
 			}
 			return text
 		}
-		// The first error line is the cause; later ones are its echoes.
-		if d.verdict.Reason != "error" {
-			d.fail("error", errorMessage(p, text), text)
+		// The first error line begins the failure; what follows it until
+		// the output is quiet says what it is.
+		if d.verdict.Reason != "error" && !d.exited {
+			d.beginFailure(p, text, now)
 		}
 		return text
 	}
 	if _, ok := matchAny(d.spec.NotReadyPatterns, text); ok {
-		d.notReadyLine, d.readyLine = text, ""
+		d.notReadyLine, d.readyLine, d.readyPort = text, "", 0
 		d.ready, d.readySince = false, time.Time{}
 		return text
 	}
 	if _, ok := matchAny(d.spec.ReadyPatterns, text); ok {
-		d.readyLine, d.notReadyLine = text, ""
+		if d.readyLine == "" || d.ready || d.spec.Interactive {
+			// Before ready, the first ready line is the one that decides
+			// (the lines after it may only add its URL: see readyPort).
+			d.readyLine = text
+		}
+		d.notReadyLine = ""
+		if d.readyPort == 0 {
+			d.readyPort = urlPortOf(text)
+		}
 		if d.ready && d.verdict.State == StateUnhealthy {
 			d.set(Verdict{State: StateReady, Reason: "recovered", Message: "recovered: matched " + quote(text), Line: text})
 		}
@@ -261,6 +306,10 @@ func (d *Detector) decide(now time.Time, line string) {
 	if d.ready {
 		return
 	}
+	if d.launching && now.Before(d.readySince.Add(launcherMax)) {
+		d.set(startingVerdict)
+		return
+	}
 	if !d.condition(now, line) {
 		d.readySince = time.Time{}
 		d.set(startingVerdict)
@@ -269,7 +318,7 @@ func (d *Detector) decide(now time.Time, line string) {
 	if d.readySince.IsZero() {
 		d.readySince = now
 	}
-	if now.Sub(d.readySince) < d.spec.StabilityDelay {
+	if now.Sub(d.readySince) < d.spec.Settle() {
 		d.set(startingVerdict)
 		return
 	}
@@ -281,7 +330,7 @@ func (d *Detector) decide(now time.Time, line string) {
 // the ready condition already holds and only the stability delay remains;
 // with no timeout but AssumeReadyAfter, it assumes the run ready instead.
 func (d *Detector) checkTimeout(now time.Time) {
-	if d.failed || d.ready || d.up || !d.readySince.IsZero() {
+	if d.failed || d.failing != nil || d.ready || d.up || !d.readySince.IsZero() {
 		return
 	}
 	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
@@ -294,6 +343,9 @@ func (d *Detector) checkTimeout(now time.Time) {
 }
 
 func (d *Detector) handleExit(e Exit) {
+	if d.failing != nil {
+		d.decideFailure()
+	}
 	d.exited = true
 	v := classifyExit(e, d.spec.Task)
 	if d.spec.Interactive && !d.spec.Task {
@@ -304,11 +356,8 @@ func (d *Detector) handleExit(e Exit) {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()
-	case v.State == StateFailed && d.lastStderr != "":
-		// Its last words usually say why ("sh: 1: srv: not found").
-		v.Message += "; last error line " + quote(d.lastStderr)
-	case v.State == StateFailed && d.log.last != "":
-		v.Message += "; last line " + quote(d.log.last)
+	case v.State == StateFailed && v.Reason != "daemonized":
+		v.Message, v.Line = d.crashMessage(v.Message)
 	}
 	d.verdict = v
 }

@@ -230,14 +230,25 @@ func TestDetectorScripts(t *testing.T) {
 			{10 * ms, Event{Kind: EventLine, Line: Line{Text: "ERROR: relation \"users\" does not exist", Stream: StreamStderr}}},
 			lineAt(20*ms, "rolling back"), exitAt(30*ms, Exit{Code: 3}),
 		},
-		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 3,
+		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 3, Line: "ERROR: relation \"users\" does not exist",
 			Message: `exit code 3; last error line "ERROR: relation \"users\" does not exist"`},
+	}, {
+		// initdb run as root (recorded): the error, not the hint after it.
+		name: "a crash quotes the error line, not the hint",
+		spec: func(t *testing.T) *Spec { return &Spec{Task: true} },
+		steps: []step{
+			{10 * ms, Event{Kind: EventLine, Line: Line{Text: "initdb: error: cannot be run as root", Stream: StreamStderr}}},
+			{10 * ms, Event{Kind: EventLine, Line: Line{Text: `initdb: hint: Please log in (using, e.g., "su") as the (unprivileged) user that will own the server process.`, Stream: StreamStderr}}},
+			exitAt(30*ms, Exit{Code: 1}),
+		},
+		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 1, Line: "initdb: error: cannot be run as root",
+			Message: `exit code 1; error line "initdb: error: cannot be run as root"`},
 	}, {
 		name:  "command not found",
 		spec:  func(t *testing.T) *Spec { return &Spec{} },
 		steps: []step{lineAt(10*ms, "sh: 1: srv: not found"), exitAt(20*ms, Exit{Code: 127})},
-		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 127,
-			Message: `exit code 127 (command not found); last line "sh: 1: srv: not found"`},
+		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 127, Line: "sh: 1: srv: not found",
+			Message: `exit code 127 (command not found); error line "sh: 1: srv: not found"`},
 	}, {
 		name: "a generic runtime's worker is assumed ready",
 		spec: func(t *testing.T) *Spec {
@@ -386,16 +397,55 @@ func TestDetectorNotReadyAfterReady(t *testing.T) {
 	assert.Equal(t, "Trust this folder? (y/n)", history[1].Line)
 }
 
-// With nothing to wait for and no delay, the detector asks for an immediate
-// timer, so the engine hears of readiness through Handle like any change.
+// With nothing to wait for, the detector asks for a timer at the end of the
+// settle window, so the engine hears of readiness through Handle like any
+// change; a process that dies inside the window is failed, never ready.
 func TestDetectorNothingToWaitFor(t *testing.T) {
 	d := NewDetector(&Spec{}, 1, t0)
 	assert.Equal(t, StateStarting, d.Verdict().State)
 	deadline, ok := d.Deadline()
 	require.True(t, ok)
-	assert.Equal(t, t0, deadline)
+	assert.Equal(t, t0.Add(DefaultSettle), deadline)
 	v, changed := d.Handle(Event{Kind: EventTimer, Time: deadline})
 	assert.True(t, changed)
 	assert.Equal(t, StateReady, v.State)
-	assert.Equal(t, "running", v.Message)
+	assert.Equal(t, "running for 1s without error", v.Message)
+
+	d = NewDetector(&Spec{StabilityDelay: 50 * time.Millisecond}, 1, t0)
+	deadline, _ = d.Deadline()
+	assert.Equal(t, t0.Add(50*time.Millisecond), deadline, "stabilityDelay overrides the settle window")
+}
+
+// The repros of issue 13: a worker importing a missing module, and `sh -c
+// 'echo boom >&2; exit 2'`, both dead before the settle window ends.
+func TestDetectorDiesInsideSettleWindow(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps []step
+		want  Verdict
+	}{
+		{"python import error", []step{
+			lineAt(20*time.Millisecond, "Traceback (most recent call last):"),
+			lineAt(20*time.Millisecond, `  File "/srv/worker.py", line 1, in <module>`),
+			lineAt(20*time.Millisecond, "    import notamodule"),
+			lineAt(20*time.Millisecond, "ModuleNotFoundError: No module named 'notamodule'"),
+			exitAt(30*time.Millisecond, Exit{Code: 1}),
+		}, Verdict{State: StateFailed, Reason: "crash", ExitCode: 1,
+			Line:    "ModuleNotFoundError: No module named 'notamodule'",
+			Message: `exit code 1; error line "ModuleNotFoundError: No module named 'notamodule'" at /srv/worker.py, line 1`}},
+		{"sh exit 2", []step{
+			{5 * time.Millisecond, Event{Kind: EventLine, Line: Line{Text: "boom", Stream: StreamStderr}}},
+			exitAt(6*time.Millisecond, Exit{Code: 2}),
+		}, Verdict{State: StateFailed, Reason: "crash", ExitCode: 2, Message: `exit code 2; last error line "boom"`}},
+		{"exit 0", []step{exitAt(900*time.Millisecond, Exit{Code: 0})},
+			Verdict{State: StateFailed, Reason: "exited", Message: "exited with code 0; a service is expected to keep running"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := NewDetector(&Spec{}, 1, t0)
+			history := drive(d, tt.steps, 0)
+			assert.NotContains(t, states(history), StateReady)
+			assert.Equal(t, tt.want, d.Verdict())
+		})
+	}
 }

@@ -23,11 +23,16 @@
 //
 // When neither patterns nor a rule are given, a configured port decides:
 // ready once this process tree listens on it. With no port either, a
-// service is ready once it has run for the stability delay (at once
-// without one), and a task just runs until its exit.
+// service is ready once it has run for Settle (the stability delay, or
+// DefaultSettle, 1s, without one), not counting the time a version
+// manager's shim takes to choose the program (EventExec); a task just runs
+// until its exit. A ready line without a rule also waits for the
+// configured port, or with ReadyLinePort for the port its URL names.
 //
 // The condition must then hold for StabilityDelay with no error line;
-// an error line during the delay fails the run. Once ready, the run stays
+// an error line during the delay fails the run. An error line begins a
+// failure, collected until the exit or FailureQuiet without output; the
+// run then fails on the line that best explains it (CauseRank). Once ready, the run stays
 // ready until an error line (failed), a not-ready line (starting) or the
 // exit; a port closing or a rule turning false later does not undo it
 // (healthchecks watch a ready process, not the detector).
@@ -46,8 +51,9 @@
 // A stop procs requested is "stopped" however it ended; SIGKILL or 137 is
 // "killed"; a task exiting 0 is "completed"; a service exiting 0 is failed
 // with reason "exited" (a service is meant to keep running, and one that
-// exits 0 while starting never became ready); anything else is a "crash"
-// with its code. A run already failed by an error line or a timeout keeps
+// exits 0 while starting never became ready), or "daemonized" when it left
+// a daemon running (Exit.Daemon); anything else is a "crash" with its code
+// and the line of its last output that best says why. A run already failed by an error line or a timeout keeps
 // that reason and deciding line at its exit, with the exit added to the
 // message: the error line says more than "exit code 1".
 package rules

@@ -29,6 +29,11 @@ const (
 	// EventInputWritten says that input was written; Time is when the
 	// write began, so output read after it may be the answer.
 	EventInputWritten
+	// EventExec says the programs of the process tree changed
+	// (Event.Program): a run ready by running does not settle while a
+	// version manager's shim (pyenv, asdf…) is still choosing the program,
+	// and settles from when it has.
+	EventExec
 )
 
 // Event is one thing that happened to a run. Time is when it happened; the
@@ -44,6 +49,9 @@ type Event struct {
 	Deps  map[string]State
 	// Input is, for EventInput, the text sent (with its Enter).
 	Input string
+	// Program is, for EventExec, the command lines of the process tree,
+	// one a line.
+	Program string
 }
 
 // Verdict is what the detector concludes about a run.

@@ -16,6 +16,9 @@ type Exit struct {
 	Requested bool
 	// Err is a failure to start or wait for the process.
 	Err error
+	// Daemon is what the run left running when its main process exited;
+	// nil when nothing.
+	Daemon *Daemon
 }
 
 // signalOf returns the signal that ended the process, from Signal or, when
@@ -56,6 +59,8 @@ func (e Exit) describe() string {
 //     143, our signal, or the SIGKILL after the shutdown timeout);
 //   - SIGKILL or 137 is killed: usually the OOM killer or a person;
 //   - a task exiting 0 is completed;
+//   - a service exiting 0 and leaving a daemon behind is failed with reason
+//     "daemonized";
 //   - a service exiting 0 is failed with reason "exited": a service is meant
 //     to keep running, and one that exits 0 while starting never became
 //     ready;
@@ -74,6 +79,8 @@ func classifyExit(e Exit, task bool) Verdict {
 		v.Reason = "killed"
 	case e.Code == 0 && sig == 0 && task:
 		v.State, v.Reason = StateCompleted, "completed"
+	case e.Code == 0 && sig == 0 && e.Daemon != nil:
+		v = daemonVerdict(e.Daemon)
 	case e.Code == 0 && sig == 0:
 		v.Reason = "exited"
 		v.Message = "exited with code 0; a service is expected to keep running"

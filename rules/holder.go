@@ -158,3 +158,7 @@ func cmdline(pid int) string {
 	}
 	return line
 }
+
+// CommandLine returns the command line of pid for a message, shortened
+// ("[comm]" when it has none).
+func CommandLine(pid int) string { return cmdline(pid) }

@@ -2,22 +2,58 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// DefaultSettle is how long a service with nothing to wait for (no ready
+// line, port, rule or preset signal) must run without an error before it
+// counts as ready, unless StabilityDelay says otherwise: a process that dies
+// at once (a missing module, a bad flag) then fails instead of being ready
+// for a moment.
+const DefaultSettle = time.Second
+
+// waitsForNothing reports whether the spec gives nothing to wait for, so a
+// service is ready once it has run for Settle.
+func (s *Spec) waitsForNothing() bool {
+	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
+}
+
+// ReadyByRunning reports whether a run is ready by running for Settle:
+// a service with nothing else to wait for.
+func (s *Spec) ReadyByRunning() bool {
+	return !s.Task && !s.Interactive && s.waitsForNothing()
+}
+
+// launcher matches the command line of a version manager's shim, which
+// takes a while (seconds, on a busy machine) to choose the real program
+// and exec it: pyenv, rbenv, nodenv, goenv, asdf, mise.
+var launcher = regexp.MustCompile(`/shims/|/\.?(pyenv|rbenv|nodenv|goenv|asdf)/(libexec|bin)/`)
+
+// launcherMax bounds how long a shim may take before the run settles
+// anyway (a wrapper that runs the program as a child, never execing it).
+const launcherMax = 30 * time.Second
+
+// isLauncher reports whether program is a shim still choosing the program.
+func isLauncher(program string) bool { return launcher.MatchString(program) }
+
+// Settle is how long the ready condition must hold without an error line:
+// StabilityDelay, or DefaultSettle for a service with nothing to wait for.
+func (s *Spec) Settle() time.Duration {
+	if s.StabilityDelay == 0 && s.ReadyByRunning() {
+		return DefaultSettle
+	}
+	return s.StabilityDelay
+}
 
 // condition reports whether the ready condition holds now (before the
 // stability delay): ready = (no readyPatterns, or a ready line seen) AND
 // (no rule, or the rule is true). With neither, a configured port must be
 // open by this process tree; with no port either, a service is ready by
 // running and a task waits for its exit.
-// waitsForNothing reports whether the spec gives nothing to wait for, so a
-// service is ready as soon as it runs.
-func (s *Spec) waitsForNothing() bool {
-	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
-}
-
 func (d *Detector) condition(now time.Time, line string) bool {
 	hasPatterns := len(d.spec.ReadyPatterns) > 0
 	listening := d.spec.ReadyOnListen && len(d.ports) > 0
@@ -36,7 +72,45 @@ func (d *Detector) condition(now time.Time, line string) bool {
 	if d.spec.Rule != nil {
 		return d.evalRule(now, line)
 	}
+	return d.readyLine == "" || d.lineAgreesWithPorts()
+}
+
+// lineAgreesWithPorts reports whether the port a ready line stands for is
+// listened on by the process tree: the configured port, else (ReadyLinePort)
+// the one in the line's URL. A line with neither needs no port.
+func (d *Detector) lineAgreesWithPorts() bool {
+	if d.spec.Port != 0 {
+		return d.portOpen
+	}
+	if port := d.linePort(); port != 0 {
+		return slices.Contains(d.ports, port)
+	}
 	return true
+}
+
+// urlPort finds the port of an http(s) URL in a line ("http://127.0.0.1:8000").
+var urlPort = regexp.MustCompile(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`)
+
+// linePort is the port a ready line's URL names, 0 when none (or when the
+// spec does not ask).
+func (d *Detector) linePort() int {
+	if !d.spec.ReadyLinePort || d.readyLine == "" {
+		return 0
+	}
+	return d.readyPort
+}
+
+// urlPortOf returns the port of the first http(s) URL in line, 0 if none.
+func urlPortOf(line string) int {
+	m := urlPort.FindStringSubmatch(line)
+	if m == nil {
+		return 0
+	}
+	port, err := strconv.Atoi(m[1])
+	if err != nil || port > 65535 {
+		return 0
+	}
+	return port
 }
 
 // bindEnv builds the rule environment once; the functions it holds read
@@ -79,6 +153,8 @@ func (d *Detector) readyMessage() string {
 	}
 	if d.spec.Port != 0 && d.portOpen {
 		parts = append(parts, fmt.Sprintf("port %d open", d.spec.Port))
+	} else if port := d.linePort(); port != 0 {
+		parts = append(parts, fmt.Sprintf("port %d open", port))
 	} else if d.readyLine == "" && d.spec.ReadyOnListen && len(d.ports) > 0 {
 		parts = append(parts, "listening on port "+joinInts(d.ports))
 	}
@@ -86,8 +162,8 @@ func (d *Detector) readyMessage() string {
 		parts = append(parts, "rule "+strconv.Quote(d.spec.Rule.Source)+" true")
 	}
 	if len(parts) == 0 {
-		if d.spec.StabilityDelay > 0 {
-			return fmt.Sprintf("running for %s without error", d.spec.StabilityDelay)
+		if settle := d.spec.Settle(); settle > 0 {
+			return fmt.Sprintf("running for %s without error", settle)
 		}
 		return "running"
 	}
@@ -123,6 +199,9 @@ func (d *Detector) timeoutMessage() string {
 		parts = append(parts, "no line matched "+patternList(d.spec.ReadyPatterns))
 	case d.readyLine != "":
 		parts = append(parts, "matched "+quote(d.readyLine))
+		if port := d.linePort(); port != 0 && d.spec.Port == 0 && !slices.Contains(d.ports, port) {
+			parts = append(parts, fmt.Sprintf("but its process tree does not listen on port %d", port))
+		}
 	}
 	if d.spec.Rule != nil {
 		rule := "rule " + strconv.Quote(d.spec.Rule.Source) + " not true"

@@ -42,6 +42,9 @@ func NewResult(name string, run int, v Verdict, success bool, started, now time.
 	}
 	if ring != nil {
 		res.Logs = RunLogs(ring, started)
+		if !success {
+			res.Logs = FailureLogs(ring, started, v.Line)
+		}
 	}
 	return res
 }
@@ -51,6 +54,34 @@ func NewResult(name string, run int, v Verdict, success bool, started, now time.
 // started) on, stripped. Output of earlier runs never counts.
 func RunLogs(ring *Ring, since time.Time) []string {
 	return lastTexts(ring.Since(since), ResultLogLines)
+}
+
+// FailureLogs is RunLogs for a failed run whose deciding line is cause:
+// when cause is not among the last lines (a stack trace followed it), the
+// lines around it instead, so the result shows what explains the failure.
+func FailureLogs(ring *Ring, since time.Time, cause string) []string {
+	lines := ring.Since(since)
+	all := lastTexts(lines, len(lines))
+	at := -1
+	for i := len(all) - 1; i >= 0 && cause != ""; i-- {
+		if all[i] == cause {
+			at = i
+			break
+		}
+	}
+	if at < 0 || at >= len(all)-ResultLogLines {
+		return lastN(all, ResultLogLines)
+	}
+	start := max(0, at-causeContextBefore)
+	return all[start:min(len(all), start+ResultLogLines)]
+}
+
+// causeContextBefore is how many lines before the cause a result shows
+// (a Python frame, Node's file:line and the code it quotes).
+const causeContextBefore = 5
+
+func lastN(lines []string, n int) []string {
+	return lines[max(0, len(lines)-n):]
 }
 
 // lastTexts returns the stripped text of the last n non-blank lines.

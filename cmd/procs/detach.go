@@ -144,6 +144,27 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
 	case failed:
 		return silentExit(exitFailure)
 	}
+	return a.failedSince(ctx, c)
+}
+
+// failedSince fails the wait when a process failed after its own wait
+// answered (ready, then dead before the others were): up -d --wait never
+// exits 0 while a process it waited for is failed.
+func (a *app) failedSince(ctx context.Context, c *control.Client) error {
+	list, err := c.List(ctx)
+	if err != nil {
+		return nil // procs ended: everything it ran completed
+	}
+	failed := false
+	for _, st := range list {
+		if st.State == rules.StateFailed {
+			fmt.Fprintf(a.stderr, "%s failed (run %d): %s\n", st.Name, st.Run, st.Message)
+			failed = true
+		}
+	}
+	if failed {
+		return silentExit(exitFailure)
+	}
 	return nil
 }
 

@@ -152,11 +152,12 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	case spec.Task:
 		return "never: a task has nothing to be ready for; it is completed when it exits 0"
 	default:
-		text = "as soon as it is running: it has no readyPatterns, port or ready rule to wait for"
+		text = "when it is running (it has no readyPatterns, port or ready rule to wait for)"
 	}
-	if spec.StabilityDelay > 0 {
-		text += fmt.Sprintf(", and then %s without an error line", spec.StabilityDelay)
+	if settle := spec.Settle(); settle > 0 {
+		text += fmt.Sprintf(", and then %s without an error line", settle)
 	}
+
 	switch {
 	case spec.ReadyTimeout > 0:
 		text += fmt.Sprintf("; failed if not ready within %s", spec.ReadyTimeout)

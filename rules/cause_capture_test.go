@@ -1,0 +1,98 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The pairs of real lines of issue 13 item 2: the first explains the
+// failure better than the second.
+func TestCauseRankOfRealPairs(t *testing.T) {
+	better := [][2]string{
+		{"SyntaxError: invalid syntax", "Traceback (most recent call last):"},
+		{"ModuleNotFoundError: No module named 'x'", `  File "/srv/app.py", line 1, in <module>`},
+		{"initdb: error: cannot be run as root", `initdb: hint: Please log in (using, e.g., "su") as the (unprivileged) user`},
+		{"panic: runtime error: index out of range [3] with length 1", "goroutine 1 [running]:"},
+		{"Error: Cannot find module 'express'", "    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)"},
+		{"vite.config.js:2:0: ERROR: Expected identifier but found end of file", "error when starting dev server:"},
+		{"2026/11/22 22:02:50 [emerg] 25623#25623: unknown directive", "Usage: nginx [-?hvVtTq]"},
+		{"FATAL:  could not create any TCP/IP sockets", "HINT:  Is another postmaster already running on port 27203?"},
+	}
+	for _, b := range better {
+		assert.Greater(t, CauseRank(b[0]), CauseRank(b[1]), "%q over %q", b[0], b[1])
+	}
+}
+
+// After the first error line, the failure is collected until the output is
+// quiet or the process exits, and the line that explains it decides: on
+// real output recorded here and for the presets.
+func TestFixtureFailureCauses(t *testing.T) {
+	tests := []struct {
+		capture string
+		errors  []string
+		line    string   // the deciding line
+		message []string // in the message
+	}{
+		// `flask run` (what `procs restart web` starts) on an app.py with a
+		// syntax error: the top of the traceback is runpy and click.
+		{"flask/syntax-error", []string{`^Error: `, `Address already in use`, `^Traceback \(most recent call last\)`},
+			"SyntaxError: invalid syntax", []string{`error line "SyntaxError: invalid syntax" at `, `app.py, line 7`}},
+		{"preset/flask/import-error", []string{`^Error: `, `Address already in use`, `^Traceback \(most recent call last\)`},
+			"ModuleNotFoundError: No module named 'no_such_module'", []string{"app.py, line 1"}},
+		// esbuild prints the error before vite says the config failed.
+		{"preset/vite/bad-config", []string{`error when starting (dev|preview) server`, `failed to load config from`},
+			"vite.config.js:2:0: ERROR: Expected identifier but found end of file", []string{"failed to load config from"}},
+		{"preset/vite/v6-bad-config", []string{`error when starting (dev|preview) server`, `failed to load config from`},
+			"vite.config.js:2:0: ERROR: Expected identifier but found end of file", nil},
+		{"preset/django/bad-settings", []string{`^Traceback \(most recent call last\)`, `^Error: `},
+			"ModuleNotFoundError: No module named 'no_such_app'", nil},
+		{"python-http/port-in-use", []string{"Address already in use", "^Traceback"},
+			"OSError: [Errno 98] Address already in use", []string{"socketserver.py, line "}},
+		{"preset/postgres/port-in-use", []string{`FATAL:`},
+			"FATAL:  could not create any TCP/IP sockets", nil},
+		{"preset/nginx/bad-config", []string{`\[emerg\]`},
+			`unknown directive "bogus_directive"`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.capture, func(t *testing.T) {
+			f := loadFixture(t, tt.capture)
+			d := NewDetector(&Spec{ErrorPatterns: mustPatterns(t, tt.errors...), ReadyTimeout: 30 * time.Second}, 1, t0)
+			history, ring := f.replay(d, nil)
+			require.NotEmpty(t, history)
+			assert.Equal(t, StateFailed, history[0].State, "%+v", history[0])
+			assert.Contains(t, history[0].Line, tt.line)
+			for _, m := range tt.message {
+				assert.Contains(t, history[0].Message, m)
+			}
+			final := d.Verdict()
+			if final.State == StateFailed {
+				assert.Contains(t, final.Line, tt.line, "the exit keeps the cause")
+			}
+			res := NewResult("svc", 1, final, false, t0, t0.Add(2*time.Second), nil, ring)
+			assert.Contains(t, strings.Join(res.Logs, "\n"), tt.line, "the result's logs hold the cause")
+		})
+	}
+}
+
+// The repros of issue 13 item 2 as crashes, with no error pattern: the exit
+// quotes the line that explains it.
+func TestFixtureCrashCauses(t *testing.T) {
+	tests := []struct{ capture, message string }{
+		{"initdb/as-root", `exit code 1; error line "initdb: error: cannot be run as root"`},
+		{"python-worker/import-error", `exit code 1; last error line "ModuleNotFoundError: No module named 'notamodule'" at /tmp/`},
+		{"preset/postgres/bad-datadir", `exit code 2; error line "postgres: could not access directory`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.capture, func(t *testing.T) {
+			f := loadFixture(t, tt.capture)
+			d := NewDetector(&Spec{}, 1, t0)
+			history, _ := f.replay(d, nil)
+			assert.NotContains(t, states(history), StateReady, "dead inside the settle window")
+			assert.Contains(t, d.Verdict().Message, tt.message)
+		})
+	}
+}

@@ -1,0 +1,214 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// FailureQuiet is how long the output must stay quiet after the first
+// error line before the failure is decided: a traceback, a stack or a
+// config error is printed in one burst, and its cause is often its last
+// line. The exit of the process decides at once.
+const FailureQuiet = 300 * time.Millisecond
+
+// failureCollectMax bounds the collection when the output never goes quiet
+// (a program that logs the same error in a loop).
+const failureCollectMax = 2 * time.Second
+
+// failureLinesMax bounds the lines a failure keeps; recentLinesMax the
+// lines kept from before it (an esbuild error printed before the line that
+// says loading the config failed) and for a crash's cause.
+const (
+	failureLinesMax = 200
+	recentLinesMax  = 32
+	beforeFirstMax  = 12
+)
+
+// failure is a failure being collected: from the first error line until
+// the output is quiet for FailureQuiet or the process exits.
+type failure struct {
+	pattern Pattern
+	// lines are the non-blank lines around the failure: up to
+	// beforeFirstMax lines before the first error line, then it, then
+	// what followed; first is the index of the first error line.
+	lines   []string
+	first   int
+	firstAt time.Time
+	lastAt  time.Time
+}
+
+// beginFailure starts collecting a failure at the error line text, which
+// matched p.
+func (d *Detector) beginFailure(p Pattern, text string, now time.Time) {
+	before := d.recent
+	if len(before) > 0 && before[len(before)-1] == text {
+		before = before[:len(before)-1] // text itself was just remembered
+	}
+	if len(before) > beforeFirstMax {
+		before = before[len(before)-beforeFirstMax:]
+	}
+	f := &failure{pattern: p, first: len(before), firstAt: now, lastAt: now}
+	f.lines = append(append(f.lines, before...), text)
+	d.failing = f
+}
+
+// add collects one more line of the failure.
+func (f *failure) add(text string, now time.Time) {
+	f.lastAt = now
+	if strings.TrimSpace(text) == "" || len(f.lines) >= failureLinesMax {
+		return
+	}
+	f.lines = append(f.lines, text)
+}
+
+// due is when the failure is decided unless more output comes.
+func (f *failure) due() time.Time {
+	return minTime(f.lastAt.Add(FailureQuiet), f.firstAt.Add(failureCollectMax))
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// checkFailure decides a collected failure once its output has been quiet
+// long enough.
+func (d *Detector) checkFailure(now time.Time) {
+	if d.failing != nil && !now.Before(d.failing.due()) {
+		d.decideFailure()
+	}
+}
+
+// decideFailure fails the run with the line that best explains the
+// collected failure.
+func (d *Detector) decideFailure() {
+	f := d.failing
+	d.failing = nil
+	i := bestCause(f.lines, f.first)
+	cause, first := f.lines[i], f.lines[f.first]
+	if i == f.first {
+		msg := errorMessage(f.pattern, first)
+		if loc := causeLocation(f.lines, i); loc != "" {
+			msg = fmt.Sprintf("error line %s at %s (matched /%s/)", quote(first), loc, f.pattern.Source)
+		}
+		d.fail("error", msg, first)
+		return
+	}
+	msg := "error line " + quote(cause)
+	if loc := causeLocation(f.lines, i); loc != "" {
+		msg += " at " + loc
+	}
+	msg += fmt.Sprintf(" (after %s matched /%s/)", quote(first), f.pattern.Source)
+	d.fail("error", msg, cause)
+}
+
+// bestCause returns the index of the line of lines that best explains a
+// failure whose first error line is lines[first]: the first error line
+// unless another ranks higher (CauseRank); of the best exception lines the
+// last, the final one of a chained traceback.
+func bestCause(lines []string, first int) int {
+	best, bestRank := first, CauseRank(lines[first])
+	for i, line := range lines {
+		if i == first {
+			continue
+		}
+		rank := CauseRank(line)
+		if rank > bestRank || rank == bestRank && rank >= 90 && i > first {
+			best, bestRank = i, rank
+		}
+	}
+	return best
+}
+
+// bestOf returns the line of lines that best explains a crash, the latest
+// of the best ranked; "" when none ranks above nothing.
+func bestOf(lines []string) string {
+	best, bestRank := "", 0
+	for _, line := range lines {
+		if rank := CauseRank(line); rank > 0 && rank >= bestRank {
+			best, bestRank = line, rank
+		}
+	}
+	return best
+}
+
+var (
+	pythonFrame = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)`)
+	// A Node "file.js:12" heading above the code it quotes.
+	scriptLine = regexp.MustCompile(`^((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
+	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d".
+	stackFrame = regexp.MustCompile(`^\s*(?:at (?:.*\()?)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
+)
+
+// fileLine finds "file.ext:12" in a line.
+var fileLine = regexp.MustCompile(`\w\.\w+:\d+`)
+
+// causeLocation returns where the failure at lines[i] happened, from the
+// lines around it: the last Python frame or Node script heading above it,
+// else the first stack frame below it (outside the runtime). "" when the
+// cause line says it itself, or nothing does.
+func causeLocation(lines []string, i int) string {
+	if fileLine.MatchString(lines[i]) || strings.Contains(lines[i], ", line ") {
+		return ""
+	}
+	for j := i - 1; j >= 0 && j >= i-15; j-- {
+		if m := pythonFrame.FindStringSubmatch(lines[j]); m != nil {
+			return m[1] + ", line " + m[2]
+		}
+		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil {
+			return m[1]
+		}
+	}
+	for j := i + 1; j < len(lines) && j <= i+15; j++ {
+		if m := stackFrame.FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1], "/node_modules/") {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// crashMessage adds to how the run ended the line that best says why: the
+// best ranked of its last lines (CauseRank), else its last words on
+// stderr ("sh: 1: srv: not found"), else its last line.
+func (d *Detector) crashMessage(ended string) (message, line string) {
+	cause, label := bestOf(d.recent), "error line"
+	if cause != "" {
+		line = cause
+	} else {
+		cause = d.lastStderr
+	}
+	if cause == d.lastStderr {
+		label = "last error line"
+	}
+	if cause == "" {
+		if d.log.last == "" {
+			return ended, ""
+		}
+		return ended + "; last line " + quote(d.log.last), ""
+	}
+	message = ended + "; " + label + " " + quote(cause)
+	if i := slices.Index(d.recent, cause); i >= 0 {
+		if loc := causeLocation(d.recent, i); loc != "" {
+			message += " at " + loc
+		}
+	}
+	return message, line
+}
+
+// remember keeps the last non-blank lines of the run, for the cause of a
+// failure that begins (or a crash that ends) after them.
+func (d *Detector) remember(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if len(d.recent) == recentLinesMax {
+		copy(d.recent, d.recent[1:])
+		d.recent = d.recent[:recentLinesMax-1]
+	}
+	d.recent = append(d.recent, text)
+}

@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Issue 13 item 7: uvicorn --reload says "Uvicorn running on" about 250 ms
+// before its worker listens. With a port configured, or a preset's ready
+// line naming one, the run is ready only once its tree listens on it.
+func TestReadyLineWaitsForItsPort(t *testing.T) {
+	const line = "INFO:     Uvicorn running on http://127.0.0.1:8123 (Press CTRL+C to quit)"
+	tests := []struct {
+		name  string
+		spec  Spec
+		steps []step
+		want  []State
+		at    string // the ready verdict's message
+	}{
+		{"configured port", Spec{Port: 8123}, []step{lineAt(10*time.Millisecond, line), portsAt(260*time.Millisecond, 8123)},
+			[]State{StateReady}, `matched "` + line + `"; port 8123 open`},
+		{"preset line's URL", Spec{ReadyLinePort: true}, []step{lineAt(10*time.Millisecond, line), portsAt(100*time.Millisecond, 9999), portsAt(260*time.Millisecond, 8123, 9999)},
+			[]State{StateReady}, "port 8123 open"},
+		{"a line without a URL needs no port", Spec{ReadyLinePort: true}, []step{lineAt(10*time.Millisecond, "* Ready to accept connections tcp")},
+			[]State{StateReady}, `matched "* Ready to accept connections tcp"`},
+		{"never listens", Spec{ReadyLinePort: true, ReadyTimeout: time.Second}, []step{lineAt(10*time.Millisecond, line)},
+			[]State{StateFailed}, "but its process tree does not listen on port 8123 after 1s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := tt.spec
+			spec.ReadyPatterns = mustPatterns(t, "Uvicorn running on", "Ready to accept")
+			d := NewDetector(&spec, 1, t0)
+			history := drive(d, tt.steps[:1], 50*time.Millisecond)
+			if len(tt.steps) > 1 {
+				assert.Empty(t, history, "not ready on the line alone")
+			}
+			history = append(history, drive(d, tt.steps[1:], 2*time.Second)...)
+			require.Equal(t, tt.want, states(history))
+			assert.Contains(t, history[0].Message, tt.at)
+			if tt.want[0] == StateReady && len(tt.steps) > 1 {
+				assert.Equal(t, line, history[0].Line)
+			}
+		})
+	}
+}
+
+// A version manager's shim (pyenv: bash .pyenv/shims/python3, then
+// .pyenv/libexec/pyenv-exec, then python) can take seconds to run the
+// program: the settle window starts when the program runs, so a worker that
+// dies at import is never ready first.
+func TestSettleWaitsForTheShim(t *testing.T) {
+	execAt := func(at time.Duration, programs string) step {
+		return step{at, Event{Kind: EventExec, Program: programs}}
+	}
+	d := NewDetector(&Spec{}, 1, t0)
+	history := drive(d, []step{
+		execAt(10*time.Millisecond, "sh -c python3 worker.py\nbash /root/.pyenv/shims/python3 worker.py\n"),
+		execAt(300*time.Millisecond, "sh -c python3 worker.py\nbash /root/.pyenv/libexec/pyenv-exec python3 worker.py\n"),
+		execAt(3500*time.Millisecond, "sh -c python3 worker.py\npython3 worker.py\n"),
+		lineAt(3550*time.Millisecond, "ModuleNotFoundError: No module named 'notamodule'"),
+		exitAt(3560*time.Millisecond, Exit{Code: 1}),
+	}, 0)
+	assert.NotContains(t, states(history), StateReady)
+	assert.Equal(t, StateFailed, d.Verdict().State)
+
+	d = NewDetector(&Spec{}, 1, t0)
+	history = drive(d, []step{
+		execAt(10*time.Millisecond, "bash /root/.pyenv/shims/python3 good.py\n"),
+		execAt(3500*time.Millisecond, "python3 good.py\n"),
+		execAt(3600*time.Millisecond, "python3 good.py\nsleep 1\n"), // its own children do not delay it
+	}, 10*time.Second)
+	require.Equal(t, []State{StateReady}, states(history))
+	deadline, _ := NewDetector(&Spec{}, 1, t0).Deadline()
+	assert.Equal(t, t0.Add(DefaultSettle), deadline)
+
+	// A wrapper that never execs the program settles after launcherMax.
+	d = NewDetector(&Spec{}, 1, t0)
+	history = drive(d, []step{execAt(10*time.Millisecond, "bash /home/u/.asdf/shims/ruby worker.rb\n")}, time.Minute)
+	require.Equal(t, []State{StateReady}, states(history))
+}
