@@ -43,10 +43,9 @@ key. q quits and leaves procs running. procs up --tui starts procs and shows it.
 // runTUI shows the dashboard of the procs of dir on this terminal; owned
 // says this command started that procs, so quitting offers to stop it.
 func (a *app) runTUI(dir string, owned bool) error {
-	in, inOK := a.stdin.(*os.File)
-	out, outOK := a.stdout.(*os.File)
-	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
-		return withCode(exitUsage, errors.New("tui needs a terminal: run it in one, or use procs status and procs logs -f"))
+	in, out, err := a.terminal()
+	if err != nil {
+		return err
 	}
 	opts := tui.Options{
 		Dir:     dir,
@@ -56,11 +55,21 @@ func (a *app) runTUI(dir string, owned bool) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	err := tui.Run(ctx, opts, tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(a.environ))
+	err = tui.Run(ctx, opts, tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(a.environ))
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
 	return nil
+}
+
+// terminal is this command's terminal, or a usage error when it has none.
+func (a *app) terminal() (in, out *os.File, err error) {
+	in, inOK := a.stdin.(*os.File)
+	out, outOK := a.stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		return nil, nil, withCode(exitUsage, errors.New("tui needs a terminal: run it in one, or use procs status and procs logs -f"))
+	}
+	return in, out, nil
 }
 
 // attachProcess is `procs attach NAME` for the dashboard's a key: the same
@@ -84,6 +93,9 @@ func (a *app) attachProcess(name string) *exec.Cmd {
 // upTUI starts procs in the background, as up -d does, and shows its
 // dashboard; quitting it asks whether to stop procs.
 func (a *app) upTUI(cfg *config.Config, opts upOptions) error {
+	if _, _, err := a.terminal(); err != nil {
+		return err
+	}
 	if c, err := control.Dial(cfg.Dir); err == nil {
 		defer c.Close()
 		info, _ := c.Info(context.Background())

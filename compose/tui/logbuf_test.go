@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"context"
 	"strconv"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/procsdev/procs/compose"
@@ -61,4 +63,41 @@ func TestQueueDropsLinesNeverStates(t *testing.T) {
 	assert.Equal(t, compose.EventState, batch[maxPendingLines].(eventMsg).Type)
 	assert.Equal(t, "5 lines dropped while the dashboard caught up", batch[maxPendingLines+1].(eventMsg).Message)
 	assert.Empty(t, q.take())
+}
+
+func TestQueueForwardsEverythingInOrder(t *testing.T) {
+	q := newQueue()
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan tea.Msg)
+	forwarded := make(chan struct{})
+	go func() {
+		defer close(forwarded)
+		q.forward(ctx, func(msg tea.Msg) {
+			select {
+			case got <- msg:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	const n = 5000
+	go func() {
+		for i := range n {
+			q.push(eventMsg{Type: compose.EventState, Seq: int64(i)})
+		}
+	}()
+	next := int64(0)
+	deadline := time.After(testDeadline)
+	for next < n {
+		select {
+		case msg := <-got:
+			for _, one := range msg.(batchMsg) {
+				assert.Equal(t, next, one.(eventMsg).Seq)
+				next++
+			}
+		case <-deadline:
+			t.Fatalf("got %d of %d", next, n)
+		}
+	}
+	cancel()
+	<-forwarded
 }
