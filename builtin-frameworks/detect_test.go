@@ -76,7 +76,7 @@ func TestDetect(t *testing.T) {
 		// Python program, assumed ready after a while.
 		{"a worker in a Django project is not its dev server", "python3 worker.py", nil, project("django-app"), "python", ""},
 		{"manage.py other than runserver", "python manage.py qcluster", nil, project("django-app"), "python", ""},
-		{"sidekiq in a Rails project", "bundle exec sidekiq", nil, project("rails-app"), "", ""},
+		{"sidekiq in a Rails project is the worker, not rails", "bundle exec sidekiq", nil, project("rails-app"), "sidekiq", ""},
 		{"rails jobs in a Rails project", "bin/rails jobs:work", nil, project("rails-app"), "", ""},
 		{"Gemfile + config.ru", "bundle exec foreman start", nil, project("rails-app"), "rails",
 			"Gemfile + config.ru in ./rails-app"},

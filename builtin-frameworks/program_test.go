@@ -59,3 +59,13 @@ func presetName(d Detection) string {
 	}
 	return d.Preset.Name
 }
+
+// An interpreter named by its path is the same interpreter.
+func TestDetectPythonByPath(t *testing.T) {
+	for _, command := range []string{"/usr/bin/python3 worker.py", "/usr/bin/python3 -m mypkg.worker", "./venv/bin/python app.py"} {
+		d, ok := Detect(command, nil, project("plain"))
+		if assert.True(t, ok, command) {
+			assert.Equal(t, "python", d.Preset.Name, command)
+		}
+	}
+}

@@ -243,3 +243,71 @@ if want http-server && [ -d "$NPM_DIR/node_modules/http-server" ]; then
 rec http-server start -setup "$NODE && echo hi > index.html" -port 29001 -ready-line 'Available on' -stop-after 1s -- "./node_modules/.bin/http-server -p 29001 -a 127.0.0.1"
 rec http-server port-in-use -expect error -setup "$NODE" -port 29002 -occupy -- "./node_modules/.bin/http-server -p 29002 -a 127.0.0.1"
 fi
+
+# Clients that connect while a server starts (issue 13, item 5): a client
+# loop runs beside the server, its output to /dev/null. Timing decides
+# whether a client lands in the start-up window: re-run until the capture
+# shows the lines (postgres: "FATAL:  the database system is starting up").
+PGCLIENTS='printf "import time, psycopg2\nend = time.time() + 20\nwhile time.time() < end:\n    try:\n        c = psycopg2.connect(host=\"127.0.0.1\", port=PORT, user=\"postgres\", dbname=\"postgres\", connect_timeout=2)\n    except psycopg2.OperationalError:\n        time.sleep(0.005)\n        continue\n    c.close()\n    break\n" > clients.py'
+if want postgres; then
+PGSETUP='/usr/lib/postgresql/15/bin/initdb -D $TMP/data -U postgres >/dev/null 2>&1'
+rec postgres clients-during-start -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP' && $(echo "$PGCLIENTS" | sed s/PORT/27211/)" \
+	-port 27211 -ready-line 'ready to accept connections' -stop-after 1s -- \
+	"/usr/bin/python3 clients.py >/dev/null 2>&1 & exec /usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27211 -k \$TMP -c listen_addresses=127.0.0.1"
+PGCRASH="$PGSETUP"' && (/usr/lib/postgresql/15/bin/postgres -D $TMP/data -p 27214 -k $TMP -c listen_addresses=127.0.0.1 >/dev/null 2>&1 &) && until pg_isready -q -h 127.0.0.1 -p 27214; do sleep 0.1; done && psql -q -h 127.0.0.1 -p 27214 -U postgres -c "create table t as select generate_series(1,200000) n" && kill -9 $(head -1 $TMP/data/postmaster.pid) && sleep 0.5'
+rec postgres clients-during-recovery -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGCRASH' && $(echo "$PGCLIENTS" | sed s/PORT/27214/)" \
+	-ready-line 'ready to accept connections' -stop-after 1s -timeout 30s -- \
+	"/usr/bin/python3 clients.py >/dev/null 2>&1 & exec /usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27214 -k \$TMP -c listen_addresses=127.0.0.1"
+rec postgres as-root -expect error -port 27215 -- "/usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27215 -k \$TMP"
+fi
+if want mysql; then
+TCPCLIENTS='printf "import socket, time\nend = time.time() + 20\nn = 0\nwhile time.time() < end and n < 40:\n    try:\n        s = socket.create_connection((\"127.0.0.1\", 27511), timeout=1)\n        s.close()\n        n += 1\n    except OSError:\n        pass\n    time.sleep(0.01)\n" > clients.py'
+rec mysql clients-during-start -user mysql -setup "$MYSETUP && $TCPCLIENTS" -ready-line 'ready for connections' -stop-after 1s -signal TERM -timeout 60s -- \
+	"/usr/bin/python3 clients.py >/dev/null 2>&1 & exec mariadbd --no-defaults --datadir=\$TMP/data --port=27511 --bind-address=127.0.0.1 --socket=\$TMP/my.sock --pid-file=\$TMP/my.pid"
+fi
+HTTPCLIENTS='printf "import time, urllib.request, urllib.error\nend = time.time() + 20\nn = 0\nwhile time.time() < end and n < 10:\n    try:\n        urllib.request.urlopen(\"http://127.0.0.1:PORT/health\", timeout=1)\n        n += 1\n    except urllib.error.HTTPError:\n        n += 1\n    except OSError:\n        pass\n    time.sleep(0.02)\n" > clients.py'
+if want flask; then
+rec flask clients-during-start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$FLASKAPP && $(echo "$HTTPCLIENTS" | sed s/PORT/27611/)" -port 27611 -ready-line 'Running on' -stop-after 1s -- \
+	"python3 clients.py >/dev/null 2>&1 & exec flask --app app run --port 27611"
+fi
+
+# Python programs (the python preset), workers and their brokers.
+if want python; then
+PYOPTS="-env $PYPATH -env PYTHONUNBUFFERED=1"
+rec python import-error -expect error $PYOPTS -port 27621 -setup 'printf "import os\nimport no_such_module\n" > app.py' -- "python3 app.py"
+rec python syntax-error -expect error $PYOPTS -port 27622 -setup 'printf "import os\ndef handler(:\n    pass\n" > app.py' -- "python3 app.py"
+rec python flask-app-run $PYOPTS -port 27623 -ready-line 'Running on' -stop-after 1s -setup 'printf "from flask import Flask\napp = Flask(__name__)\n@app.get(\"/\")\ndef index():\n    return \"ok\"\nif __name__ == \"__main__\":\n    app.run(port=27623)\n" > app.py' -- "python3 app.py"
+rec python silent-server $PYOPTS -port 27624 -stop-after 1s -setup 'printf "import socketserver, http.server\nsocketserver.TCPServer((\"127.0.0.1\", 27624), http.server.SimpleHTTPRequestHandler).serve_forever()\n" > srv.py' -- "python3 srv.py"
+rec python port-in-use -expect error $PYOPTS -port 27625 -occupy -setup 'printf "from flask import Flask\napp = Flask(__name__)\nif __name__ == \"__main__\":\n    app.run(port=27625)\n" > app.py' -- "python3 app.py"
+fi
+if want celery; then
+TASKS='printf "from celery import Celery\napp = Celery(\"tasks\", broker=\"redis://127.0.0.1:PORT/0\")\n@app.task\ndef add(x, y):\n    return x + y\n" > tasks.py'
+rec celery start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$(echo "$TASKS" | sed s/PORT/27711/)" -ready-line 'Connected to' -stop-after 2s -timeout 60s -- \
+	"redis-server --port 27711 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP >/dev/null & exec python3 -m celery -A tasks worker --loglevel=INFO"
+rec celery no-broker -expect not-ready -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$(echo "$TASKS" | sed s/PORT/27712/)" -timeout 25s -- "python3 -m celery -A tasks worker --loglevel=INFO"
+rec celery broker-later -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$(echo "$TASKS" | sed s/PORT/27713/) && printf 'sleep 15\nexec redis-server --port 27713 --bind 127.0.0.1 --save \"\" --appendonly no --dir \$TMP >/dev/null\n' > broker.sh" \
+	-ready-line 'Connected to' -stop-after 2s -timeout 60s -- "sh broker.sh & exec python3 -m celery -A tasks worker --loglevel=INFO"
+rec celery bad-app -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -timeout 30s -- "python3 -m celery -A nosuch worker --loglevel=INFO"
+fi
+if want rq; then
+rec rq start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -ready-line 'Listening on' -stop-after 1s -timeout 30s -- \
+	"redis-server --port 27721 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP >/dev/null & sleep 0.3; exec rq worker --url redis://127.0.0.1:27721"
+rec rq no-redis -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -timeout 30s -- "rq worker --url redis://127.0.0.1:27722"
+fi
+if want sidekiq; then
+SKW='printf "require \"sidekiq\"\nSidekiq.configure_server { |c| c.redis = { url: ENV[\"REDIS_URL\"] } }\nclass HardJob\n  include Sidekiq::Worker\n  def perform(x); end\nend\n" > worker.rb'
+rec sidekiq start-pty -pty -setup "$SKW" -ready-line 'Starting processing' -stop-after 1s -timeout 40s -- \
+	"redis-server --port 27731 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP >/dev/null & sleep 0.3; REDIS_URL=redis://127.0.0.1:27731/0 exec sidekiq -r ./worker.rb"
+rec sidekiq no-redis -expect error -env REDIS_URL=redis://127.0.0.1:27732/0 -setup "$SKW" -timeout 40s -- "sidekiq -r ./worker.rb"
+fi
+if want etcd; then
+ETCD='etcd --data-dir $TMP/d --listen-client-urls http://127.0.0.1:PORT --advertise-client-urls http://127.0.0.1:PORT --listen-peer-urls http://127.0.0.1:PEER'
+rec etcd start -port 27811 -ready-line 'ready to serve client requests' -stop-after 1s -- "$(echo "$ETCD" | sed 's/PORT/27811/g; s/PEER/27812/')"
+rec etcd port-in-use -expect error -port 27813 -occupy -- "$(echo "$ETCD" | sed 's/PORT/27813/g; s/PEER/27814/')"
+rec etcd bad-flag -expect error -port 27815 -- "$(echo "$ETCD" | sed 's/PORT/27815/g; s/PEER/27816/') --no-such-flag"
+fi
+if want rabbitmq; then
+# The temp dir stays root-only: the node (user rabbitmq) cannot read it.
+RENV='env HOME=$TMP RABBITMQ_MNESIA_BASE=$TMP/mnesia RABBITMQ_LOG_BASE=$TMP/log RABBITMQ_LOGS=- RABBITMQ_NODE_PORT=27843 RABBITMQ_DIST_PORT=27844 RABBITMQ_NODENAME=rabbit27843@localhost RABBITMQ_ENABLED_PLUGINS_FILE=$TMP/plugins RABBITMQ_PID_FILE=$TMP/pid RABBITMQ_FEATURE_FLAGS_FILE=$TMP/feature_flags ERL_EPMD_PORT=27833'
+rec rabbitmq unreadable-dir -expect error -setup 'echo "[]." > plugins' -port 27843 -timeout 90s -- "$RENV rabbitmq-server"
+fi
