@@ -22,13 +22,12 @@ import (
 // answers; with --wait, once every process is ready (or completed) or one
 // fails.
 func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) error {
-	if c, err := control.Dial(cfg.Dir); err == nil {
-		defer c.Close()
-		info, _ := c.Info(context.Background())
-		return withCode(exitFailure, &control.AlreadyRunningError{PID: info.PID})
+	ctx, stop := signalContext()
+	defer stop()
+	a.signals = ctx
+	if err := alreadyRunning(ctx, cfg.Dir); err != nil {
+		return err
 	}
-	ctx, cancel := signalContext()
-	defer cancel()
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout)
 	defer cancelTimeout()
 	logPath := filepath.Join(cfg.Dir, ".procs", "logs", "procs.log")
@@ -36,7 +35,7 @@ func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) er
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
-	c, err := control.Dial(cfg.Dir)
+	c, err := control.DialContext(ctx, cfg.Dir)
 	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("procs started (pid %d) but does not answer: %w", pid, err))
 	}
@@ -46,6 +45,22 @@ func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) er
 		return nil
 	}
 	return a.waitAllReady(ctx, c)
+}
+
+// alreadyRunning refuses to start a second procs in dir, naming the
+// running one; a procs that does not answer (stopped) is named too.
+func alreadyRunning(ctx context.Context, dir string) error {
+	c, err := control.DialContext(ctx, dir)
+	var silent *control.NotAnsweringError
+	switch {
+	case errors.As(err, &silent):
+		return withCode(exitFailure, fmt.Errorf("%w: %w", control.ErrAlreadyRunning, err))
+	case err != nil:
+		return nil
+	}
+	defer c.Close()
+	info, _ := c.Info(ctx)
+	return withCode(exitFailure, &control.AlreadyRunningError{PID: info.PID})
 }
 
 // spawnBackground starts the detached procs, running this binary with args

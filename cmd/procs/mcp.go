@@ -66,8 +66,8 @@ func (a *app) serveMCP(opts mcpOptions) error {
 	dir := a.projectDir()
 	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: a.processNames(dir)})
 	defer server.Close()
-	ctx, cancel := signalContext()
-	defer cancel()
+	ctx, stop := signalContext()
+	defer stop()
 	if opts.start {
 		a.startIfNone(ctx, dir)
 	}

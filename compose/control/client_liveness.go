@@ -38,8 +38,8 @@ func (e *NotAnsweringError) Unwrap() error { return ErrNotAnswering }
 // during a long wait or a stream, procs is asked every pingInterval
 // whether it still answers. Variables so tests can shorten them.
 var (
-	answerTimeout     = 3 * time.Second
-	pingInterval = 2 * time.Second
+	answerTimeout = 3 * time.Second
+	pingInterval  = 2 * time.Second
 )
 
 // notAnswering is the error for this client's procs.
