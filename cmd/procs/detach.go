@@ -44,7 +44,13 @@ func (a *app) upDetached(cfg *compose.Config, names []string, opts upOptions) er
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
 	}
-	return a.waitAllReady(ctx, c)
+	err = a.waitAllReady(ctx, c)
+	if errors.Is(err, compose.ErrShuttingDown) || errors.Is(err, control.ErrNotRunning) {
+		// It ended at once (every process failed to start): its own
+		// output says why.
+		return withCode(exitFailure, fmt.Errorf("procs (pid %d) ended before every process was ready:\n%s", pid, lastLines(logPath, 10)))
+	}
+	return err
 }
 
 // alreadyRunning refuses to start a second procs in dir, naming the
@@ -59,6 +65,12 @@ func alreadyRunning(ctx context.Context, dir string) error {
 		return nil
 	}
 	defer c.Close()
+	if _, err := c.List(ctx); errors.Is(err, compose.ErrShuttingDown) {
+		// It is ending (a `procs down`, or all its processes failed): wait
+		// for it to let go of the folder; its event stream ends then.
+		_ = c.Events(ctx, control.EventsOptions{After: -1}, func(compose.Event) error { return nil })
+		return nil
+	}
 	info, _ := c.Info(ctx)
 	return withCode(exitFailure, &control.AlreadyRunningError{PID: info.PID})
 }
@@ -151,6 +163,8 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
 		return withCode(exitFailure, fmt.Errorf("not every process was ready in time; see `procs status`"))
+	case err != nil && (errors.Is(err, compose.ErrShuttingDown) || errors.Is(err, control.ErrNotRunning)):
+		return err
 	case err != nil:
 		return a.clientError(err)
 	case failed:
