@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/compose"
@@ -79,7 +78,7 @@ func (a *app) serveMCP(opts mcpOptions) error {
 		fmt.Fprintf(a.stderr, "procs mcp: serving MCP (streamable HTTP) at http://%s/ for %s\n", ln.Addr(), dir)
 		return withCode(exitFailure, server.ServeStreamableHTTP(ctx, ln))
 	}
-	err := server.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+	err := server.Run(ctx, &mcp.StdioTransport{Reader: a.stdin, Writer: a.stdout})
 	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil // the client closed stdin, or Ctrl-C
 	}
@@ -147,9 +146,3 @@ func (a *app) configJSON(dir string) func() ([]byte, error) {
 		return data, nil
 	}
 }
-
-// nopWriteCloser lets stdout serve as the write side of a transport
-// without the transport closing it.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
