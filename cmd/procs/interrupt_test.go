@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // clientDeadline bounds how long a test waits for a client to end: far
@@ -215,4 +218,39 @@ func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
 	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
 	out, err := procsCommand(dir, "status").CombinedOutput()
 	require.NoError(t, err, "procs answers again once resumed: %s", out)
+}
+
+// TestAttachEndsOnSignals: SIGTERM or SIGINT sent to `procs attach` (not
+// Ctrl-C typed, which goes to the process) detaches and ends it.
+func TestAttachEndsOnSignals(t *testing.T) {
+	dir := startProject(t, `
+procs:
+  term:
+    command: cat
+    pty: true
+`)
+	for sig, code := range map[syscall.Signal]int{syscall.SIGTERM: 143, syscall.SIGINT: 130} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := procsCommand(dir, "attach", "term")
+			terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
+			require.NoError(t, err)
+			defer terminal.Close()
+			var output bytes.Buffer
+			copied := make(chan struct{})
+			go func() { defer close(copied); _, _ = io.Copy(&output, terminal) }()
+			c := &client{cmd: cmd, ended: make(chan error, 1)}
+			go func() { c.ended <- cmd.Wait() }()
+			// Attached once it has put the terminal in raw mode.
+			require.Eventually(t, func() bool {
+				tio, err := unix.IoctlGetTermios(int(terminal.Fd()), unix.TCGETS)
+				return err == nil && tio.Lflag&unix.ICANON == 0
+			}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
+			require.NoError(t, cmd.Process.Signal(sig))
+			assert.Equal(t, code, c.exitCode(t))
+			terminal.Close()
+			<-copied
+			assert.Contains(t, output.String(), "interrupted by")
+			assert.Contains(t, output.String(), "detached from term; it is still running")
+		})
+	}
 }
