@@ -154,8 +154,12 @@ func foregroundArgs(args []string) []string {
 // completed, for a task); the first failure ends the wait with exit 1.
 func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
 	deadline, _ := ctx.Deadline()
+	// procs' own waits end a little before this command gives up, so what
+	// each process was doing when time ran out is printed.
+	left := time.Until(deadline)
+	wait := max(left-time.Second, left/2)
 	failed := false
-	err := c.WaitAll(ctx, time.Until(deadline), func(_ int, res rules.Result) bool {
+	err := c.WaitAll(ctx, wait, func(_ int, res rules.Result) bool {
 		a.printResult(res)
 		failed = !res.Success
 		return res.Success
