@@ -24,7 +24,7 @@ func (a *app) runCommand() *cobra.Command {
 		Long: `Run a task of the running procs (its dependencies first), print its output
 and exit with its exit code. Ctrl-C (or SIGTERM) stops the run it started,
 says so, and exits 130 (143); procs and the other processes go on.`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ctx, done, err := a.connect()
 			if err != nil {
