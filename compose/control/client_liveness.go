@@ -34,7 +34,7 @@ func (e *NotAnsweringError) Error() string {
 // Unwrap makes errors.Is(err, ErrNotAnswering) hold.
 func (e *NotAnsweringError) Unwrap() error { return ErrNotAnswering }
 
-// Liveness timing: a short request must be answered within answerTimeout;
+// Liveness timing: a ping must be answered within answerTimeout;
 // during a long wait or a stream, procs is asked every pingInterval
 // whether it still answers. Variables so tests can shorten them.
 var (
@@ -71,14 +71,6 @@ func (c *Client) ping(ctx context.Context) error {
 		return fmt.Errorf("%w (%w)", ErrNotRunning, unwrapSyscall(err))
 	}
 	return fmt.Errorf("ping: %w", err)
-}
-
-// short bounds a request that procs answers at once (status, input, down)
-// by answerTimeout; its end then means procs does not answer.
-func (c *Client) short(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	timer := time.AfterFunc(answerTimeout, func() { cancel(c.notAnswering()) })
-	return ctx, func() { timer.Stop(); cancel(nil) }
 }
 
 // watch returns a context that ends, with a *NotAnsweringError as its
