@@ -38,7 +38,7 @@ func (e *NotAnsweringError) Unwrap() error { return ErrNotAnswering }
 // during a long wait or a stream, procs is asked every pingInterval
 // whether it still answers. Variables so tests can shorten them.
 var (
-	answerTimeout = 3 * time.Second
+	answerTimeout = 5 * time.Second
 	pingInterval  = 2 * time.Second
 )
 
