@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,10 @@ type app struct {
 	stdout, stderr io.Writer
 	environ        []string
 
+	// signals is the context Ctrl-C or SIGTERM cancels for the client
+	// command running, nil before it connects.
+	signals context.Context
+
 	// Global flags.
 	file    string
 	set     []string
@@ -31,7 +36,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, environ []string) *app {
 func (a *app) execute(args []string) int {
 	root := a.rootCommand()
 	root.SetArgs(args)
-	err := root.Execute()
+	err := a.interrupted(root.Execute())
 	code := exitCodeOf(err)
 	var e *exitError
 	if err != nil && !(errors.As(err, &e) && e.quiet) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -53,8 +54,12 @@ func (a *app) attach(name string, in *os.File) error {
 	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("attach: raw mode: %w", err))
 	}
-	ended := a.pumpAttach(conn, in)
+	ended := a.pumpAttach(ctx, conn, in)
 	_ = term.Restore(int(in.Fd()), state)
+	if ie := interruptedWhile(ctx, "detached from %s; it is still running", name); ie != nil {
+		fmt.Fprint(a.stdout, "\r\n")
+		return ie
+	}
 	if ended {
 		fmt.Fprintf(a.stdout, "\r\n[procs: %s is no longer running]\r\n", name)
 		return nil
@@ -64,23 +69,31 @@ func (a *app) attach(name string, in *os.File) error {
 }
 
 // pumpAttach copies the process's output to this terminal and keystrokes
-// and window sizes to the process until Ctrl-] (false) or the end of the
-// process's output (true).
-func (a *app) pumpAttach(conn *control.AttachConn, in *os.File) (ended bool) {
+// and window sizes to the process until Ctrl-] or ctx ends (false: a
+// signal) or the end of the process's output (true).
+func (a *app) pumpAttach(ctx context.Context, conn *control.AttachConn, in *os.File) (ended bool) {
 	output := make(chan struct{})
 	go func() {
 		defer close(output)
 		_, _ = io.Copy(a.stdout, conn)
 	}()
+	// Closing the connection ends the copy; wait for it so nothing is
+	// written to the terminal after its mode is restored.
+	defer func() { _ = conn.Close(); <-output }()
 	// A read on a terminal cannot be interrupted; this reader ends with
-	// the command, which returns right after a detach.
+	// the command, which returns right after a detach. Its sends give up
+	// once the command stopped reading.
 	keys := make(chan []byte)
 	go func() {
 		buf := make([]byte, 4096)
 		for {
 			n, err := in.Read(buf)
 			if n > 0 {
-				keys <- bytes.Clone(buf[:n])
+				select {
+				case keys <- bytes.Clone(buf[:n]):
+				case <-ctx.Done():
+					return
+				}
 			}
 			if err != nil {
 				close(keys)
@@ -93,6 +106,8 @@ func (a *app) pumpAttach(conn *control.AttachConn, in *os.File) (ended bool) {
 	defer signal.Stop(winch)
 	for {
 		select {
+		case <-ctx.Done():
+			return false
 		case <-output:
 			return true
 		case <-winch:

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
@@ -51,21 +49,17 @@ func (a *app) projectDir() string {
 
 // connect dials the procs of the project (exit code 3 when none answers)
 // and returns a context that Ctrl-C or SIGTERM cancels; done releases both.
+// Signals are caught before dialing, so even a dial to a stopped procs
+// ends on Ctrl-C, and the command then exits saying it was interrupted.
 func (a *app) connect() (c *control.Client, ctx context.Context, done func(), err error) {
-	if c, err = a.dial(); err != nil {
-		return nil, nil, nil, err
-	}
-	ctx, cancel := signalContext()
-	return c, ctx, func() { cancel(); c.Close() }, nil
-}
-
-// dial connects to the procs of the project, or fails with exit code 3.
-func (a *app) dial() (*control.Client, error) {
-	c, err := control.Dial(a.projectDir())
+	ctx, stop := signalContext()
+	a.signals = ctx
+	c, err = control.DialContext(ctx, a.projectDir())
 	if err != nil {
-		return nil, a.clientError(err)
+		stop()
+		return nil, nil, nil, a.clientError(err)
 	}
-	return c, nil
+	return c, ctx, func() { stop(); c.Close() }, nil
 }
 
 // clientError maps an API error to the exit code contract: nothing running
@@ -75,6 +69,10 @@ func (a *app) clientError(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case interruption(a.signals) != nil:
+		return a.interrupted(err)
+	case errors.Is(err, control.ErrPermission):
+		return withCode(exitFailure, err)
 	case errors.Is(err, control.ErrNotRunning):
 		return withCode(exitNoProcs, errNoProcs)
 	case errors.Is(err, compose.ErrUnknownProcess):
@@ -106,10 +104,4 @@ func (a *app) printResult(res rules.Result) {
 			fmt.Fprintf(a.stderr, "  | %s\n", line)
 		}
 	}
-}
-
-// signalContext is cancelled by Ctrl-C or SIGTERM, so commands that wait
-// or follow a stream end cleanly.
-func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 	"github.com/procsdev/procs/rules"
@@ -22,13 +23,12 @@ import (
 // answers; with --wait, once every process is ready (or completed) or one
 // fails.
 func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) error {
-	if c, err := control.Dial(cfg.Dir); err == nil {
-		defer c.Close()
-		info, _ := c.Info(context.Background())
-		return withCode(exitFailure, &control.AlreadyRunningError{PID: info.PID})
+	ctx, stop := signalContext()
+	defer stop()
+	a.signals = ctx
+	if err := alreadyRunning(ctx, cfg.Dir); err != nil {
+		return err
 	}
-	ctx, cancel := signalContext()
-	defer cancel()
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout)
 	defer cancelTimeout()
 	logPath := filepath.Join(cfg.Dir, ".procs", "logs", "procs.log")
@@ -36,7 +36,7 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
-	c, err := control.Dial(cfg.Dir)
+	c, err := control.DialContext(ctx, cfg.Dir)
 	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("procs started (pid %d) but does not answer: %w", pid, err))
 	}
@@ -48,7 +48,35 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
 	}
-	return a.waitAllReady(ctx, c)
+	err = a.waitAllReady(ctx, c)
+	if errors.Is(err, compose.ErrShuttingDown) || errors.Is(err, control.ErrNotRunning) {
+		// It ended at once (every process failed to start): its own
+		// output says why.
+		return withCode(exitFailure, fmt.Errorf("procs (pid %d) ended before every process was ready:\n%s", pid, lastLines(logPath, 10)))
+	}
+	return err
+}
+
+// alreadyRunning refuses to start a second procs in dir, naming the
+// running one; a procs that does not answer (stopped) is named too.
+func alreadyRunning(ctx context.Context, dir string) error {
+	c, err := control.DialContext(ctx, dir)
+	var silent *control.NotAnsweringError
+	switch {
+	case errors.As(err, &silent):
+		return withCode(exitFailure, fmt.Errorf("%w: %w", control.ErrAlreadyRunning, err))
+	case err != nil:
+		return nil
+	}
+	defer c.Close()
+	if _, err := c.List(ctx); errors.Is(err, compose.ErrShuttingDown) {
+		// It is ending (a `procs down`, or all its processes failed): wait
+		// for it to let go of the folder; its event stream ends then.
+		_ = c.Events(ctx, control.EventsOptions{After: -1}, func(compose.Event) error { return nil })
+		return nil
+	}
+	info, _ := c.Info(ctx)
+	return withCode(exitFailure, &control.AlreadyRunningError{PID: info.PID})
 }
 
 // spawnBackground starts the detached procs, running this binary with args
@@ -130,8 +158,12 @@ func foregroundArgs(args []string) []string {
 // completed, for a task); the first failure ends the wait with exit 1.
 func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
 	deadline, _ := ctx.Deadline()
+	// procs' own waits end a little before this command gives up, so what
+	// each process was doing when time ran out is printed.
+	left := time.Until(deadline)
+	wait := max(left-time.Second, left/2)
 	failed := false
-	err := c.WaitAll(ctx, time.Until(deadline), func(_ int, res rules.Result) bool {
+	err := c.WaitAll(ctx, wait, func(_ int, res rules.Result) bool {
 		a.printResult(res)
 		failed = !res.Success
 		return res.Success
@@ -139,6 +171,8 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
 		return withCode(exitFailure, fmt.Errorf("not every process was ready in time; see `procs status`"))
+	case err != nil && (errors.Is(err, compose.ErrShuttingDown) || errors.Is(err, control.ErrNotRunning)):
+		return err
 	case err != nil:
 		return a.clientError(err)
 	case failed:

@@ -43,6 +43,10 @@ func exitCodeOf(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		return ie.exitCode()
+	}
 	var e *exitError
 	if errors.As(err, &e) {
 		return e.code

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/compose/config"
@@ -42,7 +41,10 @@ as resources.
 
 By default it speaks MCP on stdin/stdout, for clients that spawn it
 (claude mcp add procs -- procs mcp). --http ADDR serves streamable HTTP at
-http://ADDR/ instead, on a loopback address unless --allow-remote.
+http://ADDR/ instead, on a loopback address unless --allow-remote; every
+request needs the bearer token printed at start (also in .procs/mcp-token,
+readable by you only, new for each run), and a Host or Origin that is not
+loopback is refused.
 With --start, a procs is started in the background (as procs up -d) when
 none runs; without it, tools say to call the up tool.`,
 		Args: cobra.NoArgs,
@@ -66,24 +68,44 @@ func (a *app) serveMCP(opts mcpOptions) error {
 	dir := a.projectDir()
 	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: a.processNames(dir)})
 	defer server.Close()
-	ctx, cancel := signalContext()
-	defer cancel()
+	ctx, stop := signalContext()
+	defer stop()
 	if opts.start {
 		a.startIfNone(ctx, dir)
 	}
 	if opts.httpAddr != "" {
-		ln, err := net.Listen("tcp", opts.httpAddr)
-		if err != nil {
-			return withCode(exitFailure, fmt.Errorf("listen on %s: %w", opts.httpAddr, err))
-		}
-		fmt.Fprintf(a.stderr, "procs mcp: serving MCP (streamable HTTP) at http://%s/ for %s\n", ln.Addr(), dir)
-		return withCode(exitFailure, server.ServeStreamableHTTP(ctx, ln))
+		return a.serveMCPHTTP(ctx, server, dir, opts)
 	}
-	err := server.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+	err := server.Run(ctx, &mcp.StdioTransport{Reader: a.stdin, Writer: a.stdout})
 	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil // the client closed stdin, or Ctrl-C
 	}
 	return withCode(exitFailure, fmt.Errorf("serve MCP: %w", err))
+}
+
+// serveMCPHTTP serves streamable HTTP with a bearer token made for this
+// run, kept in .procs/mcp-token (0600) and printed with the URL.
+func (a *app) serveMCPHTTP(ctx context.Context, server *mcp.Server, dir string, opts mcpOptions) error {
+	token, err := mcp.NewToken()
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	tokenPath, removeToken, err := mcp.WriteToken(dir, token)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	defer removeToken()
+	ln, err := net.Listen("tcp", opts.httpAddr)
+	if err != nil {
+		return withCode(exitFailure, fmt.Errorf("listen on %s: %w", opts.httpAddr, err))
+	}
+	if opts.allowRemote {
+		fmt.Fprintf(a.stderr, "procs mcp: WARNING: --allow-remote: %s may be reachable from other machines, and whoever has the token can restart, stop and type into this project's processes\n", ln.Addr())
+	}
+	fmt.Fprintf(a.stderr, "procs mcp: serving MCP (streamable HTTP) at http://%s/ for %s\n", ln.Addr(), dir)
+	fmt.Fprintf(a.stderr, "procs mcp: every request needs the header  Authorization: Bearer %s\n", token)
+	fmt.Fprintf(a.stderr, "procs mcp: (the token of this run is also in %s, readable by you only)\n", relPath(tokenPath))
+	return withCode(exitFailure, server.ServeStreamableHTTP(ctx, ln, mcp.HTTPOptions{Token: token, AllowRemote: opts.allowRemote}))
 }
 
 // startIfNone starts procs in the background when none answers in dir. A
@@ -147,9 +169,3 @@ func (a *app) configJSON(dir string) func() ([]byte, error) {
 		return data, nil
 	}
 }
-
-// nopWriteCloser lets stdout serve as the write side of a transport
-// without the transport closing it.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

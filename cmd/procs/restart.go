@@ -19,7 +19,7 @@ type actionOptions struct {
 }
 
 // requestSlack is how much longer than the wait itself a request may take.
-const requestSlack = 10 * time.Second
+const requestSlack = 5 * time.Second
 
 func (a *app) restartCommand() *cobra.Command {
 	return a.actionCommand("restart", "Restart NAME... and wait until each new run is ready (exit 1 if one fails)",

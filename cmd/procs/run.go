@@ -22,7 +22,10 @@ func (a *app) runCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run TASK",
 		Short: "Run a task of the running procs (its dependencies first), print its output and exit with its exit code",
-		Args:  cobra.ExactArgs(1),
+		Long: `Run a task of the running procs (its dependencies first), print its output
+and exit with its exit code. Ctrl-C (or SIGTERM) stops the run it started,
+says so, and exits 130 (143); procs and the other processes go on.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ctx, done, err := a.connect()
 			if err != nil {
@@ -49,11 +52,14 @@ func (a *app) runCommand() *cobra.Command {
 }
 
 // runTask starts the task once its event stream is open, prints its lines,
-// and exits with the task's exit code when it ends.
+// and exits with the task's exit code when it ends. Ctrl-C or SIGTERM
+// stops the run it started (as `docker compose run` does) and exits 130
+// or 143 saying so.
 func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSON bool) error {
-	run := 0
+	run, sent := 0, false
 	var final *compose.Event
 	start := func() error {
+		sent = true
 		res, err := c.Start(ctx, name, control.ActionOptions{NoWait: true})
 		run = res.Run
 		return err
@@ -76,6 +82,9 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSO
 			}
 			return nil
 		})
+	if final == nil && interruption(ctx) != nil {
+		return a.stopInterruptedTask(ctx, c, name, run, sent)
+	}
 	if err != nil && !errors.Is(err, errTaskEnded) {
 		return a.clientError(err)
 	}
@@ -83,6 +92,42 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSO
 		return withCode(exitFailure, fmt.Errorf("procs stopped before %s ended", name))
 	}
 	return a.taskExit(ctx, c, *final, asJSON)
+}
+
+// taskStopTimeout bounds stopping an interrupted task; a second Ctrl-C
+// ends the wait sooner (procs goes on stopping it).
+const taskStopTimeout = 30 * time.Second
+
+// stopInterruptedTask stops the run of the task this command started, when
+// it is still that run, and says what it did.
+func (a *app) stopInterruptedTask(interrupted context.Context, c *control.Client, name string, run int, sent bool) error {
+	if !sent {
+		return interruptedWhile(interrupted, "%s was not started", name)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, taskStopTimeout)
+	defer cancel()
+	st, err := c.Get(ctx, name)
+	switch {
+	case err != nil:
+		return interruptedWhile(interrupted, "could not stop %s: %v", name, err)
+	case run == 0:
+		run = st.Run
+	}
+	if st.Run != run || taskOver(st.State) {
+		return interruptedWhile(interrupted, "%s (run %d) had already ended", name, run)
+	}
+	res, err := c.Stop(ctx, name, control.ActionOptions{Timeout: taskStopTimeout})
+	switch {
+	case interruption(ctx) != nil:
+		return interruptedWhile(interrupted, "stopping %s (run %d); procs goes on stopping it", name, run)
+	case err != nil:
+		return interruptedWhile(interrupted, "could not stop %s (run %d): %v", name, run, err)
+	case !res.Success:
+		return interruptedWhile(interrupted, "%s (run %d) is %s: %s", name, run, res.State, res.Message)
+	}
+	return interruptedWhile(interrupted, "stopped %s (run %d)", name, run)
 }
 
 // taskOver reports whether a run of a task has ended in state s.

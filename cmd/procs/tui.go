@@ -30,11 +30,11 @@ process (Ctrl-] detaches), p pauses onIdle, / searches the log, ? lists every
 key. q quits and leaves procs running. procs up --tui starts procs and shows it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.dial()
+			_, _, done, err := a.connect()
 			if err != nil {
 				return err
 			}
-			c.Close()
+			done()
 			return a.runTUI(a.projectDir(), false)
 		},
 	}

@@ -65,13 +65,17 @@ func (s *Server) handleAttach(w http.ResponseWriter, r *http.Request) {
 	if _, err := rw.Write(a.Screen); err != nil || rw.Flush() != nil {
 		return
 	}
+	// The reader's input may wait on the process; ending its context as
+	// well as its connection makes sure it ends with the handler.
+	ctx, cancel := context.WithCancel(r.Context())
 	inputDone := make(chan struct{})
 	go func() {
 		defer close(inputDone)
-		readFrames(r.Context(), rw.Reader, a)
+		readFrames(ctx, rw.Reader, a)
 	}()
 	copyOutput(conn, a.Output, inputDone)
 	// The output is over (or the client went): end the reader too.
+	cancel()
 	_ = conn.Close()
 	<-inputDone
 }

@@ -27,27 +27,35 @@ const dialTimeout = 2 * time.Second
 
 // Client talks to the control API of the procs running in a project folder.
 type Client struct {
-	socket string
-	http   *http.Client
+	socket  string
+	pidFile string
+	http    *http.Client
 }
 
 // Dial returns a client for the procs serving projectDir, or an error
-// wrapping ErrNotRunning when none answers.
+// wrapping ErrNotRunning when none answers, *PermissionError when the
+// socket belongs to another user, or *NotAnsweringError when procs
+// accepts the connection but does not answer (it is stopped).
 func Dial(projectDir string) (*Client, error) {
+	return DialContext(context.Background(), projectDir)
+}
+
+// DialContext is Dial, ending early when ctx ends.
+func DialContext(ctx context.Context, projectDir string) (*Client, error) {
 	dir, err := filepath.Abs(projectDir)
 	if err != nil {
 		return nil, fmt.Errorf("dial: %w", err)
 	}
 	socket, err := resolveSocket(dir)
 	if err != nil {
-		return nil, err
+		return nil, permissionOr(dir, err)
 	}
-	conn, err := net.DialTimeout("unix", socket, dialTimeout)
+	dialer := &net.Dialer{Timeout: dialTimeout}
+	conn, err := dialer.DialContext(ctx, "unix", socket)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%s: %v)", ErrNotRunning, socket, unwrapSyscall(err))
+		return nil, permissionOr(dir, fmt.Errorf("%w (%s: %w)", ErrNotRunning, socket, unwrapSyscall(err)))
 	}
 	conn.Close()
-	dialer := &net.Dialer{Timeout: dialTimeout}
 	transport := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			return dialer.DialContext(ctx, "unix", socket)
@@ -55,7 +63,12 @@ func Dial(projectDir string) (*Client, error) {
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     30 * time.Second,
 	}
-	return &Client{socket: socket, http: &http.Client{Transport: transport}}, nil
+	c := &Client{socket: socket, pidFile: filepath.Join(dir, stateDir, pidFileName), http: &http.Client{Transport: transport}}
+	if err := c.ping(ctx); err != nil {
+		c.Close()
+		return nil, permissionOr(dir, err)
+	}
+	return c, nil
 }
 
 // Socket returns the path of the socket the client talks to.
@@ -90,7 +103,7 @@ func (e *APIError) Unwrap() error {
 }
 
 // do sends a request and returns the response of a 2xx status; other
-// statuses become *APIError.
+// statuses become *APIError. Callers give it a context from watch.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any) (*http.Response, error) {
 	u := "http://procs" + path
 	if len(query) > 0 {
@@ -117,7 +130,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		if errors.As(err, &opErr) && opErr.Op == "dial" {
 			return nil, fmt.Errorf("%w (%v)", ErrNotRunning, unwrapSyscall(err))
 		}
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+		return nil, causeOf(ctx, fmt.Errorf("%s %s: %w", method, path, err))
 	}
 	if resp.StatusCode/100 == 2 {
 		return resp, nil
@@ -132,14 +145,17 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 }
 
 // getJSON sends a request and decodes its JSON answer into out.
+// It ends with a *NotAnsweringError when procs stops answering meanwhile.
 func (c *Client) getJSON(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	ctx, stop := c.watch(ctx)
+	defer stop()
 	resp, err := c.do(ctx, method, path, query, body)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
+		return causeOf(ctx, fmt.Errorf("%s %s: read answer: %w", method, path, err))
 	}
 	return nil
 }

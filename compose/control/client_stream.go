@@ -45,6 +45,8 @@ func (c *Client) Logs(ctx context.Context, opts LogsOptions, fn func(LogLine) er
 	if len(opts.Procs) > 0 {
 		query.Set("proc", strings.Join(opts.Procs, ","))
 	}
+	ctx, stop := c.watch(ctx)
+	defer stop()
 	resp, err := c.do(ctx, http.MethodGet, "/v1/logs", query, nil)
 	if err != nil {
 		return err
@@ -90,6 +92,8 @@ func (c *Client) Events(ctx context.Context, opts EventsOptions, fn func(compose
 	if opts.After >= 0 {
 		query.Set("after", strconv.FormatInt(opts.After, 10))
 	}
+	ctx, stop := c.watch(ctx)
+	defer stop()
 	resp, err := c.do(ctx, http.MethodGet, "/v1/events", query, nil)
 	if err != nil {
 		return err
@@ -149,8 +153,13 @@ func decodeSSE(kind, data string) (compose.Event, error) {
 }
 
 // endOfStream turns the end of a stream into nil when procs closed it or
-// the caller cancelled, and keeps other errors.
+// the caller cancelled, and keeps other errors; a stream cut because procs
+// stopped answering ends with a *NotAnsweringError.
 func endOfStream(ctx context.Context, err error) error {
+	var silent *NotAnsweringError
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &silent) {
+		return silent
+	}
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || ctx.Err() != nil {
 		return nil
 	}

@@ -2,6 +2,8 @@ package control
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/procsdev/procs/rules"
@@ -20,29 +22,37 @@ func (c *Client) WaitAll(ctx context.Context, timeout time.Duration, each func(p
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	// Cancel, then wait: every wait ends with its context, so WaitAll
+	// leaves no goroutine behind.
+	defer wg.Wait()
 	defer cancel()
 	type answer struct {
 		place int
 		res   rules.Result
 		err   error
 	}
-	answers := make(chan answer)
+	// One slot per wait: a wait can always deliver its answer and end, read
+	// or not (oklog/run's rule), so no send pairs with a receive that left.
+	answers := make(chan answer, len(list))
 	waiting := 0
 	for place, st := range list {
 		if st.State == rules.StateStopped {
 			continue
 		}
 		waiting++
-		go func() {
+		wg.Go(func() {
 			res, err := c.Wait(ctx, st.Name, WaitOptions{Timeout: timeout})
-			select {
-			case answers <- answer{place, res, err}:
-			case <-ctx.Done():
-			}
-		}()
+			answers <- answer{place, res, err}
+		})
 	}
 	for range waiting {
-		a := <-answers
+		var a answer
+		select {
+		case a = <-answers:
+		case <-ctx.Done():
+			return causeOf(ctx, fmt.Errorf("wait for every process: %w", ctx.Err()))
+		}
 		if a.err != nil {
 			return a.err
 		}

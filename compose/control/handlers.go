@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -128,7 +129,17 @@ func (s *Server) wait(w http.ResponseWriter, r *http.Request, name string, targe
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	res, err := s.engine.Wait(ctx, name, targets, minRun)
-	if err != nil && res.Name == "" {
+	if errors.Is(err, compose.ErrShuttingDown) {
+		// procs ended (every process failed, say) before the wait began:
+		// its last transition says why, not "procs is shutting down".
+		last, ok := s.lastTransition(name)
+		if !ok {
+			writeEngineError(w, err)
+			return
+		}
+		res = rules.Result{Name: name, State: last.To, Run: last.Run, Success: slices.Contains(targets, last.To),
+			Message: transitionMessage(last) + " (procs has ended)"}
+	} else if err != nil && res.Name == "" {
 		writeEngineError(w, err)
 		return
 	}
@@ -248,4 +259,28 @@ func durationParam(r *http.Request, key string, def time.Duration) (time.Duratio
 		return 0, fmt.Errorf("%s=%q is not a positive duration (e.g. 30s)", key, v)
 	}
 	return d, nil
+}
+
+// lastTransition is the last kept state event of a process.
+func (s *Server) lastTransition(name string) (compose.Event, bool) {
+	sub := s.engine.Bus().SubscribeSince(0, false)
+	events, _ := sub.Next()
+	sub.Close()
+	for i := len(events) - 1; i >= 0; i-- {
+		if ev := events[i]; ev.Type == compose.EventState && ev.Proc == name {
+			return ev, true
+		}
+	}
+	return compose.Event{}, false
+}
+
+// transitionMessage is the reason and message of a transition.
+func transitionMessage(ev compose.Event) string {
+	switch {
+	case ev.Reason == "" || strings.HasPrefix(ev.Message, ev.Reason):
+		return ev.Message
+	case ev.Message == "":
+		return ev.Reason
+	}
+	return ev.Reason + ": " + ev.Message
 }

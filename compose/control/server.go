@@ -56,14 +56,15 @@ func Serve(ctx context.Context, e *compose.Engine, projectDir string) (*Server, 
 	requests, endRequests := context.WithCancel(context.Background())
 	s.endRequests = endRequests
 	s.http = &http.Server{
-		Handler:           s.routes(),
+		Handler:           limitRequests(s.routes()),
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return requests },
+		ConnContext:       connContext,
 	}
 	go func() {
 		defer close(s.served)
-		_ = s.http.Serve(ep.listener) // ends with ErrServerClosed or a closed listener
+		_ = s.http.Serve(&limitListener{Listener: ep.listener}) // ends with ErrServerClosed or a closed listener
 	}()
 	go func() {
 		select {

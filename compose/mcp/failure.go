@@ -36,6 +36,11 @@ func (s *Server) failure(c *control.Client, err error, name string) error {
 	switch {
 	case errors.As(err, &already):
 		return err
+	case errors.Is(err, control.ErrNotAnswering):
+		return failf("ask the user to resume procs (it may have been suspended with Ctrl-Z: `fg` in its terminal, or `kill -CONT PID`), then call this tool again.",
+			"%v.", err)
+	case errors.Is(err, control.ErrPermission):
+		return failf("run this MCP server as the user who runs procs in that folder.", "%v.", err)
 	case errors.Is(err, control.ErrNotRunning):
 		return failf("call the up tool to start the project in the background (or run `procs up -d` in that folder), then call this tool again.",
 			"No procs is running in %s.", s.opts.Dir)

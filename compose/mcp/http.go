@@ -37,15 +37,19 @@ func CheckLoopback(addr string) error {
 }
 
 // Handler returns the streamable HTTP handler of the server, one MCP
-// session per client.
-func (s *Server) Handler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, nil)
+// session per client, behind the checks of opts: a loopback Host and
+// Origin (unless opts.AllowRemote) and the bearer token.
+func (s *Server) Handler(opts HTTPOptions) http.Handler {
+	return guard(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, nil), opts)
 }
 
 // ServeStreamableHTTP serves the streamable HTTP transport on ln until ctx
 // ends.
-func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
+	if opts.Token == "" {
+		return errors.New("serve MCP over HTTP: no bearer token")
+	}
+	srv := &http.Server{Handler: s.Handler(opts), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net"
+	"net/http"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,10 +50,13 @@ func TestStreamableHTTP(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- server.ServeStreamableHTTP(ctx, ln) }()
+	go func() { served <- server.ServeStreamableHTTP(ctx, ln, HTTPOptions{Token: "secret"}) }()
 
 	client := sdk.NewClient(&sdk.Implementation{Name: "procs-test", Version: "0"}, nil)
-	session, err := client.Connect(testCtx(t), &sdk.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, nil)
+	session, err := client.Connect(testCtx(t), &sdk.StreamableClientTransport{
+		Endpoint:   "http://" + ln.Addr().String(),
+		HTTPClient: &http.Client{Transport: bearer{"secret"}},
+	}, nil)
 	require.NoError(t, err)
 	res, err := session.CallTool(testCtx(t), &sdk.CallToolParams{Name: "restart_process", Arguments: map[string]any{"name": "web"}})
 	require.NoError(t, err)
@@ -63,4 +67,13 @@ func TestStreamableHTTP(t *testing.T) {
 
 	cancel()
 	require.NoError(t, <-served)
+}
+
+// bearer adds a bearer token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// clientDeadline bounds how long a test waits for a client to end: far
+// above the 200 ms the commands take, so a loaded machine never fails it.
+const clientDeadline = 15 * time.Second
+
+const waitingProject = `
+procs:
+  never:
+    command: sleep 300
+    readyPatterns: ['never printed']
+  stubborn:
+    command: trap '' TERM; echo ready; while true; do sleep 1; done
+    readyPatterns: [ready]
+    shutdown: { timeout: 20s }
+  job:
+    kind: task
+    disabled: true
+    command: echo job started; sleep 300
+`
+
+// startProject runs `procs up -d` in a new folder holding yamlText and
+// stops it at the end of the test.
+func startProject(t *testing.T, yamlText string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(yamlText), 0o644))
+	out, err := procsCommand(dir, "up", "-d").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	t.Cleanup(func() {
+		pidFile := filepath.Join(dir, ".procs", "procs.pid")
+		if pid := readPIDFile(pidFile); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+		_ = procsCommand(dir, "down", "--timeout", "1s").Run()
+		stopLeftover(pidFile)
+	})
+	return dir
+}
+
+// procsCommand is the procs binary of the tests, run in dir.
+func procsCommand(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("procs", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir, "NO_COLOR=1")
+	return cmd
+}
+
+func readPIDFile(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
+// client is a client command running in the background.
+type client struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	ended          chan error
+}
+
+func startClient(t *testing.T, dir string, args ...string) *client {
+	t.Helper()
+	c := &client{cmd: procsCommand(dir, args...), ended: make(chan error, 1)}
+	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
+	require.NoError(t, c.cmd.Start())
+	go func() { c.ended <- c.cmd.Wait() }()
+	t.Cleanup(func() { _ = c.cmd.Process.Kill() })
+	return c
+}
+
+// waitConnected waits until the client has a socket open: it catches
+// signals before it dials, so from then on a signal is its to handle.
+func (c *client) waitConnected(t *testing.T) {
+	t.Helper()
+	fdDir := filepath.Join("/proc", strconv.Itoa(c.cmd.Process.Pid), "fd")
+	require.Eventually(t, func() bool {
+		entries, _ := os.ReadDir(fdDir)
+		for _, e := range entries {
+			if link, err := os.Readlink(filepath.Join(fdDir, e.Name())); err == nil && strings.HasPrefix(link, "socket:") {
+				return true
+			}
+		}
+		return false
+	}, clientDeadline, 10*time.Millisecond, "the client never connected")
+}
+
+// exitCode waits for the client to end and returns its exit code.
+func (c *client) exitCode(t *testing.T) int {
+	t.Helper()
+	select {
+	case err := <-c.ended:
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			require.True(t, exitErr.Exited(), "killed by a signal instead of ending: %v\nstderr: %s", err, c.stderr.String())
+			return exitErr.ExitCode()
+		}
+		require.NoError(t, err)
+		return 0
+	case <-time.After(clientDeadline):
+		t.Fatalf("the client was still running %v later\nstderr: %s", clientDeadline, c.stderr.String())
+		return -1
+	}
+}
+
+// TestSignalsEndEveryWaitingCommand interrupts each command that waits, by
+// Ctrl-C and by SIGTERM: each must end, say so, and exit 130 or 143.
+func TestSignalsEndEveryWaitingCommand(t *testing.T) {
+	dir := startProject(t, waitingProject)
+	commands := [][]string{
+		{"wait", "never", "--timeout", "5m"},
+		{"restart", "never", "--timeout", "5m"},
+		{"logs", "-f", "never"},
+		{"events"},
+	}
+	signals := map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143}
+	for _, args := range commands {
+		for sig, code := range signals {
+			t.Run(strings.Join(args[:1], " ")+"/"+sig.String(), func(t *testing.T) {
+				c := startClient(t, dir, args...)
+				c.waitConnected(t)
+				require.NoError(t, c.cmd.Process.Signal(sig))
+				assert.Equal(t, code, c.exitCode(t), "stderr: %s", c.stderr.String())
+				assert.Contains(t, c.stderr.String(), "interrupted by")
+				assert.NotContains(t, c.stderr.String(), "http://procs")
+				assert.NotContains(t, c.stderr.String(), "in time")
+			})
+		}
+	}
+}
+
+// TestRunInterruptedStopsItsTask: Ctrl-C on `procs run TASK` stops the run
+// it started, says so and exits 130; procs goes on.
+func TestRunInterruptedStopsItsTask(t *testing.T) {
+	dir := startProject(t, waitingProject)
+	c := startClient(t, dir, "run", "job")
+	require.Eventually(t, func() bool {
+		out, _ := procsCommand(dir, "logs", "job", "-n", "5").Output()
+		return strings.Contains(string(out), "job started")
+	}, clientDeadline, 50*time.Millisecond)
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGINT))
+	assert.Equal(t, 130, c.exitCode(t), "stderr: %s", c.stderr.String())
+	assert.Contains(t, c.stderr.String(), "stopped job (run 1)")
+	assert.NotContains(t, c.stderr.String(), "procs stopped before")
+	out, err := procsCommand(dir, "status", "job", "--json").Output()
+	require.NoError(t, err, "procs must still run")
+	assert.Contains(t, string(out), `"state":"stopped"`)
+}
+
+// TestDownInterrupted: down waits for a process that ignores SIGTERM; a
+// signal ends the wait (procs goes on stopping).
+func TestDownInterrupted(t *testing.T) {
+	dir := startProject(t, waitingProject)
+	out, err := procsCommand(dir, "wait", "stubborn").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	c := startClient(t, dir, "down")
+	c.waitConnected(t)
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGINT))
+	assert.Equal(t, 130, c.exitCode(t), "stderr: %s", c.stderr.String())
+	assert.Contains(t, c.stderr.String(), "interrupted by Ctrl-C")
+}
+
+// TestUpWaitInterrupted: Ctrl-C on `up -d --wait` ends the wait at once.
+func TestUpWaitInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(waitingProject), 0o644))
+	t.Cleanup(func() {
+		_ = procsCommand(dir, "down", "--timeout", "1s").Run()
+		stopLeftover(filepath.Join(dir, ".procs", "procs.pid"))
+	})
+	c := startClient(t, dir, "up", "-d", "--wait", "--timeout", "5m")
+	require.Eventually(t, func() bool {
+		return readPIDFile(filepath.Join(dir, ".procs", "procs.pid")) > 0
+	}, clientDeadline, 20*time.Millisecond)
+	c.waitConnected(t)
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGINT))
+	assert.Equal(t, 130, c.exitCode(t), "stderr: %s", c.stderr.String())
+	assert.Contains(t, c.stderr.String(), "interrupted by Ctrl-C")
+	assert.NotContains(t, c.stderr.String(), "in time")
+}
+
+// TestStoppedSupervisorIsNotAnswering: with procs stopped (Ctrl-Z), every
+// client ends saying so instead of hanging.
+func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
+	dir := startProject(t, waitingProject)
+	pid := readPIDFile(filepath.Join(dir, ".procs", "procs.pid"))
+	require.Positive(t, pid)
+	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
+	for _, args := range [][]string{{"status"}, {"logs", "never"}, {"logs", "-f"}, {"down"}, {"wait", "never"}, {"send", "never", "x"}} {
+		t.Run(args[0], func(t *testing.T) {
+			c := startClient(t, dir, args...)
+			assert.Equal(t, 1, c.exitCode(t), "stderr: %s", c.stderr.String())
+			assert.Contains(t, c.stderr.String(), "procs (pid "+strconv.Itoa(pid)+") is not answering (stopped?)")
+		})
+	}
+	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
+	out, err := procsCommand(dir, "status").CombinedOutput()
+	require.NoError(t, err, "procs answers again once resumed: %s", out)
+}
+
+// TestAttachEndsOnSignals: SIGTERM or SIGINT sent to `procs attach` (not
+// Ctrl-C typed, which goes to the process) detaches and ends it.
+func TestAttachEndsOnSignals(t *testing.T) {
+	dir := startProject(t, `
+procs:
+  term:
+    command: cat
+    pty: true
+`)
+	for sig, code := range map[syscall.Signal]int{syscall.SIGTERM: 143, syscall.SIGINT: 130} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := procsCommand(dir, "attach", "term")
+			terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
+			require.NoError(t, err)
+			defer terminal.Close()
+			var output bytes.Buffer
+			copied := make(chan struct{})
+			go func() { defer close(copied); _, _ = io.Copy(&output, terminal) }()
+			c := &client{cmd: cmd, ended: make(chan error, 1)}
+			go func() { c.ended <- cmd.Wait() }()
+			// Attached once it has put the terminal in raw mode.
+			require.Eventually(t, func() bool {
+				tio, err := unix.IoctlGetTermios(int(terminal.Fd()), unix.TCGETS)
+				return err == nil && tio.Lflag&unix.ICANON == 0
+			}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
+			require.NoError(t, cmd.Process.Signal(sig))
+			assert.Equal(t, code, c.exitCode(t))
+			terminal.Close()
+			<-copied
+			assert.Contains(t, output.String(), "interrupted by")
+			assert.Contains(t, output.String(), "detached from term; it is still running")
+		})
+	}
+}

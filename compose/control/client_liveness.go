@@ -1,0 +1,162 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ErrNotAnswering is returned (wrapped in a *NotAnsweringError) when procs
+// accepts connections but does not answer: it is stopped (Ctrl-Z, SIGSTOP)
+// or wedged.
+var ErrNotAnswering = errors.New("procs is not answering")
+
+// NotAnsweringError says which procs does not answer.
+type NotAnsweringError struct {
+	// PID is the process id of the silent procs (0 when unknown).
+	PID int
+}
+
+// Error names the process and what to do about it.
+func (e *NotAnsweringError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("procs (pid %d) is not answering (stopped?); resume it with `kill -CONT %d` or `fg` in its terminal", e.PID, e.PID)
+	}
+	return "procs is not answering (stopped?)"
+}
+
+// Unwrap makes errors.Is(err, ErrNotAnswering) hold.
+func (e *NotAnsweringError) Unwrap() error { return ErrNotAnswering }
+
+// Liveness timing: a ping must be answered within answerTimeout;
+// during a long wait or a stream, procs is asked every pingInterval
+// whether it still answers. Variables so tests can shorten them.
+var (
+	answerTimeout = 5 * time.Second
+	pingInterval  = 2 * time.Second
+)
+
+// notAnswering is the error for this client's procs.
+func (c *Client) notAnswering() error {
+	return &NotAnsweringError{PID: readPID(c.pidFile)}
+}
+
+// ping asks procs for its info within answerTimeout; it returns a
+// *NotAnsweringError when no answer comes in time.
+func (c *Client) ping(ctx context.Context) error {
+	pingCtx, cancel := context.WithTimeout(ctx, answerTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(pingCtx, http.MethodGet, "http://procs/v1/info", nil)
+	if err != nil {
+		return fmt.Errorf("ping: %w", err)
+	}
+	resp, err := c.http.Do(req)
+	if err == nil {
+		resp.Body.Close()
+		return nil
+	}
+	var opErr *net.OpError
+	switch {
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
+	case errors.Is(err, context.DeadlineExceeded):
+		return c.notAnswering()
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return fmt.Errorf("%w (%w)", ErrNotRunning, unwrapSyscall(err))
+	}
+	return fmt.Errorf("ping: %w", err)
+}
+
+// watch returns a context that ends, with a *NotAnsweringError as its
+// cause, when procs stops answering pings during a long request (a wait, a
+// stream). stop ends the watch and waits for its goroutine.
+func (c *Client) watch(ctx context.Context) (watched context.Context, stop func()) {
+	watched, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ticker := time.NewTicker(pingInterval)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-watched.Done():
+				return
+			case <-ticker.C:
+				var silent *NotAnsweringError
+				if err := c.ping(watched); errors.As(err, &silent) || errors.Is(err, ErrNotRunning) {
+					cancel(err)
+					return
+				}
+			}
+		}
+	}()
+	return watched, func() { cancel(nil); <-done }
+}
+
+// causeOf replaces the error of a request whose context ended with why it
+// ended: procs not answering, or the caller's own cause (a signal).
+func causeOf(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return cause
+	}
+	return err
+}
+
+// ErrPermission is returned (wrapped in a *PermissionError) when the procs
+// of a folder belongs to another user.
+var ErrPermission = errors.New("permission denied")
+
+// PermissionError says that the procs of a folder (or its runtime files)
+// belongs to another user, whose API this user may not use.
+type PermissionError struct {
+	// Path is the file that could not be used.
+	Path string
+	// UID owns it (-1 when unknown).
+	UID int
+}
+
+// Error says what was refused and why.
+func (e *PermissionError) Error() string {
+	owner := "another user"
+	if e.UID >= 0 {
+		owner = fmt.Sprintf("another user (uid %d)", e.UID)
+	}
+	return fmt.Sprintf("permission denied: the procs of this folder (%s) belongs to %s; run procs commands as that user", e.Path, owner)
+}
+
+// Unwrap makes errors.Is(err, ErrPermission) hold.
+func (e *PermissionError) Unwrap() error { return ErrPermission }
+
+// permissionOr returns a *PermissionError when err comes from files of
+// another user in the project's runtime folder (a refused socket, or one
+// whose owner's procs closed the connection unanswered), else err.
+func permissionOr(projectDir string, err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, path := range []string{filepath.Join(projectDir, stateDir, socketName), filepath.Join(projectDir, stateDir)} {
+		info, statErr := os.Lstat(path)
+		if statErr != nil {
+			if errors.Is(statErr, fs.ErrPermission) {
+				return &PermissionError{Path: path, UID: -1}
+			}
+			continue
+		}
+		if owner, ok := ownerOf(info); ok && owner != os.Getuid() && (errors.Is(err, fs.ErrPermission) || !errors.Is(err, ErrNotRunning)) {
+			return &PermissionError{Path: path, UID: owner}
+		}
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return &PermissionError{Path: projectDir, UID: -1}
+	}
+	return err
+}

@@ -1,0 +1,140 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Connection limits: a local client that opens connections and trickles
+// their bodies must not exhaust procs' descriptors nor keep the owner
+// from seeing the status. Variables so tests can shorten them.
+var (
+	// maxConns is how many connections are served at once.
+	maxConns = 256
+	// reservedConns are served beyond maxConns, for status requests only,
+	// so `procs status` answers while the others are taken.
+	reservedConns = 8
+	// bodyReadTimeout bounds receiving a request body.
+	bodyReadTimeout = 10 * time.Second
+)
+
+// busyMessage is the error of a request refused for lack of a slot.
+const busyMessage = "procs is busy: too many connections to its API; try again"
+
+// busyResponse answers a connection beyond every limit, before reading it.
+var busyResponse = func() string {
+	body := `{"error":"` + busyMessage + `"}` + "\n"
+	return fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+}()
+
+// limitListener counts the connections being served and refuses, with a
+// 503, those beyond maxConns + reservedConns.
+type limitListener struct {
+	net.Listener
+	active atomic.Int64
+}
+
+// reservedKey marks, in a connection's context, one served from the
+// reserve: it may only ask for status.
+type reservedKey struct{}
+
+// Accept returns the next connection within the limits.
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		conn, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		n := l.active.Add(1)
+		if n > int64(maxConns+reservedConns) {
+			l.active.Add(-1)
+			go refuseBusy(conn)
+			continue
+		}
+		return &countedConn{Conn: conn, listener: l, reserved: n > int64(maxConns)}, nil
+	}
+}
+
+// refuseBusy answers 503 without reading the request and closes.
+func refuseBusy(conn net.Conn) {
+	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = io.WriteString(conn, busyResponse)
+	_ = conn.Close()
+}
+
+// countedConn gives its slot back when closed.
+type countedConn struct {
+	net.Conn
+	listener *limitListener
+	reserved bool
+	once     sync.Once
+}
+
+// Close closes the connection and frees its slot.
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.listener.active.Add(-1) })
+	return c.Conn.Close()
+}
+
+// connContext records in the context whether conn uses a reserved slot.
+func connContext(ctx context.Context, conn net.Conn) context.Context {
+	if cc, ok := conn.(*countedConn); ok && cc.reserved {
+		return context.WithValue(ctx, reservedKey{}, true)
+	}
+	return ctx
+}
+
+// statusRequest reports whether r only reads status, which a reserved
+// connection may ask for.
+func statusRequest(r *http.Request) bool {
+	if r.Method != http.MethodGet {
+		return false
+	}
+	switch p := r.URL.Path; {
+	case p == "/v1/info", p == "/v1/procs":
+		return true
+	case len(p) > len("/v1/procs/"):
+		rest := p[len("/v1/procs/"):]
+		return !bytes.ContainsRune([]byte(rest), '/')
+	}
+	return false
+}
+
+// limitRequests applies the limits to each request: a reserved connection
+// serves one status request; a body must arrive within bodyReadTimeout,
+// read whole before the handler runs so no handler waits on a slow client.
+func limitRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if reserved, _ := r.Context().Value(reservedKey{}).(bool); reserved {
+			if !statusRequest(r) {
+				// Read no more of it: answer and close at once.
+				_ = rc.SetReadDeadline(time.Now())
+				w.Header().Set("Connection", "close")
+				writeError(w, http.StatusServiceUnavailable, busyMessage)
+				return
+			}
+			w.Header().Set("Connection", "close")
+		}
+		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+			_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout))
+			data, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+			if err != nil {
+				_ = rc.SetReadDeadline(time.Now())
+				w.Header().Set("Connection", "close")
+				writeError(w, http.StatusRequestTimeout, "request body not received within %s", bodyReadTimeout)
+				return
+			}
+			_ = rc.SetReadDeadline(time.Time{})
+			r.Body = io.NopCloser(bytes.NewReader(data))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
