@@ -48,6 +48,8 @@ type procState struct {
 	// totalRestarts counts every restart, for status.
 	totalRestarts int
 	backoff       *time.Timer
+	// backoffGen numbers the backoff timers: a callback of an older one is stale.
+	backoffGen int
 
 	sup  *supervisor
 	ring *rules.Ring
