@@ -65,6 +65,7 @@ func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.reportLogHealth(p.Name, logs)
 	ps := &procState{
 		cfg: p, detect: d.Spec, preset: d.presetName(), presetEnv: d.presetEnv(), pty: usesPTY(p, d.presetName()),
 		state: rules.StatePending, since: time.Now(), wanted: wanted,
