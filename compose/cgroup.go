@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -59,9 +59,10 @@ func newCgroupSet(instance string) (*cgroupSet, error) {
 	return c, nil
 }
 
-// probe starts a process that exits at once (procs itself, as a watchdog
-// with nothing to watch) into a cgroup of the set: creating a cgroup can be
-// allowed where moving a process into it is not.
+// probe starts a process into a cgroup of the set, where creating a cgroup
+// can be allowed but moving a process into it not. The process is cloned
+// into the cgroup and then fails to execute a program that does not exist:
+// that it got as far as exec (ENOENT) is the answer; nothing runs.
 func (c *cgroupSet) probe() error {
 	dir := filepath.Join(c.base, "probe")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -73,14 +74,17 @@ func (c *cgroupSet) probe() error {
 		return err
 	}
 	defer fd.Close()
-	exe, err := os.Executable()
-	if err != nil {
+	attr := &unix.SysProcAttr{UseCgroupFD: true, CgroupFD: int(fd.Fd())}
+	pid, err := syscall.ForkExec(filepath.Join(dir, "no-such-program"), nil, &syscall.ProcAttr{Sys: attr})
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		return nil
+	case err != nil:
 		return err
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = []string{watchdogEnv + "=1"}
-	cmd.SysProcAttr = &unix.SysProcAttr{UseCgroupFD: true, CgroupFD: int(fd.Fd())}
-	return cmd.Run()
+	var status unix.WaitStatus
+	_, _ = unix.Wait4(pid, &status, 0, nil)
+	return nil
 }
 
 // ownCgroupDir is the folder of the cgroup v2 this process is in.
