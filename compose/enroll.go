@@ -106,12 +106,22 @@ func (s *spawner) killStrays(instance string) {
 			killedRoot = killedRoot || p == pid
 			_ = unix.Kill(p, unix.SIGKILL)
 		}
-		options := unix.WNOHANG
-		if killedRoot {
-			options = 0 // it dies now: reap it, no zombie left
-		}
+		reap(pid, killedRoot)
+	}
+}
+
+// reap collects the exit of a stray so that it leaves no zombie; one just
+// killed is given a moment to die (bounded: a process in uninterruptible
+// sleep dies when it wakes).
+func reap(pid int, killed bool) {
+	deadline := time.Now().Add(time.Second)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		var status unix.WaitStatus
-		_, _ = unix.Wait4(pid, &status, options, nil)
+		got, err := unix.Wait4(pid, &status, unix.WNOHANG, nil)
+		if got == pid || err != nil || !killed || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(wait)
 	}
 }
 
