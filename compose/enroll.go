@@ -38,12 +38,13 @@ func (s *spawner) enroll(instance string, wd *Watchdog) (release func()) {
 	s.engines[instance] = e
 	s.mu.Unlock()
 	return func() {
-		if e.cgroups != nil {
-			e.cgroups.close()
-		}
 		s.mu.Lock()
 		delete(s.engines, instance)
 		s.mu.Unlock()
+		if e.cgroups != nil {
+			e.cgroups.close() // everything the runs started, wherever it went
+			return
+		}
 		s.killStrays(instance)
 	}
 }
@@ -165,7 +166,9 @@ func (s *spawner) reportUnmarked(pids []int) {
 		}
 		s.reported[pid] = start
 		for _, e := range s.engines {
-			e.watchdog.send(fmt.Sprintf("P %d %d", pid, start))
+			if e.cgroups == nil { // with cgroups, the watchdog kills those
+				e.watchdog.send(fmt.Sprintf("P %d %d", pid, start))
+			}
 		}
 	}
 }

@@ -117,11 +117,15 @@ func (s *spawner) sweepStrays(owner string) {
 }
 
 // strays lists the direct children of procs that it did not start: the
-// processes re-parented to it. The caller holds s.mu.
+// processes re-parented to it. A child in procs' own process group is not
+// one: every run starts a group (or session) of its own, so that is a
+// command some other part of the program forked (an exec probe, a test's
+// helper), which its exec.Cmd waits for. The caller holds s.mu.
 func (s *spawner) strays() []int {
+	own := unix.Getpgrp()
 	var out []int
 	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
-		if !s.children[pid] {
+		if pgid, err := unix.Getpgid(pid); !s.children[pid] && err == nil && pgid != own {
 			out = append(out, pid)
 		}
 	}
