@@ -192,22 +192,48 @@ func (c *cgroupSet) close() {
 const cgroupEmptyWait = 5 * time.Second
 
 // killCgroup kills every process in dir and below, and waits (boundedly)
-// until they are gone. cgroup.kill (Linux 5.14) does it in one write; an
-// older kernel gets SIGKILL for each member until none is left.
+// until they are gone: cgroup.events says "populated 0" then, and the
+// kernel signals its change to inotify. cgroup.kill (Linux 5.14) kills in
+// one write; an older kernel gets SIGKILL for each member until none is left.
 func killCgroup(dir string) {
 	killed := os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil
 	deadline := time.Now().Add(cgroupEmptyWait)
-	for wait := time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 50*time.Millisecond) {
-		pids := cgroupMembers(dir)
-		if len(pids) == 0 {
+	for time.Now().Before(deadline) {
+		if !killed {
+			signalAll(cgroupMembers(dir), unix.SIGKILL)
+		}
+		if waitCgroupEmpty(dir, time.Until(deadline)) {
 			return
 		}
-		if !killed {
-			signalAll(pids, unix.SIGKILL)
-		}
-		// No event tells that a process died to whom is not its parent: poll.
-		time.Sleep(wait)
 	}
+}
+
+// waitCgroupEmpty waits until no live process is left in dir (and below),
+// for at most limit, and reports whether it is so. It returns early, false,
+// when a change is seen but the cgroup is still populated.
+func waitCgroupEmpty(dir string, limit time.Duration) bool {
+	events := filepath.Join(dir, "cgroup.events")
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	if err != nil {
+		return !cgroupPopulated(events)
+	}
+	defer unix.Close(fd)
+	if _, err := unix.InotifyAddWatch(fd, events, unix.IN_MODIFY); err != nil {
+		return !cgroupPopulated(events) // gone already, or not a cgroup
+	}
+	if !cgroupPopulated(events) {
+		return true
+	}
+	poll := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	_, _ = unix.Poll(poll, int(limit/time.Millisecond)+1)
+	return !cgroupPopulated(events)
+}
+
+// cgroupPopulated reads the "populated" line of a cgroup.events file; a
+// cgroup that cannot be read counts as empty (it is gone).
+func cgroupPopulated(events string) bool {
+	data, err := os.ReadFile(events)
+	return err == nil && strings.Contains(string(data), "populated 1")
 }
 
 // cgroupMembers lists the processes in dir and in the cgroups below it.
