@@ -135,6 +135,7 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 		e.watchdog = wd
 		defer wd.Close()
 	}
+	defer getSpawner().enroll(e.instance, e.watchdog)()
 	// Supervisors outlive ctx: on cancellation they are stopped gracefully,
 	// in order, by the shutdown below, not killed by context.
 	runCtx, cancelRuns := context.WithCancel(context.Background())

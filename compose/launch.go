@@ -81,10 +81,11 @@ func launchPipes(cmd *exec.Cmd) (*childProc, error) {
 
 func launchPTY(cmd *exec.Cmd, window *pty.Winsize) (*childProc, error) {
 	var master *os.File
-	attrs := &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
+	// Set on cmd so that the spawner can add the run's cgroup to it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
 	err := getSpawner().start(cmd, func() error {
 		var err error
-		master, err = pty.StartWithAttrs(cmd, window, attrs)
+		master, err = pty.StartWithAttrs(cmd, window, cmd.SysProcAttr)
 		return err
 	})
 	if err != nil {

@@ -1,96 +1,263 @@
 package compose
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // defaultLogLimit is the size at which a process log is rotated to NAME.log.1.
 const defaultLogLimit = 32 << 20
 
-// logFile is the lossless, size-rotated log of one process. The readers of a
-// process write to it directly, so a slow terminal or client never makes it
-// lose a line.
+// Log files and the state folder are private: what processes print (tokens,
+// DSNs) is for their owner, like the control socket.
+const (
+	logDirPerm  = 0o700
+	logFilePerm = 0o600
+)
+
+// logFile is the lossless, size-rotated log of one process: it holds the
+// bytes the process wrote, unchanged (long lines, carriage returns and
+// escape sequences included). The readers of a process write to it
+// directly, so a slow terminal or client never makes it lose a line. A
+// write that fails (a full disk) does not end the log: the error is
+// reported, the bytes that could not be written are counted, and writing
+// resumes as soon as the file takes bytes again.
 type logFile struct {
 	mu    sync.Mutex
 	path  string
 	limit int64
 	f     *os.File
-	w     *bufio.Writer
 	size  int64
+	// lineStart: the last byte written ends a line (or nothing is written).
+	lineStart bool
+	// failure is the write error in progress (nil while writes succeed);
+	// lost counts the bytes not written since it began, lostTotal over
+	// the whole life of the log.
+	failure   error
+	lost      int64
+	lostTotal int64
+	// onFailure and onResume (optional) are told when writing fails and
+	// when it works again; they run with the log locked.
+	onFailure func(err error)
+	onResume  func(lost int64)
 }
 
 // openLogFile opens (appending) the log of a process in dir.
 func openLogFile(dir, name string, limit int64) (*logFile, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privateDir(dir); err != nil {
 		return nil, fmt.Errorf("open log of %s: %w", name, err)
 	}
-	l := &logFile{path: filepath.Join(dir, name+".log"), limit: limit}
+	l := &logFile{path: filepath.Join(dir, name+".log"), limit: limit, lineStart: true}
 	if err := l.open(); err != nil {
 		return nil, fmt.Errorf("open log of %s: %w", name, err)
 	}
 	return l, nil
 }
 
+// privateDir creates dir (and its parents) readable by the owner only, and
+// makes it so if it existed; the state folder .procs that holds it too.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, logDirPerm); err != nil {
+		return err
+	}
+	if err := os.Chmod(dir, logDirPerm); err != nil {
+		return err
+	}
+	if parent := filepath.Dir(dir); filepath.Base(parent) == ".procs" {
+		return os.Chmod(parent, logDirPerm)
+	}
+	return nil
+}
+
 func (l *logFile) open() error {
-	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, logFilePerm)
 	if err != nil {
 		return err
 	}
 	info, err := f.Stat()
+	if err == nil && info.Mode().Perm() != logFilePerm {
+		err = f.Chmod(logFilePerm) // a log an older procs created 0644
+	}
 	if err != nil {
 		f.Close()
 		return err
 	}
-	l.f, l.w, l.size = f, bufio.NewWriterSize(f, 64<<10), info.Size()
+	l.f, l.size = f, info.Size()
 	return nil
 }
 
-// WriteLine appends one line and its newline.
-func (l *logFile) WriteLine(raw []byte) {
+// Write appends p, split across rotations only at line ends. Callers pass
+// whole lines when they can (see streamLog), so that two streams writing to
+// one log do not interleave inside a line.
+func (l *logFile) Write(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.w == nil {
-		return
-	}
-	if l.limit > 0 && l.size+int64(len(raw))+1 > l.limit {
+	for len(p) > 0 {
+		if l.limit <= 0 || l.size+int64(len(p)) <= l.limit {
+			l.put(p)
+			return
+		}
+		room := max(l.limit-l.size, 0)
+		if i := bytes.LastIndexByte(p[:room], '\n'); i >= 0 {
+			l.put(p[:i+1])
+			p = p[i+1:]
+			l.rotate()
+			continue
+		}
+		if l.size > 0 && l.lineStart {
+			l.rotate()
+			continue
+		}
+		// One line longer than the limit stays whole in one file.
+		j := bytes.IndexByte(p, '\n')
+		if j < 0 {
+			l.put(p)
+			return
+		}
+		l.put(p[:j+1])
+		p = p[j+1:]
 		l.rotate()
 	}
-	n, _ := l.w.Write(raw)
-	_ = l.w.WriteByte('\n')
-	l.size += int64(n) + 1
+}
+
+// put writes p to the current file, reopening it after a failed rotation.
+func (l *logFile) put(p []byte) {
+	if l.f == nil {
+		if err := l.open(); err != nil {
+			l.failed(err, len(p))
+			return
+		}
+	}
+	n, err := l.f.Write(p)
+	l.size += int64(n)
+	if n > 0 {
+		l.lineStart = p[n-1] == '\n'
+	}
+	if err != nil {
+		l.failed(err, len(p)-n)
+		return
+	}
+	if l.failure != nil {
+		lost := l.lost
+		l.failure, l.lost = nil, 0
+		if l.onResume != nil {
+			l.onResume(lost)
+		}
+	}
+}
+
+func (l *logFile) failed(err error, lost int) {
+	l.lost += int64(lost)
+	l.lostTotal += int64(lost)
+	if l.failure == nil && l.onFailure != nil {
+		l.onFailure(err)
+	}
+	l.failure = err
 }
 
 // rotate moves the current file to NAME.log.1 and starts a new one.
 func (l *logFile) rotate() {
-	_ = l.w.Flush()
-	_ = l.f.Close()
+	if l.f != nil {
+		_ = l.f.Close()
+		l.f = nil
+	}
 	_ = os.Rename(l.path, l.path+".1")
+	l.size, l.lineStart = 0, true
 	if err := l.open(); err != nil {
-		l.w = nil
+		l.failed(err, 0)
 	}
 }
 
-// Flush writes buffered lines to the file.
-func (l *logFile) Flush() {
+// LogHealth is the state of a process log as status shows it.
+type LogHealth struct {
+	// Error is the write error in progress, "" while writes succeed.
+	Error string `json:"error,omitempty"`
+	// Lost counts the bytes that could not be written, over procs' life.
+	Lost int64 `json:"lost,omitempty"`
+}
+
+// health reports the write error in progress and the bytes lost.
+func (l *logFile) health() LogHealth {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.w != nil {
-		_ = l.w.Flush()
+	h := LogHealth{Lost: l.lostTotal}
+	if l.failure != nil {
+		h.Error = l.failure.Error()
 	}
+	return h
 }
 
-// Close flushes and closes the file.
+// Close closes the file.
 func (l *logFile) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.w == nil {
+	if l.f == nil {
 		return nil
 	}
-	_ = l.w.Flush()
-	l.w = nil
-	return l.f.Close()
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// streamLog writes one output stream of a run to the log: whole lines
+// together, so stdout and stderr do not interleave inside a line. A line
+// still open is held back up to maxLineBytes, then written as it is; the
+// bytes are never changed.
+type streamLog struct {
+	log  *logFile
+	held []byte
+	// open: bytes of an unfinished line have been written.
+	open bool
+}
+
+func (s *streamLog) Write(p []byte) {
+	i := bytes.LastIndexByte(p, '\n')
+	if i < 0 {
+		s.held = append(s.held, p...)
+		if len(s.held) >= maxLineBytes {
+			s.log.Write(s.held)
+			s.held, s.open = s.held[:0], true
+		}
+		return
+	}
+	if len(s.held) > 0 {
+		s.log.Write(append(s.held, p[:i+1]...))
+	} else {
+		s.log.Write(p[:i+1])
+	}
+	s.held, s.open = append(s.held[:0], p[i+1:]...), false
+	if cap(s.held) > 4*maxLineBytes {
+		s.held = nil // do not keep the buffer of a giant line
+	}
+}
+
+// Close writes what is held; a stream that ended inside a line gets a
+// newline, so the next output starts a line of its own.
+func (s *streamLog) Close() {
+	if len(s.held) > 0 || s.open {
+		s.log.Write(append(s.held, '\n'))
+	}
+	s.held, s.open = nil, false
+}
+
+// Reasons of the info events about a log file.
+const (
+	ReasonLogFailed  = "log-failed"
+	ReasonLogResumed = "log-resumed"
+)
+
+// reportLogHealth publishes the failures and recoveries of the log of name.
+func (e *Engine) reportLogHealth(name string, l *logFile) {
+	l.onFailure = func(err error) {
+		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: ReasonLogFailed,
+			Message: fmt.Sprintf("cannot write its log (%v); the process goes on, its output is counted until writes work again", err)})
+	}
+	l.onResume = func(lost int64) {
+		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: ReasonLogResumed,
+			Message: fmt.Sprintf("its log is written again; %d bytes of output could not be written", lost)})
+	}
 }

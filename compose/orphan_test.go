@@ -51,6 +51,8 @@ func runEngineHelperIfRequested() {
 				}
 			}
 			if len(ready) == len(cfg.Procs) {
+				// Stands for the periodic scan having run once since.
+				getSpawner().scanStrays()
 				fmt.Println("READY")
 				return
 			}
@@ -58,6 +60,13 @@ func runEngineHelperIfRequested() {
 	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// SIGUSR1 stands for `procs down`.
+	down := make(chan os.Signal, 1)
+	signal.Notify(down, syscall.SIGUSR1)
+	go func() {
+		<-down
+		_ = e.Down()
+	}()
 	_, _ = e.Run(ctx)
 	os.Exit(0)
 }

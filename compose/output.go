@@ -20,14 +20,15 @@ type outputChunk struct {
 	at    time.Time
 }
 
-// readOutput reads one stream to EOF, splitting it into lines that go to the
-// log file, the ring and the bus here, and to the run loop with the raw
-// bytes when keepRaw (the loop draws them on the run's screen).
+// readOutput reads one stream to EOF. The bytes go to the log file as they
+// are; split into lines, they go to the ring and the bus here, and to the
+// run loop with the raw bytes when keepRaw (the loop draws them on the
+// run's screen).
 func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw bool) {
 	stream := streamName(o.stream)
 	var lines []rules.Line
+	logw := &streamLog{log: s.logs}
 	split := rules.NewSplitter(o.stream, maxLineBytes, func(l rules.Line) {
-		s.logs.WriteLine(l.Raw)
 		s.ring.Add(l)
 		s.bus.Publish(Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
 		lines = append(lines, l)
@@ -37,8 +38,8 @@ func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw boo
 		n, err := o.r.Read(buf)
 		if n > 0 {
 			at := time.Now()
+			logw.Write(buf[:n])
 			_, _ = split.Write(buf[:n])
-			s.logs.Flush()
 			chunk := outputChunk{lines: lines, at: at}
 			if keepRaw {
 				chunk.raw = append([]byte(nil), buf[:n]...)
@@ -54,8 +55,8 @@ func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw boo
 			break
 		}
 	}
+	logw.Close()
 	split.Flush()
-	s.logs.Flush()
 	if len(lines) > 0 {
 		chunks <- outputChunk{lines: lines, at: time.Now()}
 	}

@@ -50,6 +50,8 @@ type procState struct {
 	backoff       *time.Timer
 	// failedStop says procs is stopping the current run because it failed.
 	failedStop bool
+	// backoffGen numbers the backoff timers: a callback of an older one is stale.
+	backoffGen int
 
 	sup  *supervisor
 	ring *rules.Ring
@@ -65,6 +67,7 @@ func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.reportLogHealth(p.Name, logs)
 	ps := &procState{
 		cfg: p, detect: d.Spec, preset: d.presetName(), presetEnv: d.presetEnv(), pty: usesPTY(p, d.presetName()),
 		state: rules.StatePending, since: time.Now(), wanted: wanted,

@@ -170,14 +170,22 @@ func (e *Engine) maybeRestart(ps *procState, v rules.Verdict) {
 	ps.restarts++
 	ps.totalRestarts++
 	e.setState(ps, rules.StateBackoff, "backoff", fmt.Sprintf("restart %d in %s (%s)", ps.restarts, delay, v.Message))
-	ps.backoff = time.AfterFunc(delay, func() {
-		e.post(func() {
-			ps.backoff = nil
-			if ps.wanted && !e.shuttingDown && ps.state == rules.StateBackoff {
-				e.setState(ps, rules.StatePending, "restart", "restarting after backoff")
-			}
-		})
-	})
+	ps.backoffGen++
+	gen := ps.backoffGen
+	ps.backoff = time.AfterFunc(delay, func() { e.post(func() { e.backoffFired(ps, gen) }) })
+}
+
+// backoffFired ends backoff gen of ps. A timer whose callback was already
+// queued when a restart request stopped it carries an older gen: it must
+// neither clear a newer timer nor start the next run early.
+func (e *Engine) backoffFired(ps *procState, gen int) {
+	if gen != ps.backoffGen {
+		return
+	}
+	ps.backoff = nil
+	if ps.wanted && !e.shuttingDown && ps.state == rules.StateBackoff {
+		e.setState(ps, rules.StatePending, "restart", "restarting after backoff")
+	}
 }
 
 // backoffDelay is min·2^n, capped at max (defaults 500ms..30s).

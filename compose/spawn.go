@@ -20,9 +20,17 @@ type spawner struct {
 	// a child must be recorded before the reaper may look for strays.
 	mu       sync.RWMutex
 	children map[int]bool
+	// engines are the engines of this process, by instance ID (see enroll).
+	engines map[string]*enrolled
+	// reported holds the start time of each unmarked stray told to the
+	// watchdogs (guarded by reportMu: readers of mu report).
+	reportMu        sync.Mutex
+	reported        map[int]uint64
+	watchStraysOnce sync.Once
 }
 
 type spawnRequest struct {
+	cmd   *exec.Cmd
 	start func() error
 	pid   func() int
 	done  chan error
@@ -38,7 +46,7 @@ var (
 // of the OS process, not of one engine.
 func getSpawner() *spawner {
 	theSpawnerOnce.Do(func() {
-		theSpawner = &spawner{requests: make(chan spawnRequest), children: make(map[int]bool)}
+		theSpawner = &spawner{requests: make(chan spawnRequest), children: make(map[int]bool), engines: make(map[string]*enrolled), reported: make(map[int]uint64)}
 		ready := make(chan struct{})
 		go theSpawner.loop(ready)
 		<-ready
@@ -55,6 +63,7 @@ func (s *spawner) loop(ready chan<- struct{}) {
 	close(ready)
 	for req := range s.requests {
 		s.mu.Lock()
+		s.placeInCgroup(req.cmd)
 		err := req.start()
 		if err == nil {
 			s.children[req.pid()] = true
@@ -68,7 +77,7 @@ func (s *spawner) loop(ready chan<- struct{}) {
 // thread and records the child.
 func (s *spawner) start(cmd *exec.Cmd, start func() error) error {
 	done := make(chan error, 1)
-	s.requests <- spawnRequest{start: start, pid: func() int { return cmd.Process.Pid }, done: done}
+	s.requests <- spawnRequest{cmd: cmd, start: start, pid: func() int { return cmd.Process.Pid }, done: done}
 	return <-done
 }
 
@@ -80,22 +89,45 @@ func (s *spawner) forget(pid int) {
 }
 
 // sweepStrays kills what one run (marked owner) left behind, and reaps
-// strays that have exited so they do not linger as zombies. Once a run's
-// main process is gone, everything it left running has been re-parented to
-// procs, the subreaper: it is a direct child that procs did not start, or
-// below one. So only those subtrees are read, not all of /proc. Direct
-// children are left to their exec.Cmd.
+// strays that have exited so they do not linger as zombies. Where the run
+// has a cgroup, killing it takes everything the run started. Without one:
+// once a run's main process is gone, everything it left running has been
+// re-parented to procs, the subreaper: it is a direct child that procs did
+// not start, or below one. So only those subtrees are read, not all of
+// /proc; what carries the run's marker is killed, what carries none (a
+// daemon that emptied its environment) is told to the watchdog and killed
+// when procs ends. Direct children are left to their exec.Cmd.
 func (s *spawner) sweepStrays(owner string) {
 	s.mu.RLock()
+	e := s.engines[instanceOf(owner)]
+	s.mu.RUnlock()
+	if e != nil && e.cgroups != nil {
+		e.cgroups.kill(owner)
+	}
+	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
-		if s.children[pid] {
-			continue
-		}
+	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
 			signalAll(markedAmong(tree, owner), unix.SIGKILL)
+			s.reportUnmarked(tree)
 		}
 		var status unix.WaitStatus
 		_, _ = unix.Wait4(pid, &status, unix.WNOHANG, nil)
 	}
+}
+
+// strays lists the direct children of procs that it did not start: the
+// processes re-parented to it. A child in procs' own process group is not
+// one: every run starts a group (or session) of its own, so that is a
+// command some other part of the program forked (an exec probe, a test's
+// helper), which its exec.Cmd waits for. The caller holds s.mu.
+func (s *spawner) strays() []int {
+	own := unix.Getpgrp()
+	var out []int
+	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
+		if pgid, err := unix.Getpgid(pid); !s.children[pid] && err == nil && pgid != own {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

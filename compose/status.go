@@ -37,6 +37,8 @@ type ProcStatus struct {
 	PTY bool `json:"pty,omitempty"`
 	// Idle is the state of its onIdle actions, if it has any.
 	Idle *IdleStatus `json:"idle,omitempty"`
+	// Log tells a failing log file (a full disk) and the bytes it lost.
+	Log *LogHealth `json:"log,omitempty"`
 }
 
 // Status returns a snapshot of every process, in start order.
@@ -74,6 +76,9 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	st.Interactive, st.PTY = ps.interactive(), ps.pty
 	if ps.idle != nil {
 		st.Idle = ps.idle.status()
+	}
+	if h := ps.logs.health(); h != (LogHealth{}) {
+		st.Log = &h
 	}
 	for _, d := range ps.cfg.DependsOn {
 		st.DependsOn = append(st.DependsOn, d.Name)

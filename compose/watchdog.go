@@ -94,53 +94,82 @@ func RunWatchdogIfRequested() {
 	os.Exit(0)
 }
 
-// runWatchdog reads the protocol until EOF, then stops what is left.
+// runWatchdog reads the protocol until EOF, then stops what is left:
+// "I instance" names the marker to look for, "+PGID"/"-PGID" track process
+// groups, "C DIR" is the cgroup of procs' runs, "P PID START" a process
+// re-parented to procs without a marker (START tells it from a later
+// process with its pid).
 func runWatchdog(r io.Reader) {
-	groups := make(map[int]bool)
-	instance := ""
+	w := leftovers{groups: make(map[int]bool), unmarked: make(map[int]uint64)}
 	scanner := bufio.NewScanner(r)
 	for scanner.Scan() {
 		line := scanner.Text()
 		switch {
 		case strings.HasPrefix(line, "I "):
-			instance = strings.TrimPrefix(line, "I ")
+			w.instance = strings.TrimPrefix(line, "I ")
+		case strings.HasPrefix(line, "C "):
+			w.cgroups = append(w.cgroups, strings.TrimPrefix(line, "C "))
+		case strings.HasPrefix(line, "P "):
+			var pid int
+			var start uint64
+			if _, err := fmt.Sscanf(line, "P %d %d", &pid, &start); err == nil && pid > 1 {
+				w.unmarked[pid] = start
+			}
 		case strings.HasPrefix(line, "+"), strings.HasPrefix(line, "-"):
 			pgid, err := strconv.Atoi(line[1:])
 			if err == nil && pgid > 1 {
-				groups[pgid] = line[0] == '+'
+				w.groups[pgid] = line[0] == '+'
 			}
 		}
 	}
-	killLeftovers(groups, instance)
+	w.kill()
 }
 
-// killLeftovers sends SIGTERM to every live recorded group and marked
-// process, waits a short grace, then SIGKILLs what remains.
-func killLeftovers(groups map[int]bool, instance string) {
+// leftovers is what the watchdog was told to stop should procs die.
+type leftovers struct {
+	instance string
+	groups   map[int]bool
+	unmarked map[int]uint64
+	cgroups  []string
+}
+
+// kill sends SIGTERM to every live recorded group and marked process,
+// waits a short grace, then SIGKILLs what remains, the unmarked processes
+// and procs' cgroups (everything its runs started, wherever it went).
+func (w *leftovers) kill() {
 	targets := func() []int {
 		var pids []int
-		if instance != "" {
-			pids = findMarked(instance + ":")
+		if w.instance != "" {
+			pids = findMarked(w.instance + ":")
 		}
 		return pids
 	}
-	for pgid, live := range groups {
+	for pgid, live := range w.groups {
 		if live {
 			_ = unix.Kill(-pgid, unix.SIGTERM)
 		}
 	}
 	signalAll(targets(), unix.SIGTERM)
 	deadline := time.Now().Add(watchdogGrace)
-	for time.Now().Before(deadline) && (len(targets()) > 0 || anyGroupAlive(groups)) {
+	for time.Now().Before(deadline) && (len(targets()) > 0 || anyGroupAlive(w.groups)) {
 		// No event tells a non-parent that an unrelated process died: poll.
 		time.Sleep(50 * time.Millisecond)
 	}
-	for pgid, live := range groups {
+	for pgid, live := range w.groups {
 		if live {
 			_ = unix.Kill(-pgid, unix.SIGKILL)
 		}
 	}
 	signalAll(targets(), unix.SIGKILL)
+	for pid, start := range w.unmarked {
+		if now, ok := startTime(pid); ok && now == start {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+	}
+	for _, dir := range w.cgroups {
+		killCgroup(dir)
+		removeCgroup(dir)
+	}
 }
 
 func anyGroupAlive(groups map[int]bool) bool {

@@ -19,9 +19,8 @@ import (
 )
 
 // upDetached runs `procs up` again in the background, in its own session
-// with its output in .procs/logs/procs.log, and returns once its API
-// answers; with --wait, once every process is ready (or completed) or one
-// fails.
+// with its output in .procs/procs.log, and returns once its API answers;
+// with --wait, once every process is ready (or completed) or one fails.
 func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) error {
 	ctx, stop := signalContext()
 	defer stop()
@@ -31,7 +30,7 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	}
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout)
 	defer cancelTimeout()
-	logPath := filepath.Join(cfg.Dir, ".procs", "logs", "procs.log")
+	logPath := procsLogPath(cfg.Dir)
 	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir(), foregroundArgs(os.Args[1:]))
 	if err != nil {
 		return withCode(exitFailure, err)
@@ -79,20 +78,31 @@ func alreadyRunning(ctx context.Context, dir string) error {
 	return withCode(exitFailure, &control.AlreadyRunningError{PID: info.PID})
 }
 
+// procsLogPath is where a detached procs writes its own output: in the
+// state folder, not among the logs of processes (.procs/logs/NAME.log), so
+// that no process name can take it.
+func procsLogPath(projectDir string) string {
+	return filepath.Join(projectDir, ".procs", "procs.log")
+}
+
 // spawnBackground starts the detached procs, running this binary with args
 // (`up ...`) in dir, and waits until it listens (it writes to a pipe then)
-// or dies (the pipe closes unwritten).
+// or dies (the pipe closes unwritten). Until then it writes to a start-up
+// log of its own, so that two starts at once each report their own output;
+// the one that listens becomes logPath (the previous one is kept as
+// logPath.1), the others are removed once quoted.
 func spawnBackground(ctx context.Context, logPath string, environ []string, dir string, args []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, fmt.Errorf("find the procs binary: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return 0, fmt.Errorf("create log folder: %w", err)
 	}
-	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	startLog := filepath.Join(filepath.Dir(logPath), fmt.Sprintf("up-%d.log", os.Getpid()))
+	logFile, err := os.OpenFile(startLog, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return 0, fmt.Errorf("open %s: %w", logPath, err)
+		return 0, fmt.Errorf("open %s: %w", startLog, err)
 	}
 	defer logFile.Close()
 	ready, notify, err := os.Pipe()
@@ -109,6 +119,7 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	err = cmd.Start()
 	notify.Close() // ours; the child holds its own copy
 	if err != nil {
+		_ = os.Remove(startLog)
 		return 0, fmt.Errorf("spawn procs: %w", err)
 	}
 	pid := cmd.Process.Pid
@@ -122,11 +133,18 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	select {
 	case ok := <-answered:
 		if !ok {
-			return 0, fmt.Errorf("procs exited at start:\n%s", lastLines(logPath, 10))
+			out := lastLines(startLog, 10)
+			_ = os.Remove(startLog)
+			return 0, fmt.Errorf("procs exited at start:\n%s", out)
+		}
+		// It holds the folder's lock: no other start gets here now.
+		_ = os.Rename(logPath, logPath+".1")
+		if err := os.Rename(startLog, logPath); err != nil {
+			return 0, fmt.Errorf("procs started (pid %d) but its log stays in %s: %w", pid, startLog, err)
 		}
 		return pid, nil
 	case <-ctx.Done():
-		return 0, fmt.Errorf("procs (pid %d) did not start listening in time; see %s", pid, relPath(logPath))
+		return 0, fmt.Errorf("procs (pid %d) did not start listening in time; see %s", pid, relPath(startLog))
 	}
 }
 

@@ -138,8 +138,7 @@ func (a *app) mcpStarter(dir string) func(ctx context.Context) error {
 		for _, set := range a.set {
 			args = append(args, "--set", set)
 		}
-		logPath := filepath.Join(dir, ".procs", "logs", "procs.log")
-		_, err := spawnBackground(ctx, logPath, a.environ, dir, args)
+		_, err := spawnBackground(ctx, procsLogPath(dir), a.environ, dir, args)
 		return err
 	}
 }

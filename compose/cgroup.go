@@ -1,0 +1,297 @@
+package compose
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// noCgroupsEnv turns the cgroups off (PROCS_CGROUPS=off), for a system
+// where they misbehave and for the tests of the fallback.
+const noCgroupsEnv = "PROCS_CGROUPS"
+
+// cgroupPrefix starts the name of the cgroup of one procs; the rest is its
+// instance ID, which starts with its pid.
+const cgroupPrefix = "procs-"
+
+// cgroupSet puts each run of one engine in a cgroup v2 of its own, under
+// one cgroup per engine. Killing a run's cgroup kills every process the run
+// started, whatever it did to escape: a new session, a double fork, an
+// emptied environment. The engine's cgroup is a child of the cgroup procs
+// runs in, so it needs no privilege beyond owning that one (a delegated
+// systemd scope, a container's root).
+type cgroupSet struct {
+	base string
+	mu   sync.Mutex
+	// runs holds the open folder of each run's cgroup, by owner marker.
+	runs map[string]*os.File
+}
+
+// newCgroupSet creates the cgroup of an engine, or returns nil (and why)
+// when cgroups v2 are not available or not writable here.
+func newCgroupSet(instance string) (*cgroupSet, error) {
+	if os.Getenv(noCgroupsEnv) == "off" {
+		return nil, errors.New("turned off by " + noCgroupsEnv)
+	}
+	own, err := ownCgroupDir()
+	if err != nil {
+		return nil, err
+	}
+	cleanStaleCgroups(own)
+	base := filepath.Join(own, cgroupPrefix+instance)
+	if err := os.Mkdir(base, 0o755); err != nil {
+		return nil, err
+	}
+	c := &cgroupSet{base: base, runs: make(map[string]*os.File)}
+	if err := c.probe(); err != nil {
+		removeCgroup(base)
+		return nil, err
+	}
+	return c, nil
+}
+
+// probe starts a process into a cgroup of the set, where creating a cgroup
+// can be allowed but moving a process into it not. The process is cloned
+// into the cgroup and then fails to execute a program that does not exist:
+// that it got as far as exec (ENOENT) is the answer; nothing runs.
+func (c *cgroupSet) probe() error {
+	dir := filepath.Join(c.base, "probe")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	defer removeCgroup(dir)
+	fd, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer fd.Close()
+	attr := &unix.SysProcAttr{UseCgroupFD: true, CgroupFD: int(fd.Fd())}
+	pid, err := syscall.ForkExec(filepath.Join(dir, "no-such-program"), nil, &syscall.ProcAttr{Sys: attr})
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		return nil
+	case err != nil:
+		return err
+	}
+	var status unix.WaitStatus
+	_, _ = unix.Wait4(pid, &status, 0, nil)
+	return nil
+}
+
+// ownCgroupDir is the folder of the cgroup v2 this process is in.
+func ownCgroupDir() (string, error) {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	own := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "0::"); ok {
+			own = rest
+		}
+	}
+	if own == "" {
+		return "", errors.New("not in a cgroup v2")
+	}
+	mount, root, err := cgroup2Mount()
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(root, own)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("cgroup %s is outside the mounted hierarchy", own)
+	}
+	return filepath.Join(mount, rel), nil
+}
+
+// cgroup2Mount finds where the cgroup v2 hierarchy is mounted, and which of
+// its folders is the root of that mount.
+func cgroup2Mount() (mount, root string, err error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		// ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER
+		left, right, ok := strings.Cut(s.Text(), " - ")
+		fields, fs := strings.Fields(left), strings.Fields(right)
+		if ok && len(fields) >= 5 && len(fs) > 0 && fs[0] == "cgroup2" {
+			return fields[4], fields[3], nil
+		}
+	}
+	return "", "", errors.New("no cgroup v2 mounted")
+}
+
+// open returns the folder of the cgroup of the run marked owner, creating it.
+func (c *cgroupSet) open(owner string) (*os.File, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.runs[owner]; f != nil {
+		return f, nil
+	}
+	dir := filepath.Join(c.base, runCgroupName(owner))
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, err
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.runs[owner] = f
+	return f, nil
+}
+
+// runCgroupName is "run-NAME-RUN" for the owner marker "instance:NAME:RUN:".
+func runCgroupName(owner string) string {
+	parts := strings.Split(owner, ":")
+	if len(parts) < 3 {
+		return "run-" + strings.ReplaceAll(owner, ":", "-")
+	}
+	return "run-" + parts[1] + "-" + parts[2]
+}
+
+// kill kills every process of the run marked owner and removes its cgroup.
+func (c *cgroupSet) kill(owner string) {
+	c.mu.Lock()
+	f := c.runs[owner]
+	delete(c.runs, owner)
+	c.mu.Unlock()
+	if f == nil {
+		return
+	}
+	_ = f.Close()
+	dir := filepath.Join(c.base, runCgroupName(owner))
+	killCgroup(dir)
+	removeCgroup(dir)
+}
+
+// close kills every process of every run and removes the engine's cgroup.
+func (c *cgroupSet) close() {
+	c.mu.Lock()
+	for owner, f := range c.runs {
+		_ = f.Close()
+		delete(c.runs, owner)
+	}
+	c.mu.Unlock()
+	killCgroup(c.base)
+	removeCgroup(c.base)
+}
+
+// cgroupEmptyWait bounds how long a killed cgroup is given to empty.
+const cgroupEmptyWait = 5 * time.Second
+
+// killCgroup kills every process in dir and below, and waits (boundedly)
+// until they are gone: cgroup.events says "populated 0" then, and the
+// kernel signals its change to inotify. cgroup.kill (Linux 5.14) kills in
+// one write; an older kernel gets SIGKILL for each member until none is left.
+func killCgroup(dir string) {
+	killed := os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil
+	deadline := time.Now().Add(cgroupEmptyWait)
+	for time.Now().Before(deadline) {
+		if !killed {
+			signalAll(cgroupMembers(dir), unix.SIGKILL)
+		}
+		if waitCgroupEmpty(dir, time.Until(deadline)) {
+			return
+		}
+	}
+}
+
+// waitCgroupEmpty waits until no live process is left in dir (and below),
+// for at most limit, and reports whether it is so. It returns early, false,
+// when a change is seen but the cgroup is still populated.
+func waitCgroupEmpty(dir string, limit time.Duration) bool {
+	events := filepath.Join(dir, "cgroup.events")
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	if err != nil {
+		return !cgroupPopulated(events)
+	}
+	defer unix.Close(fd)
+	if _, err := unix.InotifyAddWatch(fd, events, unix.IN_MODIFY); err != nil {
+		return !cgroupPopulated(events) // gone already, or not a cgroup
+	}
+	if !cgroupPopulated(events) {
+		return true
+	}
+	poll := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	_, _ = unix.Poll(poll, int(limit/time.Millisecond)+1)
+	return !cgroupPopulated(events)
+}
+
+// cgroupPopulated reads the "populated" line of a cgroup.events file; a
+// cgroup that cannot be read counts as empty (it is gone).
+func cgroupPopulated(events string) bool {
+	data, err := os.ReadFile(events)
+	return err == nil && strings.Contains(string(data), "populated 1")
+}
+
+// cgroupMembers lists the processes in dir and in the cgroups below it.
+func cgroupMembers(dir string) []int {
+	var pids []int
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		data, _ := os.ReadFile(filepath.Join(path, "cgroup.procs"))
+		for _, field := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(field); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return nil
+	})
+	return pids
+}
+
+// removeCgroup removes dir and the cgroups below it, once they are empty.
+func removeCgroup(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			removeCgroup(filepath.Join(dir, e.Name()))
+		}
+	}
+	deadline := time.Now().Add(cgroupEmptyWait)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := unix.Rmdir(dir)
+		if err == nil || errors.Is(err, unix.ENOENT) || !errors.Is(err, unix.EBUSY) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(wait)
+	}
+}
+
+// cleanStaleCgroups kills what earlier procs left in their cgroups under
+// parent when both they and their watchdogs were killed (SIGKILL, OOM): a
+// cgroup named procs-PID-... whose PID is gone belongs to nobody.
+func cleanStaleCgroups(parent string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), cgroupPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || unix.Kill(pid, 0) == nil || errors.Is(unix.Kill(pid, 0), unix.EPERM) {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		killCgroup(dir)
+		removeCgroup(dir)
+	}
+}

@@ -1,0 +1,207 @@
+package compose
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// enrolled is what the spawner knows of one engine of this process.
+type enrolled struct {
+	instance string
+	cgroups  *cgroupSet // nil where cgroups are not available
+	watchdog *Watchdog  // nil without a watchdog
+}
+
+// enroll gives each run of the engine instance a cgroup of its own where
+// the kernel allows, and tells wd (which may be nil) what to kill should
+// procs die. Call release once the engine's runs have all ended: it kills
+// whatever they left, marked or not, and removes the cgroups.
+func (s *spawner) enroll(instance string, wd *Watchdog) (release func()) {
+	e := &enrolled{instance: instance, watchdog: wd}
+	if cg, err := newCgroupSet(instance); err == nil {
+		e.cgroups = cg
+		wd.send("C " + cg.base)
+	} else if wd != nil {
+		s.watchStraysOnce.Do(func() { go s.watchStrays() })
+	}
+	s.mu.Lock()
+	s.engines[instance] = e
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.engines, instance)
+		s.mu.Unlock()
+		if e.cgroups != nil {
+			e.cgroups.close() // everything the runs started, wherever it went
+			return
+		}
+		s.killStrays(instance)
+	}
+}
+
+// instanceOf is the instance ID of an owner marker "instance:name:run:".
+func instanceOf(owner string) string {
+	instance, _, _ := strings.Cut(owner, ":")
+	return instance
+}
+
+// placeInCgroup makes cmd start in the cgroup of its run (named by the
+// owner marker in its environment), when its engine has cgroups. The
+// caller holds s.mu.
+func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
+	if cmd == nil {
+		return
+	}
+	owner := ""
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, ownerVar+"="); ok {
+			owner = v
+		}
+	}
+	e := s.engines[instanceOf(owner)]
+	if owner == "" || e == nil || e.cgroups == nil {
+		return
+	}
+	dir, err := e.cgroups.open(owner)
+	if err != nil {
+		return // the run goes without: the marker and the sweep remain
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &unix.SysProcAttr{}
+	}
+	cmd.SysProcAttr.UseCgroupFD = true
+	cmd.SysProcAttr.CgroupFD = int(dir.Fd())
+}
+
+// killStrays kills, once an engine has stopped, what its runs left behind:
+// every process re-parented to procs that carries the engine's marker, or
+// no marker at all (every process re-parented to procs is procs' own; a
+// marker of another engine of this process is left to that engine).
+func (s *spawner) killStrays(instance string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	others := make([]string, 0, len(s.engines))
+	for other := range s.engines {
+		others = append(others, other)
+	}
+	for _, pid := range s.strays() {
+		tree, err := rules.ProcessTree(pid)
+		if err != nil {
+			continue
+		}
+		killedRoot := false
+		for _, p := range tree {
+			if owner, ok := ownerOf(p); ok && owner != instance && slices.Contains(others, owner) {
+				continue
+			}
+			killedRoot = killedRoot || p == pid
+			_ = unix.Kill(p, unix.SIGKILL)
+		}
+		reap(pid, killedRoot)
+	}
+}
+
+// reap collects the exit of a stray so that it leaves no zombie; one just
+// killed is given a moment to die (bounded: a process in uninterruptible
+// sleep dies when it wakes).
+func reap(pid int, killed bool) {
+	deadline := time.Now().Add(time.Second)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		var status unix.WaitStatus
+		got, err := unix.Wait4(pid, &status, unix.WNOHANG, nil)
+		if got == pid || err != nil || !killed || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(wait)
+	}
+}
+
+// strayScanEvery is how often, without cgroups, procs looks for processes
+// re-parented to it that carry no marker, to tell its watchdogs.
+const strayScanEvery = 250 * time.Millisecond
+
+// watchStrays tells the watchdogs, for as long as procs lives, about each
+// unmarked process re-parented to it: nothing announces a re-parenting, so
+// it looks.
+func (s *spawner) watchStrays() {
+	for range time.Tick(strayScanEvery) {
+		s.scanStrays()
+	}
+}
+
+// scanStrays tells the watchdogs about the unmarked strays there are now.
+func (s *spawner) scanStrays() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, pid := range s.strays() {
+		if tree, err := rules.ProcessTree(pid); err == nil {
+			s.reportUnmarked(tree)
+		}
+	}
+}
+
+// reportUnmarked tells the watchdogs about the processes among pids that
+// carry no owner marker: procs cannot tell which run they belong to, but
+// they are its own, and must not outlive it. The caller holds s.mu.
+func (s *spawner) reportUnmarked(pids []int) {
+	s.reportMu.Lock()
+	defer s.reportMu.Unlock()
+	for _, pid := range pids {
+		if _, ok := ownerOf(pid); ok {
+			continue
+		}
+		start, ok := startTime(pid)
+		if !ok || s.reported[pid] == start {
+			continue
+		}
+		s.reported[pid] = start
+		for _, e := range s.engines {
+			if e.cgroups == nil { // with cgroups, the watchdog kills those
+				e.watchdog.send(fmt.Sprintf("P %d %d", pid, start))
+			}
+		}
+	}
+}
+
+// ownerOf returns the instance of the owner marker of pid, if it has one.
+func ownerOf(pid int) (string, bool) {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return "", false
+	}
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte(ownerVar+"=")); ok {
+			return instanceOf(string(v)), true
+		}
+	}
+	return "", false
+}
+
+// startTime is the start time of pid (field 22 of /proc/PID/stat), which
+// tells a process from a later one that reused its pid.
+func startTime(pid int) (uint64, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 20 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(fields[19], 10, 64)
+	return v, err == nil
+}

@@ -1,0 +1,162 @@
+package compose
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// daemonConfig runs two daemons that escape every way a process can: a
+// double fork (re-parented to procs), a session of their own, an emptied
+// environment (no owner marker); one keeps procs' pipe, one does not.
+// Each writes its pid to dir.
+func daemonConfig(dir string) string {
+	return fmt.Sprintf(`
+procs:
+  daemon:
+    command: |
+      (env -i setsid sh -c 'echo $$$$ > %[1]s/d1.pid; exec sleep 300' &)
+      (env -i setsid sh -c 'echo $$$$ > %[1]s/d2.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &)
+      until [ -s %[1]s/d1.pid ] && [ -s %[1]s/d2.pid ]; do sleep 0.01; done
+      echo ready
+      exec sleep 300
+    readyPatterns: [ready]
+`, dir)
+}
+
+// daemonPIDs reads the pids the daemons wrote, and checks they did escape:
+// no marker, another session.
+func daemonPIDs(t *testing.T, dir string) []int {
+	t.Helper()
+	var pids []int
+	for _, name := range []string{"d1.pid", "d2.pid"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		require.NoError(t, err)
+		_, marked := ownerOf(pid)
+		require.False(t, marked, "the daemon %d has an emptied environment", pid)
+		sid, err := unix.Getsid(pid)
+		require.NoError(t, err)
+		require.Equal(t, pid, sid, "the daemon %d leads a session of its own", pid)
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// startEngineHelper runs file in a procs of its own (a child process) and
+// waits until every process is ready.
+func startEngineHelper(t *testing.T, file string, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), engineHelperEnv+"="+file), env...)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	waitForLine(t, out, "READY")
+	return cmd
+}
+
+// TestEnvlessDaemonsDoNotEscape ends a procs running escaped daemons in
+// every way it can end, with cgroups and without (the fallback): none of
+// them outlives it.
+func TestEnvlessDaemonsDoNotEscape(t *testing.T) {
+	ends := map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM, "SIGKILL": syscall.SIGKILL, "down": syscall.SIGUSR1}
+	for _, mode := range []string{"cgroups", "fallback"} {
+		for name, sig := range ends {
+			t.Run(mode+"/"+name, func(t *testing.T) {
+				if mode == "cgroups" {
+					skipWithoutCgroups(t)
+				}
+				dir := t.TempDir()
+				file := filepath.Join(dir, "procs.yaml")
+				require.NoError(t, os.WriteFile(file, []byte(daemonConfig(dir)), 0o644))
+				var env []string
+				if mode == "fallback" {
+					env = append(env, noCgroupsEnv+"=off")
+				}
+				cmd := startEngineHelper(t, file, env...)
+				daemons := daemonPIDs(t, dir)
+
+				require.NoError(t, cmd.Process.Signal(sig))
+				_ = cmd.Wait()
+				assert.Eventually(t, func() bool { return allGone(daemons) }, waitLimit, 20*time.Millisecond,
+					"daemons left behind after %s: %v", name, alive(daemons))
+			})
+		}
+	}
+}
+
+// TestStopTakesEnvlessDaemons stops one process while procs goes on: the
+// daemons its run started go with it (its cgroup).
+func TestStopTakesEnvlessDaemons(t *testing.T) {
+	skipWithoutCgroups(t)
+	dir := t.TempDir()
+	te := startEngine(t, daemonConfig(dir), Options{NoWatchdog: true})
+	te.waitState("daemon", rules.StateReady)
+	daemons := daemonPIDs(t, dir)
+
+	_, err := te.Stop("daemon")
+	require.NoError(t, err)
+	te.waitState("daemon", rules.StateStopped)
+	assert.True(t, allGone(daemons), "left behind by stop: %v", alive(daemons))
+}
+
+// TestNextProcsKillsWhatADeadOneLeft SIGKILLs a procs and its watchdog
+// together: nothing is left to kill their daemons then, so the next procs
+// started in the same cgroup does, from the cgroup they were left in.
+func TestNextProcsKillsWhatADeadOneLeft(t *testing.T) {
+	skipWithoutCgroups(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "procs.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(daemonConfig(dir)), 0o644))
+	cmd := startEngineHelper(t, file)
+	daemons := daemonPIDs(t, dir)
+	watchdog := watchdogOf(t, cmd.Process.Pid)
+
+	require.NoError(t, syscall.Kill(watchdog, syscall.SIGKILL))
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+	require.Eventually(t, func() bool { return len(alive([]int{watchdog})) == 0 }, waitLimit, 20*time.Millisecond)
+	require.NotEmpty(t, alive(daemons), "the daemons outlive a procs and a watchdog both killed")
+
+	te := startEngine(t, "procs:\n  next:\n    command: [sleep, '300']\n", Options{NoWatchdog: true})
+	te.waitState("next", rules.StateStarting)
+	assert.Eventually(t, func() bool { return allGone(daemons) }, waitLimit, 20*time.Millisecond,
+		"daemons the next procs left: %v", alive(daemons))
+}
+
+// watchdogOf finds the watchdog among the children of a procs.
+func watchdogOf(t *testing.T, pid int) int {
+	t.Helper()
+	for _, child := range rules.ChildrenOf(pid) {
+		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", child))
+		if strings.Contains(string(env), watchdogEnv+"=1") {
+			return child
+		}
+	}
+	t.Fatalf("procs %d has no watchdog", pid)
+	return 0
+}
+
+func skipWithoutCgroups(t *testing.T) {
+	t.Helper()
+	cg, err := newCgroupSet("test-" + instanceID())
+	if err != nil {
+		t.Skipf("cgroups v2 not writable here: %v", err)
+	}
+	cg.close()
+}

@@ -1,0 +1,127 @@
+package compose
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// TestLogFileHoldsTheBytesWritten: a 64 MiB line and a line redrawn with a
+// bare carriage return reach the log file byte for byte; splitting and
+// redraw handling are for display and detection only.
+func TestLogFileHoldsTheBytesWritten(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  raw:
+    kind: task
+    command: [python3, -c, "import sys\nsys.stdout.buffer.write(b'x' * (64 << 20) + b'\\n' + b'cr\\rCR over\\n' + b'no newline at the end')"]
+`, Options{NoWatchdog: true, LogLimit: 1 << 30})
+	te.limit = 3 * time.Minute // 64 MiB through a pipe under the race detector, on a shared machine
+	te.waitState("raw", rules.StateCompleted)
+
+	data, err := os.ReadFile(filepath.Join(te.dir, ".procs", "logs", "raw.log"))
+	require.NoError(t, err)
+	want := append(bytes.Repeat([]byte("x"), 64<<20), "\ncr\rCR over\nno newline at the end\n"...)
+	require.Equal(t, len(want), len(data), "log size")
+	assert.True(t, bytes.Equal(want, data), "the log differs from what the process wrote")
+}
+
+// TestLogFilesArePrivate: the state folder and the log folder are 0700 and
+// logs 0600, also where an older procs left them readable by others.
+func TestLogFilesArePrivate(t *testing.T) {
+	state := filepath.Join(t.TempDir(), ".procs")
+	logs := filepath.Join(state, "logs")
+	require.NoError(t, os.MkdirAll(logs, 0o755))
+	require.NoError(t, os.Chmod(state, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(logs, "old.log"), []byte("before\n"), 0o644))
+	te := startEngine(t, `
+procs:
+  secret:
+    kind: task
+    command: [echo, "token=hunter2"]
+  old:
+    kind: task
+    command: [echo, "dsn=postgres://u:p@h/db"]
+`, Options{NoWatchdog: true, LogDir: logs})
+	te.waitOutcome()
+	for path, want := range map[string]os.FileMode{
+		state:                             0o700,
+		logs:                              0o700,
+		filepath.Join(logs, "secret.log"): 0o600,
+		filepath.Join(logs, "old.log"):    0o600,
+	} {
+		info, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.Equal(t, want, info.Mode().Perm(), path)
+	}
+}
+
+// TestLogSurvivesAFullDisk puts the logs on a 1 MiB filesystem that is full:
+// the write error is reported (event and status), the process goes on, the
+// lost bytes are counted, and the log is written again once space is freed.
+func TestLogSurvivesAFullDisk(t *testing.T) {
+	logs := t.TempDir()
+	if err := unix.Mount("tmpfs", logs, "tmpfs", 0, "size=1m"); err != nil {
+		t.Skipf("cannot mount a small filesystem here (needs root): %v", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(logs, unix.MNT_DETACH) })
+	filler := filepath.Join(logs, "filler")
+	fillDisk(t, filler)
+
+	te := startEngine(t, `
+procs:
+  ticker:
+    command: [sh, -c, "i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.05; done"]
+    readyPatterns: [tick-1]
+`, Options{NoWatchdog: true, LogDir: logs})
+	failed := te.waitFor("log failure event", func(ev Event) bool {
+		return ev.Type == EventInfo && ev.Proc == "ticker" && ev.Reason == ReasonLogFailed
+	})
+	assert.Contains(t, failed.Message, "no space left on device")
+	st, err := te.StatusOf("ticker")
+	require.NoError(t, err)
+	assert.True(t, st.State == rules.StateReady || st.State == rules.StateStarting, "the process goes on: %s", st.State)
+	require.NotNil(t, st.Log)
+	assert.Contains(t, st.Log.Error, "no space left on device")
+
+	require.NoError(t, os.Remove(filler))
+	resumed := te.waitFor("log resumed event", func(ev Event) bool {
+		return ev.Type == EventInfo && ev.Proc == "ticker" && ev.Reason == ReasonLogResumed
+	})
+	assert.Contains(t, resumed.Message, "bytes of output could not be written")
+	st, err = te.StatusOf("ticker")
+	require.NoError(t, err)
+	require.NotNil(t, st.Log)
+	assert.Empty(t, st.Log.Error)
+	assert.Positive(t, st.Log.Lost)
+	assert.Eventually(t, func() bool {
+		data, _ := os.ReadFile(filepath.Join(logs, "ticker.log"))
+		return strings.Contains(string(data), "tick-")
+	}, waitLimit, 20*time.Millisecond, "lines logged after the disk was freed")
+}
+
+// fillDisk writes to path until the filesystem is full.
+func fillDisk(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	defer f.Close()
+	block := make([]byte, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			require.True(t, errors.Is(err, syscall.ENOSPC), "filling the disk: %v", err)
+			return
+		}
+	}
+}
