@@ -187,6 +187,11 @@ func (c *Client) Attach(ctx context.Context, name string, cols, rows int) (*Atta
 	}
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", AttachProtocol)
+	// The handshake is answered at once; a procs that does not answer it
+	// is stopped. The session itself has no deadline.
+	_ = conn.SetDeadline(time.Now().Add(answerTimeout))
+	stopCancel := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
+	defer stopCancel()
 	if err := req.Write(conn); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("attach %s: %w", name, err)
@@ -195,8 +200,20 @@ func (c *Client) Attach(ctx context.Context, name string, cols, rows int) (*Atta
 	resp, err := http.ReadResponse(br, req)
 	if err != nil {
 		conn.Close()
+		var netErr net.Error
+		switch {
+		case ctx.Err() != nil:
+			return nil, context.Cause(ctx)
+		case errors.As(err, &netErr) && netErr.Timeout():
+			return nil, c.notAnswering()
+		}
 		return nil, fmt.Errorf("attach %s: %w", name, err)
 	}
+	if !stopCancel() {
+		conn.Close()
+		return nil, context.Cause(ctx)
+	}
+	_ = conn.SetDeadline(time.Time{})
 	if resp.StatusCode != http.StatusSwitchingProtocols {
 		defer conn.Close()
 		return nil, responseError(resp)
