@@ -2,6 +2,7 @@ package compose
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
@@ -57,7 +58,7 @@ func (e *Engine) applyVerdict(ps *procState, v rules.Verdict) {
 			// after an import error holds its port and memory): end it, so the
 			// policy can start a new one.
 			ps.failedStop = true
-			e.publishInfo(ps, "stopping", fmt.Sprintf("stopping %s: it failed and is still running", ps.cfg.Name))
+			e.publishInfo(ps, "stopping", "failed and still running: stopping it")
 			ps.sup.stop(true)
 		}
 	case rules.StateStarting:
@@ -114,7 +115,8 @@ func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 		// Failed while running (error line, timeout) and then ended: keep the
 		// failure that explains it, unless the policy brings it back.
 		if ps.failedStop {
-			e.setState(ps, rules.StateFailed, ps.reason, ps.message+"; procs stopped it ("+v.Message+")")
+			how := strings.TrimSuffix(strings.TrimPrefix(v.Message, "stopped on request ("), ")")
+			e.setState(ps, rules.StateFailed, ps.reason, ps.message+"; procs stopped it ("+how+")")
 		}
 		e.maybeRestart(ps, v)
 	default:

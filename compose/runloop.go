@@ -158,9 +158,9 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 	execCtx, stopExec := context.WithCancel(ctx)
 	l.stopExec = stopExec
 	if d := l.s.spec.detect; d != nil && d.ReadyByRunning() {
-		go watchExec(execCtx, l.c.pid, func(at time.Time, programs string) {
+		go watchExec(execCtx, l.c.pid, func(at time.Time, programs string, busy bool) {
 			select {
-			case l.execCh <- rules.Event{Kind: rules.EventExec, Time: at, Program: programs}:
+			case l.execCh <- rules.Event{Kind: rules.EventExec, Time: at, Program: programs, Busy: busy}:
 			case <-execCtx.Done():
 			}
 		})

@@ -75,8 +75,9 @@ type Detector struct {
 	// failing is the failure being collected, nil when none.
 	recent  []string
 	failing *failure
-	// launching is set while the main process is a version manager's shim.
-	launching bool
+	// launching is set while the main process is a version manager's shim;
+	// busy while the tree is running on a CPU (EventExec).
+	launching, busy bool
 
 	ports      []int
 	portOpen   bool
@@ -186,8 +187,12 @@ func (d *Detector) Deadline() (time.Time, bool) {
 	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false
 	}
+	// Until the program is chosen and idle (a new EventExec), or the cap.
 	if d.launching && !d.readySince.IsZero() {
 		return d.readySince.Add(launcherMax), true
+	}
+	if d.busy && d.spec.ReadyByRunning() && !d.readySince.IsZero() {
+		return d.readySince.Add(max(busyMax, d.spec.Settle())), true
 	}
 	if !d.readySince.IsZero() {
 		return d.readySince.Add(d.spec.Settle()), true
@@ -221,7 +226,7 @@ func (d *Detector) absorb(ev Event) string {
 			// A shim has not yet chosen the program; once it has, the
 			// program settles from then.
 			was := d.launching
-			d.launching = isLauncher(ev.Program)
+			d.launching, d.busy = isLauncher(ev.Program), ev.Busy
 			if d.launching != was {
 				d.readySince = ev.Time
 			}
@@ -318,7 +323,7 @@ func (d *Detector) decide(now time.Time, line string) {
 	if d.readySince.IsZero() {
 		d.readySince = now
 	}
-	if now.Sub(d.readySince) < d.spec.Settle() {
+	if now.Sub(d.readySince) < d.spec.Settle() || d.settling(now) {
 		d.set(startingVerdict)
 		return
 	}

@@ -32,7 +32,7 @@ const (
 	// EventExec says the programs of the process tree changed
 	// (Event.Program): a run ready by running does not settle while a
 	// version manager's shim (pyenv, asdf…) is still choosing the program,
-	// and settles from when it has.
+	// and settles from when it has; nor while the program is busy.
 	EventExec
 )
 
@@ -50,8 +50,10 @@ type Event struct {
 	// Input is, for EventInput, the text sent (with its Enter).
 	Input string
 	// Program is, for EventExec, the command lines of the process tree,
-	// one a line.
+	// one a line; Busy says a process of it is running on a CPU or waiting
+	// for the disk (still starting up, where an idle worker sleeps).
 	Program string
+	Busy    bool
 }
 
 // Verdict is what the detector concludes about a run.

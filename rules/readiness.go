@@ -37,6 +37,18 @@ var launcher = regexp.MustCompile(`/shims/|/\.?(pyenv|rbenv|nodenv|goenv|asdf)/(
 // anyway (a wrapper that runs the program as a child, never execing it).
 const launcherMax = 30 * time.Second
 
+// settling reports whether a run ready by running, past its settle window,
+// must still wait: its program is still busy starting (on a loaded machine
+// an import that fails can take longer than the window), for at most
+// busyMax.
+func (d *Detector) settling(now time.Time) bool {
+	return d.busy && d.spec.ReadyByRunning() && now.Before(d.readySince.Add(busyMax))
+}
+
+// busyMax bounds how long a run ready by running waits for its program to
+// stop being busy (a worker always on a CPU is ready then).
+const busyMax = 10 * time.Second
+
 // isLauncher reports whether program is a shim still choosing the program.
 func isLauncher(program string) bool { return launcher.MatchString(program) }
 

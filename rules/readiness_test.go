@@ -82,3 +82,29 @@ func TestSettleWaitsForTheShim(t *testing.T) {
 	history = drive(d, []step{execAt(10*time.Millisecond, "bash /home/u/.asdf/shims/ruby worker.rb\n")}, time.Minute)
 	require.Equal(t, []State{StateReady}, states(history))
 }
+
+// On a loaded machine a python worker can take longer than the settle
+// window to fail its import: a run whose program is still busy (running,
+// not sleeping) is not ready until it sleeps, or busyMax has passed.
+func TestSettleWaitsWhileBusy(t *testing.T) {
+	busyAt := func(at time.Duration, busy bool) step {
+		return step{at, Event{Kind: EventExec, Program: "python3 worker.py\n", Busy: busy}}
+	}
+	d := NewDetector(&Spec{}, 1, t0)
+	history := drive(d, []step{
+		busyAt(10*time.Millisecond, true),
+		lineAt(1500*time.Millisecond, "ModuleNotFoundError: No module named 'notamodule'"),
+		exitAt(1510*time.Millisecond, Exit{Code: 1}),
+	}, 0)
+	assert.NotContains(t, states(history), StateReady)
+
+	d = NewDetector(&Spec{}, 1, t0)
+	drive(d, []step{busyAt(10*time.Millisecond, true)}, 1500*time.Millisecond)
+	assert.Equal(t, StateStarting, d.Verdict().State, "busy past the window")
+	drive(d, []step{busyAt(1600*time.Millisecond, false)}, 0)
+	assert.Equal(t, StateReady, d.Verdict().State, "ready once it sleeps")
+
+	d = NewDetector(&Spec{}, 1, t0)
+	history = drive(d, []step{busyAt(10*time.Millisecond, true)}, time.Minute)
+	assert.Equal(t, []State{StateReady}, states(history), "always busy: ready after busyMax")
+}
