@@ -48,7 +48,7 @@ func TestBrowserManyProcessesAndLongLogs(t *testing.T) {
 	// Start the flood, and while it pours into the open log view, restart
 	// a process: its new states must reach the table promptly.
 	require.NoError(t, h.client.Input(context.Background(), "flood", "go", true))
-	pollJS[bool](t, tab, "the flood under way", `document.querySelectorAll('#logs .line').length > 500`)
+	pollJS[bool](t, tab, "the flood under way", `window.procsUI.lines.length > 500`)
 	_, err := h.client.Restart(context.Background(), "p100", control.ActionOptions{NoWait: true})
 	require.NoError(t, err)
 	applied := pollJS[map[string]any](t, tab, "p100 ready again", `(a => a && a.run === 2 && a.state === 'ready' && a)(window.procsUI.applied.p100)`)

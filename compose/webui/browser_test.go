@@ -164,6 +164,25 @@ func TestBrowserDashboard(t *testing.T) {
 		assert.Contains(t, screen.Text, ">>> 1+1\n2")
 	})
 
+	t.Run("keys: j/k move, / searches, t switches the theme", func(t *testing.T) {
+		key := func(k string) string {
+			return fmt.Sprintf(`document.activeElement.blur(); document.dispatchEvent(new KeyboardEvent('keydown', {key: %q})); true`, k)
+		}
+		selected := `document.getElementById('d-name').textContent`
+		before := evalJS[string](t, tab, selected)
+		evalJS[bool](t, tab, key("k"))
+		after := evalJS[string](t, tab, selected)
+		assert.NotEqual(t, before, after, "k selects the process above")
+		evalJS[bool](t, tab, key("j"))
+		assert.Equal(t, before, evalJS[string](t, tab, selected), "j comes back")
+		evalJS[bool](t, tab, key("/"))
+		assert.Equal(t, "log-search", evalJS[string](t, tab, `document.activeElement.id`))
+		theme := evalJS[string](t, tab, `document.documentElement.dataset.theme || ''`)
+		evalJS[bool](t, tab, key("t"))
+		assert.NotEqual(t, theme, evalJS[string](t, tab, `document.documentElement.dataset.theme`))
+		evalJS[bool](t, tab, key("t"))
+	})
+
 	t.Run("screenshot", func(t *testing.T) {
 		png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
 		require.NoError(t, err)

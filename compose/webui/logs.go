@@ -56,9 +56,11 @@ func (ls logStream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
 	lines := make(chan control.LogLine, lineQueue)
+	read := make(chan struct{})
+	defer func() { cancel(); <-read }() // the reader ends with ctx
 	go func() {
+		defer close(read)
 		defer close(lines)
 		_ = ls.client.Logs(ctx, control.LogsOptions{Procs: []string{name}, Tail: &tail, Follow: true},
 			func(l control.LogLine) error {

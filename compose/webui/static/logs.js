@@ -60,6 +60,8 @@ function takeBatches() {
   return ui.rawBatches.length > 0;
 }
 
+const FLOOD_DRAW = 200;
+
 let drawTimer = null;
 let lastDraw = 0;
 
@@ -97,8 +99,11 @@ function drawPending() {
   }
   const logs = $('logs');
   const frag = document.createDocumentFragment();
-  for (const l of fresh.slice(-MAX_DOM)) frag.appendChild(lineElement(l));
-  if (fresh.length >= MAX_DOM) logs.replaceChildren(frag);
+  // In a flood, only the last FLOOD_DRAW lines are drawn: laying out more
+  // would hold up the page, and search still sees every kept line.
+  const flood = fresh.length >= FLOOD_DRAW;
+  for (const l of fresh.slice(flood ? -FLOOD_DRAW : -MAX_DOM)) frag.appendChild(lineElement(l));
+  if (flood) logs.replaceChildren(frag);
   else {
     logs.appendChild(frag);
     let extra = logs.childElementCount - MAX_DOM;

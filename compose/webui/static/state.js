@@ -18,6 +18,8 @@ const ui = {
   logSource: null,
   following: true,
   unseen: 0,
+  eventCount: 0, // state events applied, and the count at each process's last
+  eventAt: new Map(),
   resultSeq: 0, // bumped by actions, so a slower "last result" does not cover their answer
   acting: false,
   // applied records, per process, the last state event drawn and how long

@@ -12,10 +12,11 @@ let listAgain = false;
 function refreshList() {
   if (listBusy) { listAgain = true; return; }
   listBusy = true;
+  const asked = ui.eventCount;
   api('GET', '/v1/procs').then((list) => {
     ui.order = list.map((p) => p.name);
     const seen = new Set(ui.order);
-    for (const p of list) ui.procs.set(p.name, p);
+    for (const p of list) ui.procs.set(p.name, fresher(p, ui.procs.get(p.name), asked));
     for (const name of [...ui.procs.keys()]) if (!seen.has(name)) ui.procs.delete(name);
     drawTable();
     if (ui.selected && !seen.has(ui.selected)) select(null);
@@ -25,6 +26,14 @@ function refreshList() {
     listBusy = false;
     if (listAgain) { listAgain = false; scheduleList(); }
   });
+}
+
+// fresher is the status from the list, except that a state event applied
+// after the list was asked for is newer than the list's state.
+function fresher(listed, current, asked) {
+  if (!current || !(ui.eventAt.get(listed.name) > asked)) return listed;
+  const keep = { state: current.state, run: current.run, reason: current.reason, message: current.message };
+  return Object.assign(listed, keep);
 }
 
 function scheduleList() {
@@ -265,6 +274,8 @@ function onEvent(ev) {
   }
   const p = ui.procs.get(ev.proc);
   if (!p) { scheduleList(); return; }
+  ui.eventCount++;
+  ui.eventAt.set(ev.proc, ui.eventCount);
   p.state = ev.to;
   p.run = ev.run || p.run;
   p.reason = ev.reason || '';
