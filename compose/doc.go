@@ -7,4 +7,53 @@
 // compose is the only package that starts processes. It may import
 // compose/config, rules and builtin-frameworks; it must not import
 // compose/control or any client of the API.
+//
+// # Data path
+//
+// spawn and launch start a child → a supervisor and its run loop watch one
+// run → reports go to the engine loop, which owns every state → the bus
+// carries events to the sinks (printer, log files, the control API).
+//
+// # Concurrency map
+//
+// Goroutines, and who ends each:
+//
+//   - The engine loop (Engine.Run) is the one owner of process state: every
+//     procState, the dependency bookkeeping, timers' effects. It receives API
+//     requests on Engine.requests (Engine.do waits for the answer; Engine.post
+//     delivers a timer's callback, or drops it once the engine has stopped),
+//     and supervisor reports on Engine.reports. It ends when Down or its
+//     context ends and every supervisor has sent its last report.
+//   - One supervisor per run (supervisor.run, started by schedule.go) runs
+//     the run loop (runLoop.loop), which owns that run's detector, screen and
+//     pending input. It ends when the run's process has exited and its output
+//     is read; its last report is always reportExited. The engine waits for it
+//     before starting the next run of the same process.
+//   - Per run, started by runLoop.startWatchers and ended with the run: one
+//     reader per output stream (split lines, feed the ring, the log file and
+//     the bus, then hand chunks to the loop), a goroutine closing the output
+//     channel when every reader is done, the input writer, the exit waiter,
+//     the port watcher, the exec watcher and the health probe. The watchers
+//     and the probe end with the run's context; readers end at EOF; the
+//     writer is stopped by runLoop.finish.
+//   - The process-wide spawner (spawn.go) forks every child from one locked
+//     OS thread, because the parent-death signal follows the thread that
+//     forked. It is never stopped: it must outlive every child procs starts.
+//   - Stopping an adopted daemon (daemon.go) reaps each of its roots on a
+//     goroutine of its own, bounded by the stop's grace time.
+//
+// Objects shared outside the engine loop, each guarded by its own mutex,
+// with short critical sections and no calls out while held:
+//
+//   - rules.Ring, a process's last lines: written by its output readers,
+//     read by Engine.Logs and results.
+//   - logFile (logfile.go): written by the output readers of a process,
+//     rotated under the same lock.
+//   - Bus and each Subscription: published to by the engine loop and the
+//     output readers; each subscriber drains its own queue, so a slow
+//     subscriber never blocks a publisher.
+//   - spawner.children (the direct children, for the stray sweep), the
+//     cgroup manager, and the watchdog connection (Track/Untrack).
+//   - childProc.inputMu orders writes to a child's stdin or terminal
+//     between the input writer and attached terminals.
 package compose
