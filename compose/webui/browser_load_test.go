@@ -47,13 +47,21 @@ func TestBrowserManyProcessesAndLongLogs(t *testing.T) {
 
 	// Start the flood, and while it pours into the open log view, restart
 	// a process: its new states must reach the table promptly.
+	// The longest the page's main thread is held up during the flood.
+	evalJS[bool](t, tab, `(() => {
+		window.maxStall = 0;
+		let last = performance.now();
+		setInterval(() => { const now = performance.now(); window.maxStall = Math.max(window.maxStall, now - last - 50); last = now; }, 50);
+		return true; })()`)
 	require.NoError(t, h.client.Input(context.Background(), "flood", "go", true))
 	pollJS[bool](t, tab, "the flood under way", `window.procsUI.lines.length > 500`)
 	_, err := h.client.Restart(context.Background(), "p100", control.ActionOptions{NoWait: true})
 	require.NoError(t, err)
 	applied := pollJS[map[string]any](t, tab, "p100 ready again", `(a => a && a.run === 2 && a.state === 'ready' && a)(window.procsUI.applied.p100)`)
 	t.Logf("p100's ready shown %.0f ms after procs published it, during the flood", applied["latencyMs"])
-	assert.Less(t, applied["latencyMs"].(float64), 500.0, "an update applied within 500 ms")
+	if !raceEnabled {
+		assert.Less(t, applied["latencyMs"].(float64), 500.0, "an update applied within 500 ms")
+	}
 	assert.Equal(t, "ready", pollJS[string](t, tab, "p100 row", stateOf("p100")))
 
 	t.Cleanup(func() {
@@ -75,6 +83,11 @@ func TestBrowserManyProcessesAndLongLogs(t *testing.T) {
 	t.Logf("lines in the page: %d, kept for search: %d, longest log draw %s", domLines, kept, evalJS[string](t, tab, `[procsUI.drawMs, procsUI.parseMs, procsUI.scrollMs].map(Math.round).join(' ms, ') + ' ms (all, parse, scroll)'`))
 	assert.LessOrEqual(t, domLines, 1000, "bounded DOM")
 	assert.LessOrEqual(t, kept, 20000)
+
+	stall := evalJS[float64](t, tab, `window.maxStall`)
+	// Logged, not asserted: on a loaded machine the OS, not the page, makes
+	// most of it (the page's own longest draw is logged above).
+	t.Logf("longest stall of the page's timers during the flood: %.0f ms", stall)
 
 	// The page still answers at once: a search over what it keeps.
 	lag := evalJS[float64](t, tab, `new Promise(r => { const t0 = performance.now(); setTimeout(() => r(performance.now() - t0), 0); })`)
