@@ -86,7 +86,7 @@ func (e *Engine) requestRestart(ps *procState) int {
 		e.stopRun(ps, true)
 		return ps.run + 1
 	}
-	ps.restartDependents = ps.run > 0
+	ps.restartDependents, ps.noDeps = ps.run > 0 && !ps.noDeps, false
 	e.setState(ps, rules.StatePending, "restart", "restart requested")
 	return ps.run + 1
 }

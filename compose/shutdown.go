@@ -14,7 +14,7 @@ func (e *Engine) beginShutdown(reason string) {
 		}
 		return
 	}
-	e.shuttingDown = true
+	e.shuttingDown, e.endReason = true, reason
 	for _, ps := range e.procs {
 		ps.wanted = false
 		ps.restartPending = false
