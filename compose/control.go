@@ -12,7 +12,7 @@ import (
 // Down stops every process in reverse dependency order; Run then returns.
 // A second Down kills what is still running.
 func (e *Engine) Down() error {
-	return e.do(func() { e.beginShutdown("down") })
+	return e.do(func() { e.beginShutdown(EndDown) })
 }
 
 // Start starts a stopped, failed or completed process (and lets a blocked
