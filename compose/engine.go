@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,7 @@ type Engine struct {
 	shuttingDown bool
 	killAll      bool
 	endReason    string
+	firstFailure string
 	waiters      []*waiter
 	runCtx       context.Context
 	// began is when Run started; announcedReady is set once the all-ready
@@ -214,6 +216,7 @@ func (e *Engine) exitOnFailure() {
 	}
 	for _, name := range e.order {
 		if ps := e.procs[name]; ps.state == rules.StateFailed && !ps.recoverable {
+			e.firstFailure = name
 			e.beginShutdown("exit on failure: " + name + " failed")
 			return
 		}
@@ -235,6 +238,10 @@ func (e *Engine) outcome() Outcome {
 		if e.procs[name].state == rules.StateFailed {
 			out.Failed = append(out.Failed, name)
 		}
+	}
+	if e.firstFailure != "" && !slices.Contains(out.Failed, e.firstFailure) {
+		// Stopped while failed: the failure is what ended the run.
+		out.Failed = append(out.Failed, e.firstFailure)
 	}
 	return out
 }
