@@ -69,6 +69,7 @@ type Engine struct {
 	killAll      bool
 	endReason    string
 	firstFailure string
+	watches      *watchers
 	waiters      []*waiter
 	runCtx       context.Context
 	// began is when Run started; announcedReady is set once the all-ready
@@ -159,7 +160,10 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	defer cancelRuns()
 	e.runCtx = runCtx
 	e.began = time.Now()
+	e.watches = newWatchers()
+	defer e.watches.close()
 	e.schedule()
+	e.syncWatches()
 	done := ctx.Done()
 	for {
 		if e.settled() {
@@ -176,6 +180,7 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 		}
 		e.exitOnFailure()
 		e.schedule()
+		e.syncWatches()
 		e.resolveWaiters()
 		e.announceAllReady()
 	}

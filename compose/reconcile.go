@@ -215,7 +215,7 @@ func (e *Engine) forget(ps *procState) {
 		if w.name != ps.cfg.Name {
 			return false
 		}
-		w.done <- e.result(ps, w, false, "removed from the config")
+		w.answer(e.result(ps, w, false, "removed from the config"))
 		return true
 	})
 	delete(e.procs, ps.cfg.Name)
