@@ -45,7 +45,7 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
 	}
-	return a.waitAllReady(ctx, c)
+	return a.waitAllReady(ctx, c, opts.asJSON)
 }
 
 // spawnBackground starts the detached procs, running this binary with args
@@ -125,11 +125,15 @@ func foregroundArgs(args []string) []string {
 
 // waitAllReady waits for every process procs started to be ready (or
 // completed, for a task); the first failure ends the wait with exit 1.
-func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
+func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) error {
 	deadline, _ := ctx.Deadline()
 	failed := false
 	err := c.WaitAll(ctx, time.Until(deadline), func(_ int, res rules.Result) bool {
-		a.printResult(res)
+		if asJSON {
+			_ = a.printJSON(res)
+		} else {
+			a.printResult(res)
+		}
 		failed = !res.Success
 		return res.Success
 	})
