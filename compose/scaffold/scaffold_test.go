@@ -36,6 +36,11 @@ func TestGenerateGolden(t *testing.T) {
 		{golden: "compose", sample: "compose", procs: []string{"cache", "db", "web"}},
 		{golden: "fullstack", sample: "fullstack", procs: []string{"backend", "frontend", "postgres"}},
 		{golden: "procfile", sample: "procfile", procs: []string{"assets", "redis", "web", "worker"}},
+		{golden: "hugo", sample: "hugo", procs: []string{"web"}},
+		{golden: "phoenix", sample: "phoenix", procs: []string{"web"}},
+		{golden: "laravel", sample: "laravel", procs: []string{"web"}},
+		{golden: "fastapi", sample: "fastapi", procs: []string{"web"}},
+		{golden: "flask", sample: "flask", procs: []string{"web"}},
 		{golden: "procfile-from-procfile", sample: "procfile", opts: Options{FromProcfile: true}, procs: []string{"assets", "web", "worker"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -68,6 +73,43 @@ func TestGenerateGolden(t *testing.T) {
 			assert.ElementsMatch(t, tc.procs, names)
 		})
 	}
+}
+
+// TestInitReadsRealStacks: the stacks whose READMEs tell a developer to run
+// hugo server, mix phx.server, php artisan serve, uvicorn or flask run get
+// that command, on the port the stack uses by default.
+func TestInitReadsRealStacks(t *testing.T) {
+	for _, tc := range []struct {
+		sample, command, framework string
+		port                       int
+	}{
+		{"hugo", "hugo server --port 1313", "hugo", 1313},
+		{"phoenix", "mix phx.server", "phoenix", 4000},
+		{"laravel", "php artisan serve --port=8000", "laravel", 8000},
+		{"fastapi", "python3 -m uvicorn main:app --reload --port 8000", "uvicorn", 8000},
+		{"flask", "python3 -m flask --app app run --port 5000", "flask", 5000},
+	} {
+		t.Run(tc.sample, func(t *testing.T) {
+			dir := copySample(t, tc.sample)
+			res, err := Generate(Options{Dir: dir})
+			require.NoError(t, err)
+			cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+			require.NoError(t, err)
+			web := cfg.Procs["web"]
+			require.NotNil(t, web, string(res.YAML))
+			assert.Equal(t, tc.command, web.Command.Shell)
+			assert.Equal(t, tc.port, web.Port)
+			assert.Equal(t, config.KindService, kindOf(web))
+			assert.Contains(t, string(res.YAML), "detected: "+tc.framework)
+		})
+	}
+}
+
+func kindOf(p *config.Proc) config.Kind {
+	if p.Kind == "" {
+		return config.KindService
+	}
+	return p.Kind
 }
 
 func TestDependencyChain(t *testing.T) {
