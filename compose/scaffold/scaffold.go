@@ -67,6 +67,7 @@ func Generate(opts Options) (*Result, error) {
 		p.addComposeServices()
 		if !procfile {
 			p.addApps()
+			p.addMigrations()
 		}
 	}
 	if len(p.procs) == 0 {

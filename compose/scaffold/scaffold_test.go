@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -30,14 +31,14 @@ func TestGenerateGolden(t *testing.T) {
 		procs          []string
 	}{
 		{golden: "node", sample: "node", procs: []string{"api", "web"}},
-		{golden: "django", sample: "django", procs: []string{"web"}},
+		{golden: "django", sample: "django", procs: []string{"migrate", "web"}},
 		{golden: "rails", sample: "rails", procs: []string{"web"}},
 		{golden: "go", sample: "go", procs: []string{"web"}},
 		{golden: "compose", sample: "compose", procs: []string{"cache", "db", "web"}},
-		{golden: "fullstack", sample: "fullstack", procs: []string{"backend", "frontend", "postgres"}},
+		{golden: "fullstack", sample: "fullstack", procs: []string{"backend", "frontend", "migrate", "postgres"}},
 		{golden: "procfile", sample: "procfile", procs: []string{"assets", "redis", "web", "worker"}},
 		{golden: "hugo", sample: "hugo", procs: []string{"web"}},
-		{golden: "phoenix", sample: "phoenix", procs: []string{"web"}},
+		{golden: "phoenix", sample: "phoenix", procs: []string{"migrate", "web"}},
 		{golden: "laravel", sample: "laravel", procs: []string{"web"}},
 		{golden: "fastapi", sample: "fastapi", procs: []string{"web"}},
 		{golden: "flask", sample: "flask", procs: []string{"web"}},
@@ -120,8 +121,11 @@ func TestDependencyChain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, config.Dependencies{{Name: "backend", Condition: config.ConditionReady}}, cfg.Procs["frontend"].DependsOn,
 		"the front end waits for the API")
-	assert.Equal(t, config.Dependencies{{Name: "postgres", Condition: config.ConditionReady}}, cfg.Procs["backend"].DependsOn,
-		"the API waits for the database")
+	assert.Equal(t, config.Dependencies{{Name: "migrate", Condition: config.ConditionCompleted}, {Name: "postgres", Condition: config.ConditionReady}},
+		cfg.Procs["backend"].DependsOn, "the API waits for the database and for its migrations")
+	assert.Equal(t, config.KindTask, cfg.Procs["migrate"].Kind, "Django's migrate is a task")
+	assert.Equal(t, config.Dependencies{{Name: "postgres", Condition: config.ConditionReady}}, cfg.Procs["migrate"].DependsOn,
+		"the migration waits for the database")
 	assert.Empty(t, cfg.Procs["postgres"].DependsOn)
 	assert.Equal(t, 3000, cfg.Procs["frontend"].Port, "a port the dev script sets is kept")
 	assert.Equal(t, "pnpm dev", cfg.Procs["frontend"].Command.Shell, "pnpm-lock.yaml names the package manager")
@@ -236,8 +240,9 @@ func TestPython(t *testing.T) {
 		writeFiles(t, dir, files)
 		res, err := Generate(Options{Dir: dir})
 		require.NoError(t, err)
-		require.Len(t, res.Procs, 1)
-		assert.Equal(t, tc.want, res.Procs[0].Command, "%v", tc.files)
+		require.Len(t, res.Procs, 2, "migrate and web")
+		assert.Equal(t, tc.want, res.Procs[1].Command, "%v", tc.files)
+		assert.Equal(t, strings.Replace(tc.want, "runserver 8000", "migrate", 1), res.Procs[0].Command, "the migration runs with the same Python")
 	}
 }
 
