@@ -15,23 +15,38 @@ import (
 // and foreman's PORT for the commands that read it. It reports whether
 // there is a Procfile; a broken one is an error (config.ConfigErrors).
 func (pl *plan) addProcfile() (bool, error) {
-	data, err := os.ReadFile(filepath.Join(pl.dir, "Procfile"))
+	// Procfile.dev is what a developer runs (Rails 7's bin/dev); a Procfile
+	// beside it is for production.
+	name := "Procfile.dev"
+	data, err := os.ReadFile(filepath.Join(pl.dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		name = "Procfile"
+		data, err = os.ReadFile(filepath.Join(pl.dir, name))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read Procfile: %w", err)
+		return false, fmt.Errorf("read %s: %w", name, err)
 	}
-	entries, err := config.ParseProcfile(filepath.Join(pl.dir, "Procfile"), data)
+	entries, err := config.ParseProcfile(filepath.Join(pl.dir, name), data)
 	if err != nil {
 		return false, err
 	}
+	var release string
 	for _, e := range entries {
 		command := config.QuoteExpansion(e.Command)
 		p := &process{
 			name:   e.Name,
 			run:    func(int) runs { return runs{command: command} },
-			source: fmt.Sprintf("Procfile line %d", e.Line),
+			source: fmt.Sprintf("%s line %d", name, e.Line),
+		}
+		if e.Name == "release" {
+			// Heroku runs release: before the app starts, once per deploy.
+			p.task, p.tier = true, tierBackEnd
+			pl.add(p)
+			release = p.name
+			continue
 		}
 		if e.Port != 0 {
 			// The command reads $PORT, which procs sets from port.
@@ -39,6 +54,13 @@ func (pl *plan) addProcfile() (bool, error) {
 		}
 		pl.detect(p)
 		pl.add(p)
+	}
+	if release != "" {
+		for _, p := range pl.procs {
+			if !p.task && p.tier != tierService {
+				p.taskDeps = append(p.taskDeps, release)
+			}
+		}
 	}
 	return true, nil
 }

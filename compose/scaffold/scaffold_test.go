@@ -343,3 +343,33 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	}
 }
+
+// TestProcfileDevAndRelease: Procfile.dev (Rails 7's bin/dev) wins over the
+// production Procfile, and a release: line is a task the others wait for.
+func TestProcfileDevAndRelease(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Procfile":     "web: bundle exec puma -C config/puma.rb\n",
+		"Procfile.dev": "web: bin/rails server -p 3000\ncss: bin/rails tailwindcss:watch\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"css", "web"}, cfg.Names())
+	assert.Equal(t, "bin/rails server -p 3000", cfg.Procs["web"].Command.Shell)
+	assert.Contains(t, string(res.YAML), "from Procfile.dev line 1")
+
+	dir = t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Procfile": "release: python manage.py migrate\nweb: gunicorn app:app\nworker: celery -A app worker\n",
+	})
+	res, err = Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err = config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, config.KindTask, cfg.Procs["release"].Kind)
+	for _, name := range []string{"web", "worker"} {
+		assert.Contains(t, cfg.Procs[name].DependsOn, config.Dependency{Name: "release", Condition: config.ConditionCompleted}, name)
+	}
+}
