@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -124,19 +125,31 @@ func foregroundArgs(args []string) []string {
 }
 
 // waitAllReady waits for every process procs started to be ready (or
-// completed, for a task); the first failure ends the wait with exit 1.
+// completed, for a task); the first failure ends the wait with exit 1. On a
+// terminal each result shows as it comes (progress); piped, or with --json,
+// nothing shows until the end, and then in start order.
 func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) error {
 	deadline, _ := ctx.Deadline()
 	failed := false
-	err := c.WaitAll(ctx, time.Until(deadline), func(_ int, res rules.Result) bool {
-		if asJSON {
-			_ = a.printJSON(res)
-		} else {
+	live := !asJSON && a.stdoutIsTerminal()
+	var held []placedResult
+	err := c.WaitAll(ctx, time.Until(deadline), func(place int, res rules.Result) bool {
+		if live {
 			a.printResult(res)
+		} else {
+			held = append(held, placedResult{place, res})
 		}
 		failed = !res.Success
 		return res.Success
 	})
+	slices.SortFunc(held, func(x, y placedResult) int { return x.place - y.place })
+	for _, h := range held {
+		if asJSON {
+			_ = a.printJSON(h.res)
+		} else {
+			a.printResult(h.res)
+		}
+	}
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
 		return withCode(exitFailure, fmt.Errorf("not every process was ready in time; see `procs status`"))
@@ -146,6 +159,12 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) 
 		return silentExit(exitFailure)
 	}
 	return nil
+}
+
+// placedResult is a result and its process's place in start order.
+type placedResult struct {
+	place int
+	res   rules.Result
 }
 
 // lastLines returns the last n lines of a file, indented, for messages.

@@ -144,6 +144,12 @@ func (a *app) plainOutput() bool {
 	return true
 }
 
+// stdoutIsTerminal says whether standard output is a terminal.
+func (a *app) stdoutIsTerminal() bool {
+	f, ok := a.stdout.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
 // getenv reads a variable from the app's environment.
 func (a *app) getenv(name string) string {
 	for i := len(a.environ) - 1; i >= 0; i-- {
