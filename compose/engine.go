@@ -203,13 +203,16 @@ func (e *Engine) settled() bool {
 	return !e.opts.StayUp || e.shuttingDown || e.allTasksCompleted()
 }
 
-// allTasksCompleted reports whether every process procs should run is a
-// task that completed: nothing is left for a procs that stays up to do.
+// allTasksCompleted reports whether every process is a task that
+// completed: nothing is left for a procs that stays up to do. Processes
+// never started (disabled, or not named to procs up NAME...) do not count;
+// one stopped by request does, since it may be started again.
 func (e *Engine) allTasksCompleted() bool {
 	for _, ps := range e.procs {
-		if ps.wanted && ps.state != rules.StateCompleted {
-			return false
+		if ps.state == rules.StateCompleted || !ps.wanted && ps.run == 0 {
+			continue
 		}
+		return false
 	}
 	return true
 }

@@ -169,3 +169,31 @@ func TestExitOnFailureEndsAtTheFirstFailure(t *testing.T) {
 	assert.Equal(t, []string{"web"}, out.Failed)
 	assert.Contains(t, out.Ended, "exit on failure")
 }
+
+// TestStayUpOutlivesAStoppedService: a service stopped by request may be
+// started again, so a procs that stays up does not end when only completed
+// tasks and stopped services are left; it ends once only completed tasks
+// (and processes never started) are.
+func TestStayUpOutlivesAStoppedService(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  migrate: {kind: task, command: "echo migrated"}
+  web: {command: "echo up; sleep 60", readyPatterns: [up], dependsOn: {migrate: completed}}
+  extra: {command: "sleep 60", disabled: true}
+`, Options{NoWatchdog: true, StayUp: true})
+	te.waitTargets([]WaitTarget{{Name: "web", Run: 1, Targets: []rules.State{rules.StateReady}}})
+	_, err := te.Stop("web")
+	require.NoError(t, err)
+	te.waitState("web", rules.StateStopped)
+	run, err := te.Start("web")
+	require.NoError(t, err, "procs is still up to start web again")
+	te.waitTargets([]WaitTarget{{Name: "web", Run: run, Targets: []rules.State{rules.StateReady}}})
+}
+
+// TestStayUpEndsWhenEveryTaskCompleted.
+func TestStayUpEndsWhenEveryTaskCompleted(t *testing.T) {
+	te := startEngine(t, "procs:\n  a: {kind: task, command: \"true\"}\n  b: {kind: task, command: \"true\", dependsOn: {a: completed}}\n", Options{NoWatchdog: true, StayUp: true})
+	out := te.waitOutcome()
+	assert.Empty(t, out.Failed)
+	assert.Empty(t, out.Ended)
+}
