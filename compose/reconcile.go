@@ -37,6 +37,9 @@ type Reconciled struct {
 	Restarted []string `json:"restarted"`
 	// Stopped are processes removed from the config, stopped.
 	Stopped []string `json:"stopped"`
+	// Updated are changed processes that were not running (stopped on
+	// request, or now disabled): they run the new definition when started.
+	Updated []string `json:"updated"`
 	// Waits are the runs to wait for to see the changes ready.
 	Waits []WaitTarget `json:"waits"`
 }
@@ -97,7 +100,7 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 		}
 		fresh[name] = ps
 	}
-	rec := Reconciled{Diff: diff, Started: []string{}, Restarted: []string{}, Stopped: []string{}, Waits: []WaitTarget{}}
+	rec := Reconciled{Diff: diff, Started: []string{}, Restarted: []string{}, Stopped: []string{}, Updated: []string{}, Waits: []WaitTarget{}}
 	for _, name := range diff.Removed {
 		e.removeProc(e.procs[name])
 		rec.Stopped = append(rec.Stopped, name)
@@ -113,15 +116,23 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 		}
 	}
 	for _, name := range diff.Changed {
-		if e.replaceDefinition(e.procs[name], fresh[name]) {
+		ps := e.procs[name]
+		neverRan := ps.run == 0
+		switch restarts := e.replaceDefinition(ps, fresh[name]); {
+		case restarts && neverRan:
+			rec.Started = append(rec.Started, name)
+			rec.Waits = append(rec.Waits, e.waitTarget(ps, 1, ""))
+		case restarts:
 			rec.Restarted = append(rec.Restarted, name)
+		default:
+			rec.Updated = append(rec.Updated, name)
 		}
 	}
 	rec.Waits = append(rec.Waits, e.restartTargets(rec.Restarted, false)...)
 	rec.Restarted = namesOf(rec.Waits, rec.Started)
 	for _, name := range only {
 		ps := e.procs[name]
-		if !ps.running() && ps.backoff == nil && !slices.Contains(rec.Restarted, name) && !slices.Contains(rec.Started, name) {
+		if !ps.running() && ps.backoff == nil && ps.state != rules.StateCompleted && !slices.Contains(rec.Restarted, name) && !slices.Contains(rec.Started, name) {
 			ps.wanted = true
 			e.setState(ps, rules.StatePending, "start", "start requested")
 			rec.Started = append(rec.Started, name)

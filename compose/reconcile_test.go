@@ -197,3 +197,25 @@ func TestStayUpEndsWhenEveryTaskCompleted(t *testing.T) {
 	assert.Empty(t, out.Failed)
 	assert.Empty(t, out.Ended)
 }
+
+// TestApplyLeavesAStoppedProcessStoppedAndStartsAnEnabledOne: an edit of a
+// process stopped on request updates it without starting it; a process no
+// longer disabled starts (it never ran, so it is started, not restarted).
+func TestApplyLeavesAStoppedProcessStoppedAndStartsAnEnabledOne(t *testing.T) {
+	base := "procs:\n  web: {command: \"echo up; sleep 60\", readyPatterns: [up]}\n  extra: {command: \"echo up; sleep 60\", readyPatterns: [up], disabled: true}\n"
+	te := startEngine(t, base, Options{NoWatchdog: true, StayUp: true})
+	te.waitTargets([]WaitTarget{{Name: "web", Run: 1, Targets: []rules.State{rules.StateReady}}})
+	_, err := te.Stop("web")
+	require.NoError(t, err)
+	next := strings.Replace(base, "echo up; sleep 60\", readyPatterns: [up]}\n  extra", "echo up 2; sleep 60\", readyPatterns: [up]}\n  extra", 1)
+	next = strings.Replace(next, "disabled: true", "disabled: false", 1)
+	rec, err := te.Apply(te.reload(next), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"web"}, rec.Updated)
+	assert.Equal(t, []string{"extra"}, rec.Started)
+	assert.Empty(t, rec.Restarted)
+	te.waitTargets(rec.Waits)
+	st, err := te.StatusOf("web")
+	require.NoError(t, err)
+	assert.Equal(t, rules.StateStopped, st.State)
+}

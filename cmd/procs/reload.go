@@ -94,6 +94,7 @@ func (a *app) printReconciled(answer control.ReloadAnswer) {
 		{"restarted", answer.Restarted},
 		{"started", answer.Started},
 		{"stopped", answer.Stopped},
+		{"updated, not running", answer.Updated},
 	}
 	said := false
 	for _, l := range lines {
