@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 
 	"github.com/procsdev/procs/compose/config"
 )
@@ -51,6 +53,8 @@ func (pl *plan) addProcfile() (bool, error) {
 		if e.Port != 0 {
 			// The command reads $PORT, which procs sets from port.
 			p.port, p.portNote, p.movable = e.Port, "foreman's PORT for this line", true
+		} else if port, flag := commandPort(command); port != 0 {
+			p.port, p.portNote = port, "from "+flag+" in the command"
 		}
 		pl.detect(p)
 		pl.add(p)
@@ -63,4 +67,21 @@ func (pl *plan) addProcfile() (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// portFlag finds the port a server command line names: gunicorn's -b/--bind
+// HOST:PORT, or -p/--port PORT (puma, rails server, uvicorn).
+var portFlag = regexp.MustCompile(`(?:^|\s)(-b|--bind|-p|--port)[ =](?:\S*:)?(\d{2,5})(?:\s|$)`)
+
+// commandPort returns the port named in command and the flag naming it.
+func commandPort(command string) (int, string) {
+	m := portFlag.FindStringSubmatch(command)
+	if m == nil {
+		return 0, ""
+	}
+	port, err := strconv.Atoi(m[2])
+	if err != nil || port < 1 || port > 65535 {
+		return 0, ""
+	}
+	return port, m[1]
 }

@@ -373,3 +373,19 @@ func TestProcfileDevAndRelease(t *testing.T) {
 		assert.Contains(t, cfg.Procs[name].DependsOn, config.Dependency{Name: "release", Condition: config.ConditionCompleted}, name)
 	}
 }
+
+// TestProcfilePortFlags: a Procfile line that names its port with -b or -p
+// gets that port.
+func TestProcfilePortFlags(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Procfile": "web: gunicorn app:app -b 0.0.0.0:8001\napi: bundle exec puma -p 3001\nworker: celery -A app worker\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, 8001, cfg.Procs["web"].Port)
+	assert.Equal(t, 3001, cfg.Procs["api"].Port)
+	assert.Equal(t, 0, cfg.Procs["worker"].Port)
+}
