@@ -389,3 +389,17 @@ func TestProcfilePortFlags(t *testing.T) {
 	assert.Equal(t, 3001, cfg.Procs["api"].Port)
 	assert.Equal(t, 0, cfg.Procs["worker"].Port)
 }
+
+// TestGoMainOutsideTheRoot: a module whose main package is app/ runs it.
+func TestGoMainOutsideTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":      "module example.com/shop\n\ngo 1.22\n",
+		"app/main.go": "package main\n\nfunc main() {}\n",
+		"store/db.go": "package store\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	require.Len(t, res.Procs, 1)
+	assert.Equal(t, "go run ./app", res.Procs[0].Command)
+}
