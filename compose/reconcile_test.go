@@ -207,6 +207,7 @@ func TestApplyLeavesAStoppedProcessStoppedAndStartsAnEnabledOne(t *testing.T) {
 	te.waitTargets([]WaitTarget{{Name: "web", Run: 1, Targets: []rules.State{rules.StateReady}}})
 	_, err := te.Stop("web")
 	require.NoError(t, err)
+	te.waitTargets([]WaitTarget{{Name: "web", Run: 1, Targets: []rules.State{rules.StateStopped}}})
 	next := strings.Replace(base, "echo up; sleep 60\", readyPatterns: [up]}\n  extra", "echo up 2; sleep 60\", readyPatterns: [up]}\n  extra", 1)
 	next = strings.Replace(next, "disabled: true", "disabled: false", 1)
 	rec, err := te.Apply(te.reload(next), nil)
