@@ -12,7 +12,7 @@ import (
 // Down stops every process in reverse dependency order; Run then returns.
 // A second Down kills what is still running.
 func (e *Engine) Down() error {
-	return e.do(func() { e.beginShutdown("down") })
+	return e.do(func() { e.beginShutdown(EndDown) })
 }
 
 // Start starts a stopped, failed or completed process (and lets a blocked
@@ -86,7 +86,7 @@ func (e *Engine) requestRestart(ps *procState) int {
 		e.stopRun(ps, true)
 		return ps.run + 1
 	}
-	ps.restartDependents = ps.run > 0
+	ps.restartDependents, ps.noDeps = ps.run > 0 && !ps.noDeps, false
 	e.setState(ps, rules.StatePending, "restart", "restart requested")
 	return ps.run + 1
 }

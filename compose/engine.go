@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
@@ -32,16 +34,29 @@ type Options struct {
 	NoWatchdog bool
 	// RingSize is how many recent lines are kept in memory per process (default 1000).
 	RingSize int
+	// Load reads the config again from disk, for Reload and for restarts
+	// that notice an edited definition; nil disables both.
+	Load func() (*config.Config, error)
+	// StayUp keeps Run going while nothing runs, as long as a process could
+	// still be started or restarted: it ends on Down, on ctx, or once every
+	// wanted process is a completed task.
+	StayUp bool
+	// ExitOnFailure begins shutdown at the first failure (procs up
+	// --exit-on-failure, for CI).
+	ExitOnFailure bool
 }
 
 // Engine runs the processes of a config. One goroutine (Run) owns all
 // process state; supervisors report to it and API calls send it requests.
 type Engine struct {
-	cfg      *config.Config
-	opts     Options
-	bus      *Bus
-	instance string
-	watchdog *Watchdog
+	cfg  *config.Config
+	opts Options
+	// published is the config being run, for readers off the engine
+	// goroutine (GET /v1/config); the loop replaces it on reconcile.
+	published atomic.Pointer[config.Config]
+	bus       *Bus
+	instance  string
+	watchdog  *Watchdog
 
 	requests chan func()
 	reports  chan report
@@ -52,6 +67,9 @@ type Engine struct {
 	order        []string
 	shuttingDown bool
 	killAll      bool
+	endReason    string
+	firstFailure string
+	watches      *watchers
 	waiters      []*waiter
 	runCtx       context.Context
 	// began is when Run started; announcedReady is set once the all-ready
@@ -87,6 +105,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		requests: make(chan func()), reports: make(chan report, 256),
 		stopped: make(chan struct{}), procs: make(map[string]*procState), order: order,
 	}
+	e.published.Store(cfg)
 	for _, name := range order {
 		ps, err := e.newProcState(cfg.Procs[name], wanted[name])
 		if err != nil {
@@ -120,7 +139,7 @@ func wantedSet(cfg *config.Config, only []string) (map[string]bool, error) {
 func (e *Engine) Bus() *Bus { return e.bus }
 
 // Config returns the configuration the engine runs.
-func (e *Engine) Config() *config.Config { return e.cfg }
+func (e *Engine) Config() *config.Config { return e.published.Load() }
 
 // Run starts the processes and supervises them until ctx is cancelled or
 // Down is called, then stops everything in reverse dependency order. It also
@@ -142,7 +161,10 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	defer cancelRuns()
 	e.runCtx = runCtx
 	e.began = time.Now()
+	e.watches = newWatchers()
+	defer e.watches.close()
 	e.schedule()
+	e.syncWatches()
 	done := ctx.Done()
 	for {
 		if e.settled() {
@@ -157,7 +179,9 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 			done = nil
 			e.beginShutdown("interrupted")
 		}
+		e.exitOnFailure()
 		e.schedule()
+		e.syncWatches()
 		e.resolveWaiters()
 		e.announceAllReady()
 	}
@@ -177,21 +201,56 @@ func (e *Engine) settled() bool {
 			return false
 		}
 	}
+	return !e.opts.StayUp || e.shuttingDown || e.allTasksCompleted()
+}
+
+// allTasksCompleted reports whether every process is a task that
+// completed: nothing is left for a procs that stays up to do. Processes
+// never started (disabled, or not named to procs up NAME...) do not count;
+// one stopped by request does, since it may be started again.
+func (e *Engine) allTasksCompleted() bool {
+	for _, ps := range e.procs {
+		if ps.state == rules.StateCompleted || !ps.wanted && ps.run == 0 {
+			continue
+		}
+		return false
+	}
 	return true
+}
+
+// exitOnFailure begins shutdown at the first failure when asked to.
+func (e *Engine) exitOnFailure() {
+	if !e.opts.ExitOnFailure || e.shuttingDown {
+		return
+	}
+	for _, name := range e.order {
+		if ps := e.procs[name]; ps.state == rules.StateFailed && !ps.recoverable {
+			e.firstFailure = name
+			e.beginShutdown("exit on failure: " + name + " failed")
+			return
+		}
+	}
 }
 
 // Outcome summarises how a Run ended.
 type Outcome struct {
 	// Failed lists processes that ended failed (not stopped by request).
 	Failed []string
+	// Ended says why shutdown began ("interrupted", "down", "exit on
+	// failure: …"), empty when Run ended because nothing was left to run.
+	Ended string
 }
 
 func (e *Engine) outcome() Outcome {
-	var out Outcome
+	out := Outcome{Ended: e.endReason}
 	for _, name := range e.order {
 		if e.procs[name].state == rules.StateFailed {
 			out.Failed = append(out.Failed, name)
 		}
+	}
+	if e.firstFailure != "" && !slices.Contains(out.Failed, e.firstFailure) {
+		// Stopped while failed: the failure is what ended the run.
+		out.Failed = append(out.Failed, e.firstFailure)
 	}
 	return out
 }

@@ -43,6 +43,11 @@ type procState struct {
 	restartPending bool
 	// restartDependents restarts dependents declaring restart: true once this run is ready.
 	restartDependents bool
+	// noDeps keeps this restart from restarting restart: true dependents.
+	noDeps bool
+	// removed marks a process no longer in the config: its state goes once
+	// its run has ended.
+	removed bool
 	// restarts counts consecutive restarts by the restart policy.
 	restarts int
 	// totalRestarts counts every restart, for status.

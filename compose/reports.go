@@ -30,6 +30,9 @@ func (e *Engine) handleReport(r report) {
 	case reportExited:
 		ps.screen = r.screen
 		e.handleExit(ps, r.verdict)
+		if ps.removed && !ps.running() {
+			e.forget(ps)
+		}
 	}
 }
 
@@ -106,7 +109,7 @@ func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 	switch {
 	case ps.restartPending && !e.shuttingDown:
 		ps.restartPending = false
-		ps.restartDependents = true
+		ps.restartDependents, ps.noDeps = !ps.noDeps, false
 		ps.totalRestarts++
 		e.setState(ps, rules.StatePending, "restart", "restarting")
 	case !ps.wanted || e.shuttingDown:

@@ -2,6 +2,20 @@ package compose
 
 import "github.com/procsdev/procs/rules"
 
+// Why shutdown began, as Outcome.Ended tells it.
+const (
+	// EndDown is shutdown asked for by Down (procs down).
+	EndDown = "down"
+	// EndInterrupted is shutdown after Ctrl-C or SIGTERM (Interrupt).
+	EndInterrupted = "interrupted"
+)
+
+// Interrupt is Down after Ctrl-C or a signal: the outcome says interrupted.
+// A second one kills what is still running.
+func (e *Engine) Interrupt() error {
+	return e.do(func() { e.beginShutdown(EndInterrupted) })
+}
+
 // beginShutdown stops everything, dependents before their dependencies.
 // A second call kills every process at once.
 func (e *Engine) beginShutdown(reason string) {
@@ -14,7 +28,7 @@ func (e *Engine) beginShutdown(reason string) {
 		}
 		return
 	}
-	e.shuttingDown = true
+	e.shuttingDown, e.endReason = true, reason
 	for _, ps := range e.procs {
 		ps.wanted = false
 		ps.restartPending = false

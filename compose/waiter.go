@@ -17,6 +17,18 @@ type waiter struct {
 	minRun  int
 	began   time.Time
 	done    chan rules.Result
+	// notify, when set, receives the result on the engine goroutine
+	// instead of done (waits the engine itself started, as watch: does).
+	notify func(rules.Result)
+}
+
+// answer delivers the result; done has room for it.
+func (w *waiter) answer(res rules.Result) {
+	if w.notify != nil {
+		w.notify(res)
+		return
+	}
+	w.done <- res
 }
 
 // resolveWaiters answers every waiter whose process reached a target state
@@ -28,7 +40,7 @@ func (e *Engine) resolveWaiters() {
 		if !over {
 			return false
 		}
-		w.done <- e.result(ps, w, success, "")
+		w.answer(e.result(ps, w, success, ""))
 		return true
 	})
 }
@@ -56,7 +68,7 @@ func (e *Engine) waitOutcome(ps *procState, w *waiter) (success, over bool) {
 // failWaiters answers every remaining waiter when the engine ends.
 func (e *Engine) failWaiters() {
 	for _, w := range e.waiters {
-		w.done <- e.result(e.procs[w.name], w, false, "procs stopped")
+		w.answer(e.result(e.procs[w.name], w, false, "procs stopped"))
 	}
 	e.waiters = nil
 }

@@ -57,6 +57,8 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return restartSchema()
 	case reflect.TypeFor[config.PTY]():
 		return ptySchema()
+	case reflect.TypeFor[config.Watch]():
+		return watchSchema()
 	case reflect.TypeFor[config.BackoffRange]():
 		return &jsonschema.Schema{
 			Type:        "string",
@@ -146,6 +148,24 @@ func ptySchema() *jsonschema.Schema {
 		OneOf: []*jsonschema.Schema{
 			{Type: "boolean", Description: "Run in a pseudo-terminal of 120x40."},
 			{Type: "object", Properties: props, AdditionalProperties: jsonschema.FalseSchema, Description: "Run in a pseudo-terminal of this size."},
+		},
+	}
+}
+
+// watchSchema accepts a list of paths or {paths, ignore, debounce}.
+func watchSchema() *jsonschema.Schema {
+	minOne := uint64(1)
+	globs := func(what string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "array", MinItems: &minOne, Items: &jsonschema.Schema{Type: "string"}, Description: what}
+	}
+	props := jsonschema.NewProperties()
+	props.Set("paths", globs("Files, folders or globs (** for any folders) relative to procs.yaml."))
+	props.Set("ignore", globs("Globs of paths not to react to, beside .git, node_modules, .procs and __pycache__."))
+	props.Set("debounce", durationSchema("How long changes must pause before the restart (default 300ms)."))
+	return &jsonschema.Schema{
+		OneOf: []*jsonschema.Schema{
+			globs("Files, folders or globs to watch, relative to procs.yaml."),
+			{Type: "object", Properties: props, Required: []string{"paths"}, AdditionalProperties: jsonschema.FalseSchema},
 		},
 	}
 }

@@ -58,7 +58,8 @@ func (a *app) loadConfig() (*config.Config, error) {
 			return nil, &exitError{code: exitUsage, err: err, quiet: true}
 		}
 		if errors.Is(err, config.ErrNoConfig) {
-			return nil, withCode(exitUsage, fmt.Errorf("%w in this folder (create one with `procs init`, or pass -f FILE)", err))
+			// The error already says to create one or pass -f; say how once.
+			return nil, withCode(exitUsage, fmt.Errorf("%w (`procs init` writes one from what the folder holds)", err))
 		}
 		return nil, withCode(exitUsage, err)
 	}

@@ -1,18 +1,44 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose/config"
 )
 
+// checkResult is what `procs check --json` prints.
+type checkResult struct {
+	File      string       `json:"file,omitempty"`
+	OK        bool         `json:"ok"`
+	Processes int          `json:"processes"`
+	Errors    []checkError `json:"errors"`
+}
+
+// checkError is one config problem, located.
+type checkError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Message string `json:"message"`
+	// Text is the whole error as procs check prints it.
+	Text string `json:"text"`
+}
+
 func (a *app) checkCommand() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Validate procs.yaml and report every problem with file:line:col",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				return a.checkJSON()
+			}
 			cfg, err := a.loadConfig()
 			if err != nil {
 				return err
@@ -24,6 +50,32 @@ func (a *app) checkCommand() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"ok", "processes", "errors": [{file, line, col, path, message}]}`)
+	return cmd
+}
+
+// checkJSON validates and prints the outcome as JSON; exit 2 on errors.
+func (a *app) checkJSON() error {
+	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
+	res := checkResult{Errors: []checkError{}}
+	var cfgErrs config.ConfigErrors
+	switch {
+	case err == nil:
+		res.File, res.OK, res.Processes = a.displayPath(cfg.File), true, len(cfg.Procs)
+	case errors.As(err, &cfgErrs):
+		for _, e := range cfgErrs {
+			res.Errors = append(res.Errors, checkError{File: e.File, Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg, Text: e.Error()})
+		}
+	default:
+		res.Errors = append(res.Errors, checkError{Message: err.Error(), Text: err.Error()})
+	}
+	if printErr := a.printJSON(res); printErr != nil {
+		return printErr
+	}
+	if !res.OK {
+		return silentExit(exitUsage)
+	}
+	return nil
 }
 
 // plural says "1 process" or "2 processes".

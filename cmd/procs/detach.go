@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -47,7 +48,7 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
 	}
-	err = a.waitAllReady(ctx, c)
+	err = a.waitAllReady(ctx, c, opts.asJSON)
 	if errors.Is(err, compose.ErrShuttingDown) || errors.Is(err, control.ErrNotRunning) {
 		// It ended at once (every process failed to start): its own
 		// output says why.
@@ -173,19 +174,35 @@ func foregroundArgs(args []string) []string {
 }
 
 // waitAllReady waits for every process procs started to be ready (or
-// completed, for a task); the first failure ends the wait with exit 1.
-func (a *app) waitAllReady(ctx context.Context, c *control.Client) error {
+// completed, for a task); the first failure ends the wait with exit 1. On a
+// terminal each result shows as it comes (progress); piped, or with --json,
+// nothing shows until the end, and then in start order.
+func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) error {
 	deadline, _ := ctx.Deadline()
 	// procs' own waits end a little before this command gives up, so what
 	// each process was doing when time ran out is printed.
 	left := time.Until(deadline)
 	wait := max(left-time.Second, left/2)
 	failed := false
-	err := c.WaitAll(ctx, wait, func(_ int, res rules.Result) bool {
-		a.printResult(res)
+	live := !asJSON && a.stdoutIsTerminal()
+	var held []placedResult
+	err := c.WaitAll(ctx, wait, func(place int, res rules.Result) bool {
+		if live {
+			a.printResult(res)
+		} else {
+			held = append(held, placedResult{place, res})
+		}
 		failed = !res.Success
 		return res.Success
 	})
+	slices.SortFunc(held, func(x, y placedResult) int { return x.place - y.place })
+	for _, h := range held {
+		if asJSON {
+			_ = a.printJSON(h.res)
+		} else {
+			a.printResult(h.res)
+		}
+	}
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
 		return withCode(exitFailure, fmt.Errorf("not every process was ready in time; see `procs status`"))
@@ -218,6 +235,12 @@ func (a *app) failedSince(ctx context.Context, c *control.Client) error {
 		return silentExit(exitFailure)
 	}
 	return nil
+}
+
+// placedResult is a result and its process's place in start order.
+type placedResult struct {
+	place int
+	res   rules.Result
 }
 
 // lastLines returns the last n lines of a file, indented, for messages.

@@ -20,6 +20,14 @@ func (a *app) downCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ctx, done, err := a.connect()
+			if errors.Is(err, errNoProcs) {
+				// Idempotent, so `trap 'procs down' EXIT` works.
+				if asJSON {
+					return a.printJSON(map[string]bool{"stopped": true, "running": false})
+				}
+				fmt.Fprintln(a.stdout, "procs is not running")
+				return nil
+			}
 			if err != nil {
 				return err
 			}

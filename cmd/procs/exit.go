@@ -11,6 +11,8 @@ const (
 	exitFailure = 1 // a process failed or is not ready
 	exitUsage   = 2 // bad command line or config
 	exitNoProcs = 3 // no procs is running in this folder
+	// exitInterrupted ends a command stopped by Ctrl-C, as shells expect.
+	exitInterrupted = 130
 )
 
 // exitError carries the exit code a command ends with. Errors that are not

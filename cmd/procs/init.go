@@ -135,7 +135,7 @@ func writeConfig(file string, data []byte, force bool) error {
 
 // printInit says what init wrote and why, then what to do next.
 func (a *app) printInit(target string, res *scaffold.Result) {
-	fmt.Fprintf(a.stdout, "wrote %s with %d processes:\n", a.displayPath(target), len(res.Procs))
+	fmt.Fprintf(a.stdout, "wrote %s with %s:\n", a.displayPath(target), plural(len(res.Procs), "process", "processes"))
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	for _, p := range res.Procs {
 		fmt.Fprintf(tw, "  %s\t%s\t# %s\n", p.Name, p.Command, p.Why)

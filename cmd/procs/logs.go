@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,9 @@ func (a *app) logsCommand() *cobra.Command {
 		Short: "Print recent output of NAME... (all processes when none), and follow it with -f",
 		RunE: func(cmd *cobra.Command, names []string) error {
 			c, ctx, done, err := a.connect()
+			if errors.Is(err, errNoProcs) && !follow {
+				return a.offlineLogs(names, lines, asJSON)
+			}
 			if err != nil {
 				return err
 			}
@@ -41,7 +45,7 @@ func (a *app) logsCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.IntVarP(&lines, "lines", "n", 100, "how many recent lines to print first (-1: all kept lines)")
+	f.IntVarP(&lines, "lines", "n", 100, "how many recent lines of each process to print first (-1: all kept lines); read from .procs/logs/ when no procs runs")
 	f.BoolVarP(&follow, "follow", "f", false, "keep printing new lines until procs stops or Ctrl-C")
 	// -f means --follow here, as in tail and docker compose; defining
 	// --file locally keeps the global -f shorthand from colliding with it.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -22,10 +23,47 @@ type actionOptions struct {
 const requestSlack = 5 * time.Second
 
 func (a *app) restartCommand() *cobra.Command {
-	return a.actionCommand("restart", "Restart NAME... and wait until each new run is ready (exit 1 if one fails)",
-		func(c *control.Client, ctx context.Context, name string, opts control.ActionOptions) (rules.Result, error) {
-			return c.Restart(ctx, name, opts)
-		})
+	var opts actionOptions
+	var noDeps bool
+	cmd := &cobra.Command{
+		Use:   "restart [NAME...]",
+		Short: "Restart NAME... (names or globs; every process when none) in dependency order and wait until each is ready again",
+		Long: `Restart the processes named (or matching a glob such as 'worker-*'; every
+process when none is named) in dependency order, and wait until each new run
+is ready, together with the dependents that declare restart: true, which
+follow (--no-deps leaves them running). A process whose definition was edited
+in procs.yaml restarts with the new definition, and procs says so.
+Exits 1 if one of them is not ready again.`,
+		RunE: func(cmd *cobra.Command, names []string) error {
+			return a.restartMany(names, noDeps, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&noDeps, "no-deps", false, "do not restart the dependents that declare restart: true")
+	f.BoolVar(&opts.noWait, "no-wait", false, "return as soon as the request is accepted")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "give up waiting after this long")
+	f.BoolVar(&opts.asJSON, "json", false, "print each result as a line of JSON")
+	return cmd
+}
+
+// restartMany restarts names (or everything) and prints a result per
+// process restarted, the dependents that followed included.
+func (a *app) restartMany(names []string, noDeps bool, opts actionOptions) error {
+	c, ctx, done, err := a.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
+	defer cancelTimeout()
+	answer, err := c.RestartMany(ctx, control.RestartRequest{Names: names, NoDeps: noDeps, NoWait: opts.noWait, Timeout: opts.timeout.String()})
+	if err != nil {
+		return a.clientError(err)
+	}
+	for _, note := range answer.Notes {
+		fmt.Fprintf(a.stderr, "procs: %s\n", note)
+	}
+	return a.reportResults(answer.Results, make([]error, len(answer.Results)), opts.asJSON)
 }
 
 // actionFunc sends one lifecycle request.

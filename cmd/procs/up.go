@@ -18,12 +18,14 @@ import (
 
 // upOptions are the flags of `procs up`.
 type upOptions struct {
-	detach  bool
-	wait    bool
-	timeout time.Duration
-	ui      bool   // serve the web dashboard and open it
-	listen  string // the dashboard's explicit address
-	tui     bool
+	detach        bool
+	wait          bool
+	timeout       time.Duration
+	exitOnFailure bool
+	asJSON        bool
+	ui            bool   // serve the web dashboard and open it
+	listen        string // the dashboard's explicit address
+	tui           bool
 }
 
 func (a *app) upCommand() *cobra.Command {
@@ -35,7 +37,14 @@ func (a *app) upCommand() *cobra.Command {
 dependencies being ready, and stream their output as "name | line".
 Ctrl-C stops everything in reverse dependency order; a second Ctrl-C kills at once.
 With -d, procs runs in the background (output in .procs/logs/); with --wait it
-returns once every process is ready, or exits 1 saying which one failed and why.`,
+returns once every process is ready, or exits 1 saying which one failed and why.
+The foreground procs stays up while a process could still be started or
+restarted (procs restart, procs start), until Ctrl-C (exit 130), procs down,
+every process being a completed task, or with --exit-on-failure the first
+failure (exit 1).
+When procs already runs in the folder, procs up applies the edited
+procs.yaml to it (like procs reload): what changed restarts, new processes
+start, removed ones stop; with --wait it waits for what changed.`,
 		RunE: func(cmd *cobra.Command, names []string) error {
 			cfg, err := a.loadConfig()
 			if err != nil {
@@ -43,6 +52,10 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 			}
 			if opts.tui {
 				return a.upTUI(cfg, opts)
+			}
+			if c, err := control.Dial(cfg.Dir); err == nil {
+				c.Close()
+				return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, asJSON: opts.asJSON})
 			}
 			if opts.detach {
 				return a.upDetached(cfg, names, opts)
@@ -57,13 +70,18 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
 	f.BoolVar(&opts.ui, "ui", false, "serve the web dashboard and open it in the browser (see procs ui)")
 	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")
+	f.BoolVar(&opts.exitOnFailure, "exit-on-failure", false, "stop everything and exit 1 at the first failure (for CI)")
+	f.BoolVar(&opts.asJSON, "json", false, "with --wait, or when procs already runs: print the results as JSON")
 	return cmd
 }
 
 // upForeground runs the engine in this process until Ctrl-C, SIGTERM,
 // `procs down`, or until nothing runs any more.
 func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) error {
-	engine, err := compose.New(cfg, compose.Options{Only: names})
+	load := func() (*config.Config, error) {
+		return config.Load(config.LoadOptions{File: cfg.File, Environ: a.environ, Set: a.set})
+	}
+	engine, err := compose.New(cfg, compose.Options{Only: names, StayUp: true, ExitOnFailure: opts.exitOnFailure, Load: load})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -94,7 +112,18 @@ func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) e
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
-	if len(outcome.Failed) > 0 {
+	return a.upExit(outcome)
+}
+
+// upExit maps how the foreground procs ended to its exit code: 130 after
+// Ctrl-C, 0 after procs down, else 1 if a process failed.
+func (a *app) upExit(outcome compose.Outcome) error {
+	switch {
+	case outcome.Ended == compose.EndInterrupted:
+		return silentExit(exitInterrupted)
+	case outcome.Ended == compose.EndDown:
+		return nil
+	case len(outcome.Failed) > 0:
 		fmt.Fprintf(a.stderr, "procs: failed: %v\n", outcome.Failed)
 		return silentExit(exitFailure)
 	}
@@ -110,7 +139,7 @@ func (a *app) forwardSignals(ctx context.Context, engine *compose.Engine) {
 	for {
 		select {
 		case <-sigs:
-			if engine.Down() != nil {
+			if engine.Interrupt() != nil {
 				return
 			}
 		case <-ctx.Done():
@@ -128,6 +157,12 @@ func (a *app) plainOutput() bool {
 		return !isatty.IsTerminal(f.Fd())
 	}
 	return true
+}
+
+// stdoutIsTerminal says whether standard output is a terminal.
+func (a *app) stdoutIsTerminal() bool {
+	f, ok := a.stdout.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // getenv reads a variable from the app's environment.

@@ -85,6 +85,7 @@ type Proc struct {
 	RecoverablePatterns []string          `json:"recoverablePatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows of an error the program retries by itself (a rate limit): failed, but recoverable. Extends the preset's."`
 	OnIdle              *OnIdle           `json:"onIdle,omitempty" jsonschema_description:"Inputs sent when an interactive process has been idle at its prompt for a while, one by one, each once it is idle again."`
 	Disabled            bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
+	Watch               *Watch            `json:"watch,omitempty" jsonschema_description:"Restart the process when files change: a list of paths or globs relative to procs.yaml, or {paths, ignore, debounce}. .git, node_modules, .procs and __pycache__ are ignored."`
 
 	// Name is the key of the process in procs (not part of the format).
 	Name string `json:"-"`

@@ -55,7 +55,7 @@ func structKeys(path []string) []string {
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -152,6 +152,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.RecoverablePatterns = d.patterns(at("recoverablePatterns"), m["recoverablePatterns"])
 	p.OnIdle = d.onIdle(at("onIdle"), m["onIdle"])
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
+	p.Watch = d.watch(at("watch"), m["watch"])
 	return p
 }
 

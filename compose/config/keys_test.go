@@ -36,6 +36,7 @@ func TestSchemaAndDecoderAcceptTheSameKeys(t *testing.T) {
 		{[]string{"procs", "api", "onIdle"}, properties(defs["OnIdle"])},
 		{[]string{"procs", "api", "autoRespond", "[0]"}, properties(defs["AutoRespond"])},
 		{[]string{"procs", "api", "restart"}, objectForm(proc["restart"])},
+		{[]string{"procs", "api", "watch"}, objectForm(proc["watch"])},
 		{[]string{"procs", "api", "pty"}, objectForm(proc["pty"])},
 		{[]string{"procs", "api", "dependsOn", "db"}, objectForm(objectForm(proc["dependsOn"])["additionalProperties"])},
 	} {
@@ -115,6 +116,7 @@ procs:
     recoverablePatterns: [retrying]
     onIdle: {after: 30s, send: [next], maxCycles: 1}
     disabled: true
+    watch: {paths: [src], ignore: ["*.tmp"], debounce: 200ms}
   probes:
     command: sleep 100
     healthcheck: {exec: "true"}
@@ -139,7 +141,7 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	check := *p.Healthcheck
 	check.Exec, check.TCP = cfg.Procs["probes"].Healthcheck.Exec, cfg.Procs["tcp"].Healthcheck.TCP
 	for name, v := range map[string]any{"dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
-		"shutdown": p.Shutdown, "autoRespond": p.AutoRespond[0], "onIdle": *p.OnIdle} {
+		"shutdown": p.Shutdown, "autoRespond": p.AutoRespond[0], "onIdle": *p.OnIdle, "watch": *p.Watch} {
 		assertAllSet(t, "procs.agent."+name+".", reflect.ValueOf(v))
 	}
 }

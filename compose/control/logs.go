@@ -150,7 +150,7 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 }
 
 // recentLines collects the kept lines of the queried processes, oldest
-// first, keeping the last tail of them overall.
+// first: the last tail lines of each process, as docker compose logs --tail.
 func (s *Server) recentLines(q logsQuery) ([]LogLine, error) {
 	if q.tail == 0 {
 		return nil, nil
@@ -169,9 +169,6 @@ func (s *Server) recentLines(q logsQuery) ([]LogLine, error) {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
-	if q.tail > 0 && len(out) > q.tail {
-		out = out[len(out)-q.tail:]
-	}
 	return out, nil
 }
 

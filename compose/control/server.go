@@ -117,6 +117,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/logs", s.handleLogs)
 	mux.HandleFunc("GET /v1/events", s.handleEvents)
 	mux.HandleFunc("POST /v1/down", s.handleDown)
+	mux.HandleFunc("POST /v1/reload", s.handleReload)
+	mux.HandleFunc("POST /v1/restart", s.handleRestartMany)
 	mux.HandleFunc("GET /v1/procs/{name}/attach", s.handleAttach)
 	mux.HandleFunc("GET /v1/procs/{name}/screen", s.handleScreen)
 	mux.HandleFunc("POST /v1/procs/{name}/pause", s.handlePause)

@@ -20,7 +20,8 @@ type appFinder func(pl *plan, rel string) *process
 
 // appFinders run in this order, so a Django or Rails project with a
 // package.json for its assets is named after its server.
-var appFinders = []appFinder{(*plan).djangoApp, (*plan).rubyApp, (*plan).goApp, (*plan).nodeApp}
+var appFinders = []appFinder{(*plan).djangoApp, (*plan).pythonWebApp, (*plan).rubyApp, (*plan).phoenixApp,
+	(*plan).laravelApp, (*plan).hugoApp, (*plan).goApp, (*plan).nodeApp}
 
 // addApps adds the apps of the project folder and of its subfolders one
 // level down (web/, api/...) and its package.json workspaces.

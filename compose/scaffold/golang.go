@@ -20,12 +20,15 @@ func (pl *plan) goApp(rel string) *process {
 	if !isMainPackage(dir) {
 		commands := mainCommands(dir)
 		if len(commands) == 0 {
+			commands = mainFolders(dir)
+		}
+		if len(commands) == 0 {
 			pl.skip("%s: no main package (a library?), so nothing to run", path.Join(rel, "go.mod"))
 			return nil
 		}
-		target = "./cmd/" + commands[0]
+		target = "./" + commands[0]
 		if len(commands) > 1 {
-			pl.skip("%s: also has %s; add them if they serve", path.Join(rel, "go.mod"), strings.Join(commands[1:], ", "))
+			pl.skip("%s: also has %s; add them if they serve", path.Join(rel, "go.mod"), strings.Join(baseNames(commands[1:]), ", "))
 		}
 	}
 	p := &process{
@@ -67,8 +70,33 @@ func mainCommands(dir string) []string {
 	var names []string
 	for _, e := range entries {
 		if e.IsDir() && isMainPackage(filepath.Join(dir, "cmd", e.Name())) {
+			names = append(names, "cmd/"+e.Name())
+		}
+	}
+	return names
+}
+
+// mainFolders lists the folders of dir, one level down, that hold a
+// package main (app/, server/), for modules without cmd/.
+func mainFolders(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && isMainPackage(filepath.Join(dir, e.Name())) {
 			names = append(names, e.Name())
 		}
 	}
 	return names
+}
+
+// baseNames are the last elements of slash-separated paths.
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = path.Base(p)
+	}
+	return out
 }

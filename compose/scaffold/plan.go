@@ -70,6 +70,10 @@ type process struct {
 	// composeDeps are docker-compose depends_on names, kept when they are
 	// processes too.
 	composeDeps []string
+	// task marks a one-shot step (kind: task); taskDeps are the tasks this
+	// process waits to have completed.
+	task     bool
+	taskDeps []string
 }
 
 // commandLine is the command for the port the process was given.
@@ -159,10 +163,18 @@ func (pl *plan) skip(format string, args ...any) {
 	pl.skipped = append(pl.skipped, fmt.Sprintf(format, args...))
 }
 
-// order sorts services first, then back ends, then front ends, then
-// proxies, keeping the order they were found in within each tier.
+// order sorts services first, then back ends (tasks first), then front
+// ends, then proxies, keeping the order they were found in within each tier.
 func (pl *plan) order() {
-	slices.SortStableFunc(pl.procs, func(a, b *process) int { return int(a.tier) - int(b.tier) })
+	slices.SortStableFunc(pl.procs, func(a, b *process) int {
+		if a.tier == b.tier && a.task != b.task {
+			if a.task {
+				return -1 // a migration is written above the server that waits for it
+			}
+			return 1
+		}
+		return int(a.tier) - int(b.tier)
+	})
 }
 
 // inferDependencies makes back ends wait for the services, and front ends

@@ -50,9 +50,12 @@ func (p *process) render(b *bytes.Buffer) {
 	r := p.run(p.port)
 	comment := func(text string) { fmt.Fprintf(b, "  # %s\n", text) }
 	comment("from " + p.source)
-	if p.preset != nil {
+	switch {
+	case p.task:
+		comment("a one-shot step: completed when it exits 0; the processes that need it wait for that")
+	case p.preset != nil:
 		comment(fmt.Sprintf("detected: %s (%s)", p.preset.Name, p.reason))
-	} else {
+	default:
 		comment("no preset detected: it is ready once running; add readyPatterns or a port if it serves")
 	}
 	for _, n := range slices.Concat(r.notes, p.notes) {
@@ -62,6 +65,9 @@ func (p *process) render(b *bytes.Buffer) {
 	fmt.Fprintf(b, "    command: %s\n", yamlString(r.command))
 	if p.cwd != "" {
 		fmt.Fprintf(b, "    cwd: %s\n", yamlString(p.cwd))
+	}
+	if p.task {
+		b.WriteString("    kind: task\n")
 	}
 	if p.port != 0 {
 		fmt.Fprintf(b, "    port: %d  # %s\n", p.port, p.portNote)
@@ -77,7 +83,17 @@ func (p *process) render(b *bytes.Buffer) {
 			fmt.Fprintf(b, "      %s: %s\n", yamlString(k), strconv.Quote(r.env[k]))
 		}
 	}
-	if len(p.dependsOn) > 0 {
+	switch {
+	case len(p.taskDeps) > 0:
+		var deps []string
+		for _, d := range p.dependsOn {
+			deps = append(deps, yamlString(d)+": ready")
+		}
+		for _, d := range p.taskDeps {
+			deps = append(deps, yamlString(d)+": completed")
+		}
+		fmt.Fprintf(b, "    dependsOn: {%s}\n", strings.Join(deps, ", "))
+	case len(p.dependsOn) > 0:
 		names := make([]string, len(p.dependsOn))
 		for i, d := range p.dependsOn {
 			names[i] = yamlString(d)

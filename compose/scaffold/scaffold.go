@@ -15,7 +15,7 @@ import (
 
 // ErrNothingFound is returned by Generate when the folder holds nothing it
 // knows how to run.
-var ErrNothingFound = errors.New("found nothing to run in this folder (no package.json dev or start script, manage.py, Gemfile, go.mod with a main package, docker-compose.yml service with a known image, or Procfile)")
+var ErrNothingFound = errors.New("found nothing to run in this folder (no package.json dev or start script, manage.py, a FastAPI or Flask main.py/app.py, Gemfile, mix.exs with Phoenix, artisan, hugo.toml, go.mod with a main package, docker-compose.yml service with a known image, or Procfile)")
 
 // ErrNoProcfile is returned by Generate with FromProcfile when the folder
 // has no Procfile.
@@ -67,6 +67,7 @@ func Generate(opts Options) (*Result, error) {
 		p.addComposeServices()
 		if !procfile {
 			p.addApps()
+			p.addMigrations()
 		}
 	}
 	if len(p.procs) == 0 {

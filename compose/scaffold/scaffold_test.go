@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -30,12 +31,17 @@ func TestGenerateGolden(t *testing.T) {
 		procs          []string
 	}{
 		{golden: "node", sample: "node", procs: []string{"api", "web"}},
-		{golden: "django", sample: "django", procs: []string{"web"}},
+		{golden: "django", sample: "django", procs: []string{"migrate", "web"}},
 		{golden: "rails", sample: "rails", procs: []string{"web"}},
 		{golden: "go", sample: "go", procs: []string{"web"}},
 		{golden: "compose", sample: "compose", procs: []string{"cache", "db", "web"}},
-		{golden: "fullstack", sample: "fullstack", procs: []string{"backend", "frontend", "postgres"}},
+		{golden: "fullstack", sample: "fullstack", procs: []string{"backend", "frontend", "migrate", "postgres"}},
 		{golden: "procfile", sample: "procfile", procs: []string{"assets", "redis", "web", "worker"}},
+		{golden: "hugo", sample: "hugo", procs: []string{"web"}},
+		{golden: "phoenix", sample: "phoenix", procs: []string{"migrate", "web"}},
+		{golden: "laravel", sample: "laravel", procs: []string{"web"}},
+		{golden: "fastapi", sample: "fastapi", procs: []string{"web"}},
+		{golden: "flask", sample: "flask", procs: []string{"web"}},
 		{golden: "procfile-from-procfile", sample: "procfile", opts: Options{FromProcfile: true}, procs: []string{"assets", "web", "worker"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -70,6 +76,43 @@ func TestGenerateGolden(t *testing.T) {
 	}
 }
 
+// TestInitReadsRealStacks: the stacks whose READMEs tell a developer to run
+// hugo server, mix phx.server, php artisan serve, uvicorn or flask run get
+// that command, on the port the stack uses by default.
+func TestInitReadsRealStacks(t *testing.T) {
+	for _, tc := range []struct {
+		sample, command, framework string
+		port                       int
+	}{
+		{"hugo", "hugo server --port 1313", "hugo", 1313},
+		{"phoenix", "mix phx.server", "phoenix", 4000},
+		{"laravel", "php artisan serve --port=8000", "laravel", 8000},
+		{"fastapi", "python3 -m uvicorn main:app --reload --port 8000", "uvicorn", 8000},
+		{"flask", "python3 -m flask --app app run --port 5000", "flask", 5000},
+	} {
+		t.Run(tc.sample, func(t *testing.T) {
+			dir := copySample(t, tc.sample)
+			res, err := Generate(Options{Dir: dir})
+			require.NoError(t, err)
+			cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+			require.NoError(t, err)
+			web := cfg.Procs["web"]
+			require.NotNil(t, web, string(res.YAML))
+			assert.Equal(t, tc.command, web.Command.Shell)
+			assert.Equal(t, tc.port, web.Port)
+			assert.Equal(t, config.KindService, kindOf(web))
+			assert.Contains(t, string(res.YAML), "detected: "+tc.framework)
+		})
+	}
+}
+
+func kindOf(p *config.Proc) config.Kind {
+	if p.Kind == "" {
+		return config.KindService
+	}
+	return p.Kind
+}
+
 func TestDependencyChain(t *testing.T) {
 	dir := copySample(t, "fullstack")
 	res, err := Generate(Options{Dir: dir})
@@ -78,8 +121,11 @@ func TestDependencyChain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, config.Dependencies{{Name: "backend", Condition: config.ConditionReady}}, cfg.Procs["frontend"].DependsOn,
 		"the front end waits for the API")
-	assert.Equal(t, config.Dependencies{{Name: "postgres", Condition: config.ConditionReady}}, cfg.Procs["backend"].DependsOn,
-		"the API waits for the database")
+	assert.Equal(t, config.Dependencies{{Name: "migrate", Condition: config.ConditionCompleted}, {Name: "postgres", Condition: config.ConditionReady}},
+		cfg.Procs["backend"].DependsOn, "the API waits for the database and for its migrations")
+	assert.Equal(t, config.KindTask, cfg.Procs["migrate"].Kind, "Django's migrate is a task")
+	assert.Equal(t, config.Dependencies{{Name: "postgres", Condition: config.ConditionReady}}, cfg.Procs["migrate"].DependsOn,
+		"the migration waits for the database")
 	assert.Empty(t, cfg.Procs["postgres"].DependsOn)
 	assert.Equal(t, 3000, cfg.Procs["frontend"].Port, "a port the dev script sets is kept")
 	assert.Equal(t, "pnpm dev", cfg.Procs["frontend"].Command.Shell, "pnpm-lock.yaml names the package manager")
@@ -194,8 +240,9 @@ func TestPython(t *testing.T) {
 		writeFiles(t, dir, files)
 		res, err := Generate(Options{Dir: dir})
 		require.NoError(t, err)
-		require.Len(t, res.Procs, 1)
-		assert.Equal(t, tc.want, res.Procs[0].Command, "%v", tc.files)
+		require.Len(t, res.Procs, 2, "migrate and web")
+		assert.Equal(t, tc.want, res.Procs[1].Command, "%v", tc.files)
+		assert.Equal(t, strings.Replace(tc.want, "runserver 8000", "migrate", 1), res.Procs[0].Command, "the migration runs with the same Python")
 	}
 }
 
@@ -295,4 +342,64 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
 	}
+}
+
+// TestProcfileDevAndRelease: Procfile.dev (Rails 7's bin/dev) wins over the
+// production Procfile, and a release: line is a task the others wait for.
+func TestProcfileDevAndRelease(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Procfile":     "web: bundle exec puma -C config/puma.rb\n",
+		"Procfile.dev": "web: bin/rails server -p 3000\ncss: bin/rails tailwindcss:watch\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"css", "web"}, cfg.Names())
+	assert.Equal(t, "bin/rails server -p 3000", cfg.Procs["web"].Command.Shell)
+	assert.Contains(t, string(res.YAML), "from Procfile.dev line 1")
+
+	dir = t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Procfile": "release: python manage.py migrate\nweb: gunicorn app:app\nworker: celery -A app worker\n",
+	})
+	res, err = Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err = config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, config.KindTask, cfg.Procs["release"].Kind)
+	for _, name := range []string{"web", "worker"} {
+		assert.Contains(t, cfg.Procs[name].DependsOn, config.Dependency{Name: "release", Condition: config.ConditionCompleted}, name)
+	}
+}
+
+// TestProcfilePortFlags: a Procfile line that names its port with -b or -p
+// gets that port.
+func TestProcfilePortFlags(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Procfile": "web: gunicorn app:app -b 0.0.0.0:8001\napi: bundle exec puma -p 3001\nworker: celery -A app worker\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, 8001, cfg.Procs["web"].Port)
+	assert.Equal(t, 3001, cfg.Procs["api"].Port)
+	assert.Equal(t, 0, cfg.Procs["worker"].Port)
+}
+
+// TestGoMainOutsideTheRoot: a module whose main package is app/ runs it.
+func TestGoMainOutsideTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":      "module example.com/shop\n\ngo 1.22\n",
+		"app/main.go": "package main\n\nfunc main() {}\n",
+		"store/db.go": "package store\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	require.Len(t, res.Procs, 1)
+	assert.Equal(t, "go run ./app", res.Procs[0].Command)
 }

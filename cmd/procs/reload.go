@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/control"
+)
+
+// reloadOptions are the flags of `procs reload` (and of `procs up` when
+// procs already runs).
+type reloadOptions struct {
+	wait    bool
+	timeout time.Duration
+	asJSON  bool
+}
+
+func (a *app) reloadCommand() *cobra.Command {
+	var opts reloadOptions
+	cmd := &cobra.Command{
+		Use:   "reload",
+		Short: "Apply edits of procs.yaml to the running procs: restart what changed, start what is new, stop what is gone",
+		Long: `Check procs.yaml and apply it to the procs running in this folder, as
+procs up does when procs already runs: processes whose definition changed
+restart (and the dependents that declare restart: true), new ones start in
+dependency order, removed ones stop; the rest keep running. A config error
+changes nothing. With --wait, waits until what changed is ready.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := a.loadConfig()
+			if err != nil {
+				return err
+			}
+			return a.reconcile(cfg, nil, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.wait, "wait", false, "wait until what changed is ready (exit 1 if one fails)")
+	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
+	f.BoolVar(&opts.asJSON, "json", false, "print what was done (and the results) as JSON")
+	return cmd
+}
+
+// reconcile asks the procs running for cfg's folder to apply the config on
+// disk, and prints what it did. The config was checked by the caller, so
+// its errors are already printed with their file:line:col.
+func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) error {
+	c, err := control.Dial(cfg.Dir)
+	if err != nil {
+		return a.clientError(err)
+	}
+	defer c.Close()
+	ctx, cancel := signalContext()
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
+	defer cancelTimeout()
+	answer, err := c.Reload(ctx, control.ReloadRequest{Only: only, Wait: opts.wait, Timeout: opts.timeout.String()})
+	if err != nil {
+		var apiErr *control.APIError
+		if errors.As(err, &apiErr) && apiErr.Status == 422 {
+			fmt.Fprintln(a.stderr, apiErr.Message)
+			return silentExit(exitUsage)
+		}
+		return a.clientError(err)
+	}
+	if opts.asJSON {
+		if err := a.printJSON(answer); err != nil {
+			return err
+		}
+	} else {
+		a.printReconciled(answer)
+	}
+	for _, res := range answer.Results {
+		if !res.Success {
+			return silentExit(exitFailure)
+		}
+	}
+	return nil
+}
+
+// printReconciled says what a reload did, one line per kind of change,
+// then the result of each wait.
+func (a *app) printReconciled(answer control.ReloadAnswer) {
+	lines := []struct {
+		what  string
+		names []string
+	}{
+		{"restarted", answer.Restarted},
+		{"started", answer.Started},
+		{"stopped", answer.Stopped},
+		{"updated, not running", answer.Updated},
+	}
+	said := false
+	for _, l := range lines {
+		if len(l.names) > 0 {
+			fmt.Fprintf(a.stdout, "%s: %s\n", l.what, strings.Join(l.names, ", "))
+			said = true
+		}
+	}
+	if !said {
+		fmt.Fprintln(a.stdout, "nothing changed: every process runs its current definition")
+	}
+	for _, res := range answer.Results {
+		a.printResult(res)
+	}
+}

@@ -1,0 +1,47 @@
+package config
+
+// Watch restarts a process when files change. In the file it is a list of
+// paths or globs, or {paths, ignore, debounce}.
+type Watch struct {
+	// Paths are files, folders (watched with everything under them) or
+	// globs (** matches any number of folders), relative to procs.yaml.
+	Paths []string `json:"paths"`
+	// Ignore are globs of paths not to react to, beside the default ones
+	// (.git, node_modules, .procs, __pycache__).
+	Ignore []string `json:"ignore,omitempty"`
+	// Debounce is how long changes must pause before the restart (default 300ms).
+	Debounce Duration `json:"debounce,omitempty"`
+}
+
+// DefaultWatchIgnore are the folders a watch never reacts to.
+var DefaultWatchIgnore = []string{".git", "node_modules", ".procs", "__pycache__"}
+
+// watch reads watch: a list of paths, or {paths, ignore, debounce}.
+func (d *decoder) watch(path []string, v any) *Watch {
+	if v == nil {
+		return nil
+	}
+	if _, isMap := v.(map[string]any); !isMap {
+		w := &Watch{Paths: d.stringList(path, v)}
+		if len(w.Paths) == 0 {
+			d.p.atValue(path, "watch needs at least one path or glob, e.g. watch: [\"**/*.go\"]")
+		}
+		return w
+	}
+	m, ok := d.mapping(path, v, watchKeys)
+	if !ok {
+		return nil
+	}
+	w := &Watch{
+		Paths:    d.stringList(child(path, "paths"), m["paths"]),
+		Ignore:   d.stringList(child(path, "ignore"), m["ignore"]),
+		Debounce: d.duration(child(path, "debounce"), m["debounce"]),
+	}
+	if len(w.Paths) == 0 {
+		d.p.atKey(path, "missing paths: the files, folders or globs to watch, e.g. paths: [\"**/*.go\"]")
+	}
+	return w
+}
+
+// watchKeys are the keys of watch in its map form.
+var watchKeys = jsonKeys[Watch]()

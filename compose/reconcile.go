@@ -1,0 +1,291 @@
+package compose
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
+)
+
+// ErrNoReload is returned by Reload when the engine was given no way to
+// load its config again (Options.Load).
+var ErrNoReload = errors.New("this procs cannot reload its config")
+
+// WaitTarget is a run of a process that a caller may wait for after a
+// reconcile or a restart.
+type WaitTarget struct {
+	// Name is the process.
+	Name string `json:"name"`
+	// Run is the first run that counts.
+	Run int `json:"run"`
+	// Targets are the states that end the wait with success.
+	Targets []rules.State `json:"targets"`
+	// After names the process whose restart this one follows (restart:
+	// true); if that one fails, this one is not restarted.
+	After string `json:"after,omitempty"`
+}
+
+// Reconciled says what applying a new config did.
+type Reconciled struct {
+	// Diff is what changed in the config.
+	Diff config.Diff `json:"diff"`
+	// Started are processes started: new ones, and those named to up.
+	Started []string `json:"started"`
+	// Restarted are changed processes restarted, and the dependents that
+	// follow them (restart: true), in start order.
+	Restarted []string `json:"restarted"`
+	// Stopped are processes removed from the config, stopped.
+	Stopped []string `json:"stopped"`
+	// Updated are changed processes that were not running (stopped on
+	// request, or now disabled): they run the new definition when started.
+	Updated []string `json:"updated"`
+	// Waits are the runs to wait for to see the changes ready.
+	Waits []WaitTarget `json:"waits"`
+}
+
+// Reload loads the config again (Options.Load) and applies it; see Apply.
+// A config error changes nothing and is returned as is.
+func (e *Engine) Reload(only []string) (Reconciled, error) {
+	if e.opts.Load == nil {
+		return Reconciled{}, ErrNoReload
+	}
+	next, err := e.opts.Load()
+	if err != nil {
+		return Reconciled{}, err
+	}
+	return e.Apply(next, only)
+}
+
+// Apply reconciles the running processes with next, like `docker compose
+// up`: processes whose definition changed restart (and their restart: true
+// dependents after them), new ones start in dependency order, removed ones
+// stop. only, when set, also starts those processes and their dependencies
+// if they are not running.
+func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
+	order, err := next.StartOrder()
+	if err != nil {
+		return Reconciled{}, err
+	}
+	var wanted []string
+	if len(only) > 0 {
+		if wanted, err = next.WithDependencies(only...); err != nil {
+			return Reconciled{}, err
+		}
+	}
+	var rec Reconciled
+	doErr := e.do(func() {
+		if e.shuttingDown {
+			err = ErrShuttingDown
+			return
+		}
+		rec, err = e.apply(next, order, wanted)
+	})
+	if doErr != nil {
+		return Reconciled{}, doErr
+	}
+	return rec, err
+}
+
+// apply runs on the engine goroutine.
+func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, error) {
+	diff := config.DiffConfigs(e.cfg, next)
+	// Prepare every new state before touching anything: a preset or
+	// onIdle error must leave the running processes as they are.
+	fresh := map[string]*procState{}
+	for _, name := range slices.Concat(diff.Added, diff.Changed) {
+		ps, err := e.prepareState(next.Procs[name])
+		if err != nil {
+			return Reconciled{}, err
+		}
+		fresh[name] = ps
+	}
+	rec := Reconciled{Diff: diff, Started: []string{}, Restarted: []string{}, Stopped: []string{}, Updated: []string{}, Waits: []WaitTarget{}}
+	for _, name := range diff.Removed {
+		e.removeProc(e.procs[name])
+		rec.Stopped = append(rec.Stopped, name)
+	}
+	e.cfg, e.order = next, order
+	e.published.Store(next)
+	for _, name := range diff.Added {
+		ps := fresh[name]
+		e.procs[name] = ps
+		if ps.wanted {
+			rec.Started = append(rec.Started, name)
+			rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
+		}
+	}
+	for _, name := range diff.Changed {
+		ps := e.procs[name]
+		neverRan := ps.run == 0
+		switch restarts := e.replaceDefinition(ps, fresh[name]); {
+		case restarts && neverRan:
+			rec.Started = append(rec.Started, name)
+			rec.Waits = append(rec.Waits, e.waitTarget(ps, 1, ""))
+		case restarts:
+			rec.Restarted = append(rec.Restarted, name)
+		default:
+			rec.Updated = append(rec.Updated, name)
+		}
+	}
+	rec.Waits = append(rec.Waits, e.restartTargets(rec.Restarted, false)...)
+	rec.Restarted = namesOf(rec.Waits, rec.Started)
+	for _, name := range only {
+		ps := e.procs[name]
+		if !ps.running() && ps.backoff == nil && ps.state != rules.StateCompleted && !slices.Contains(rec.Restarted, name) && !slices.Contains(rec.Started, name) {
+			ps.wanted = true
+			e.setState(ps, rules.StatePending, "start", "start requested")
+			rec.Started = append(rec.Started, name)
+			rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
+		}
+	}
+	return rec, nil
+}
+
+// prepareState builds the state of a new or changed definition without
+// opening anything: logs and ring come from the old state, or are opened
+// when the process is added.
+func (e *Engine) prepareState(p *config.Proc) (*procState, error) {
+	if old := e.procs[p.Name]; old != nil {
+		d, err := DetectionOf(p)
+		if err != nil {
+			return nil, err
+		}
+		ps := &procState{cfg: p, detect: d.Spec, preset: d.presetName(), presetEnv: d.presetEnv(), pty: usesPTY(p, d.presetName())}
+		return ps, checkIdleConfig(ps)
+	}
+	ps, err := e.newProcState(p, !p.Disabled)
+	if err != nil {
+		return nil, err
+	}
+	return ps, checkIdleConfig(ps)
+}
+
+// replaceDefinition gives ps its new definition (from fresh) and restarts
+// it if it should run; it reports whether it restarts.
+func (e *Engine) replaceDefinition(ps, fresh *procState) bool {
+	ps.takeDefinition(fresh)
+	switch {
+	case ps.cfg.Disabled:
+		if ps.running() || ps.backoff != nil || ps.wanted {
+			e.stopForGood(ps, "disabled")
+		}
+		return false
+	case !ps.wanted && ps.run > 0:
+		return false // stopped on request: it stays stopped, with its new definition
+	}
+	e.publishInfo(ps, "changed", "definition changed in "+baseName(e.cfg.File)+"; restarting")
+	e.requestRestart(ps)
+	return true
+}
+
+// takeDefinition gives ps the definition prepared in fresh; the run in
+// progress keeps the one it started with.
+func (ps *procState) takeDefinition(fresh *procState) {
+	if ps.idle != nil {
+		ps.idle.disarm()
+	}
+	ps.cfg, ps.detect, ps.preset, ps.presetEnv, ps.pty, ps.idle = fresh.cfg, fresh.detect, fresh.preset, fresh.presetEnv, fresh.pty, fresh.idle
+}
+
+// removeProc stops a process that is no longer in the config; its state is
+// dropped once its run has ended.
+func (e *Engine) removeProc(ps *procState) {
+	ps.removed = true
+	e.stopForGood(ps, "removed from "+baseName(e.cfg.File))
+	if !ps.running() {
+		e.forget(ps)
+	}
+}
+
+// stopForGood stops ps and keeps it stopped.
+func (e *Engine) stopForGood(ps *procState, why string) {
+	ps.wanted, ps.restartPending = false, false
+	if ps.backoff != nil {
+		ps.backoff.Stop()
+		ps.backoff = nil
+	}
+	if ps.running() {
+		if ps.state != rules.StateStopping {
+			e.stopRun(ps, true)
+		}
+		return
+	}
+	e.setState(ps, rules.StateStopped, "stopped", why)
+}
+
+// forget drops the state of a removed process whose run has ended.
+func (e *Engine) forget(ps *procState) {
+	if ps.idle != nil {
+		ps.idle.disarm()
+	}
+	if ps.logs != nil {
+		_ = ps.logs.Close()
+	}
+	e.waiters = slices.DeleteFunc(e.waiters, func(w *waiter) bool {
+		if w.name != ps.cfg.Name {
+			return false
+		}
+		w.answer(e.result(ps, w, false, "removed from the config"))
+		return true
+	})
+	delete(e.procs, ps.cfg.Name)
+}
+
+// restartTargets lists what to wait for after restarting names: each one's
+// next run and, unless noDeps, the next run of every dependent that will
+// follow it (restart: true, running or blocked now), transitively.
+func (e *Engine) restartTargets(names []string, noDeps bool) []WaitTarget {
+	restarting := map[string]string{}
+	var out []WaitTarget
+	for _, name := range e.order {
+		ps := e.procs[name]
+		if slices.Contains(names, name) {
+			restarting[name] = ""
+			out = append(out, e.waitTarget(ps, ps.run+1, ""))
+			continue
+		}
+		if noDeps || !(ps.running() || ps.state == rules.StateBlocked) {
+			continue
+		}
+		for _, dep := range ps.cfg.DependsOn {
+			if _, ok := restarting[dep.Name]; ok && dep.Restart {
+				restarting[name] = dep.Name
+				out = append(out, e.waitTarget(ps, ps.run+1, dep.Name))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (e *Engine) waitTarget(ps *procState, run int, after string) WaitTarget {
+	targets := []rules.State{rules.StateReady}
+	if ps.cfg.IsTask() {
+		targets = append(targets, rules.StateCompleted)
+	}
+	return WaitTarget{Name: ps.cfg.Name, Run: run, Targets: targets, After: after}
+}
+
+// namesOf lists the names of targets, leaving out those in skip.
+func namesOf(targets []WaitTarget, skip []string) []string {
+	out := []string{}
+	for _, t := range targets {
+		if !slices.Contains(skip, t.Name) && !slices.Contains(out, t.Name) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+func baseName(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			return path[i+1:]
+		}
+	}
+	if path == "" {
+		return "the config"
+	}
+	return path
+}

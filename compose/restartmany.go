@@ -1,0 +1,144 @@
+package compose
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+
+	"github.com/procsdev/procs/compose/config"
+)
+
+// RestartPlan is what RestartMany set in motion.
+type RestartPlan struct {
+	// Waits are the runs to wait for, in start order: the processes named
+	// and the dependents that follow them (restart: true).
+	Waits []WaitTarget `json:"waits"`
+	// Notes say what the caller should know, such as a definition taken
+	// from the edited config file.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// RestartMany restarts the processes matching patterns (names or globs such
+// as 'worker-*'; every process when there are none), in dependency order.
+// Unless noDeps, the dependents that declare restart: true follow each one
+// once it is ready, and are among the runs to wait for. A process whose
+// definition was edited on disk restarts with the new definition (the rest
+// of the edit waits for `procs up`), and a note says so.
+func (e *Engine) RestartMany(patterns []string, noDeps bool) (RestartPlan, error) {
+	var onDisk *config.Config
+	var loadErr error
+	if e.opts.Load != nil {
+		onDisk, loadErr = e.opts.Load()
+	}
+	var plan RestartPlan
+	var err error
+	if doErr := e.do(func() {
+		if e.shuttingDown {
+			err = ErrShuttingDown
+			return
+		}
+		var names []string
+		if names, err = e.match(patterns); err != nil {
+			return
+		}
+		plan.Notes = e.takeEditedDefinitions(names, onDisk, loadErr)
+		plan.Waits = e.restartTargets(names, noDeps)
+		for _, name := range names {
+			ps := e.procs[name]
+			ps.noDeps = noDeps
+			e.requestRestart(ps)
+		}
+	}); doErr != nil {
+		return RestartPlan{}, doErr
+	}
+	return plan, err
+}
+
+// match resolves names and globs to process names in start order.
+func (e *Engine) match(patterns []string) ([]string, error) {
+	if len(patterns) == 0 {
+		return slices.Clone(e.order), nil
+	}
+	var names []string
+	for _, pattern := range patterns {
+		found := false
+		for _, name := range e.order {
+			if ok, _ := path.Match(pattern, name); ok || pattern == name {
+				found = true
+				if !slices.Contains(names, name) {
+					names = append(names, name)
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownProcess, pattern, e.order)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int { return slices.Index(e.order, a) - slices.Index(e.order, b) })
+	return names, nil
+}
+
+// takeEditedDefinitions gives each named process whose definition changed
+// on disk its new one, when the result is a config that holds together,
+// and returns notes saying what it did or why it could not.
+func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, loadErr error) []string {
+	file := baseName(e.cfg.File)
+	if loadErr != nil {
+		return []string{fmt.Sprintf("%s has errors (run `procs check`); restarting with the definition procs runs", file)}
+	}
+	if onDisk == nil {
+		return nil
+	}
+	merged := *e.cfg
+	merged.Procs = maps.Clone(e.cfg.Procs)
+	var notes, edited []string
+	for _, name := range names {
+		p := onDisk.Procs[name]
+		switch {
+		case p == nil:
+			notes = append(notes, fmt.Sprintf("%s is no longer in %s; run `procs up` to apply the edit", name, file))
+		case !config.SameProc(p, e.cfg.Procs[name]):
+			merged.Procs[name] = p
+			edited = append(edited, name)
+		}
+	}
+	if len(edited) == 0 {
+		return notes
+	}
+	order, reason := holdsTogether(&merged)
+	if reason != "" {
+		return append(notes, fmt.Sprintf("%s changed in %s, but %s; run `procs up` to apply the whole edit", edited, file, reason))
+	}
+	for _, name := range edited {
+		fresh, err := e.prepareState(merged.Procs[name])
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s changed in %s, but %v; restarting with the definition procs runs", name, file, err))
+			merged.Procs[name] = e.cfg.Procs[name]
+			continue
+		}
+		e.procs[name].takeDefinition(fresh)
+		notes = append(notes, fmt.Sprintf("%s: definition changed in %s; using it", name, file))
+	}
+	e.cfg, e.order = &merged, order
+	e.published.Store(&merged)
+	return notes
+}
+
+// holdsTogether says why a config mixing running and edited definitions
+// cannot run ("" when it can): a dependency on a process it lacks, or a
+// cycle. When it can, it returns the config's start order.
+func holdsTogether(cfg *config.Config) ([]string, string) {
+	for _, name := range cfg.Names() {
+		for _, dep := range cfg.Procs[name].DependsOn {
+			if cfg.Procs[dep.Name] == nil {
+				return nil, fmt.Sprintf("%s depends on %s, which procs does not run yet", name, dep.Name)
+			}
+		}
+	}
+	order, err := cfg.StartOrder()
+	if err != nil {
+		return nil, err.Error()
+	}
+	return order, ""
+}

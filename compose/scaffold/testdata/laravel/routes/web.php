@@ -1,0 +1,2 @@
+<?php
+Route::get("/", fn () => view("welcome"));

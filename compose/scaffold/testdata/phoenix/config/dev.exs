@@ -1,0 +1,2 @@
+import Config
+config :demo, DemoWeb.Endpoint, http: [port: String.to_integer(System.get_env("PORT") || "4000")]

@@ -1,0 +1,2 @@
+defmodule DemoWeb.Endpoint do
+end
