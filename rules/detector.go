@@ -84,6 +84,7 @@ type Detector struct {
 	inputScreen  string // the screen the input was sent to
 	inputWritten time.Time
 	lastOutput   time.Time
+	live         liveScreen
 
 	env     Env
 	machine vm.VM
@@ -134,7 +135,7 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 			d.decide(ev.Time, line)
 		}
 	}
-	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason
+	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh()
 	return d.verdict, changed
 }
 
@@ -186,6 +187,8 @@ func (d *Detector) absorb(ev Event) string {
 	switch ev.Kind {
 	case EventLine:
 		return d.absorbLine(ev.Line)
+	case EventScreen:
+		return d.absorbCursorRow()
 	case EventPorts:
 		d.ports = slices.Sorted(slices.Values(ev.Ports))
 		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
@@ -219,6 +222,12 @@ func (d *Detector) absorbLine(l Line) string {
 		// The screen, not the jumble of redrawn lines, decides.
 		return text
 	}
+	return d.matchLine(text)
+}
+
+// matchLine applies the line priorities to text: error, then not-ready,
+// then ready. It returns text.
+func (d *Detector) matchLine(text string) string {
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
 		if d.ready && !d.spec.waitsForNothing() {
 			// Up and serving, by a signal of its own: an error now (a dev

@@ -29,6 +29,10 @@ const (
 	// EventInputWritten says that input was written; Time is when the
 	// write began, so output read after it may be the answer.
 	EventInputWritten
+	// EventKeys is input without Enter (typed text, Ctrl-C, Esc) about to
+	// be written to an interactive run: what was on screen before it is
+	// no longer current.
+	EventKeys
 )
 
 // Event is one thing that happened to a run. Time is when it happened; the
@@ -42,7 +46,8 @@ type Event struct {
 	Ports []int
 	Probe ProbeResult
 	Deps  map[string]State
-	// Input is, for EventInput, the text sent (with its Enter).
+	// Input is, for EventInput, the text sent (with its Enter); for
+	// EventKeys, the keys sent.
 	Input string
 }
 
