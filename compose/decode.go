@@ -12,7 +12,7 @@ import (
 // The keys each mapping of the format accepts.
 var (
 	topKeys         = []string{"$schema", "env", "envFile", "procs"}
-	procKeys        = []string{"autoRespond", "busyPatterns", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "kind", "notReadyPatterns", "onIdle", "permissionPatterns", "port", "pty", "questionPatterns", "ready", "readyPatterns", "readyTimeout", "recoverablePatterns", "restart", "shutdown", "stabilityDelay"}
+	procKeys        = []string{"autoRespond", "busyPatterns", "command", "cwd", "dependsOn", "disabled", "env", "envFile", "errorPatterns", "framework", "healthcheck", "interactive", "kind", "notReadyPatterns", "onIdle", "permissionPatterns", "port", "pty", "questionPatterns", "ready", "readyPatterns", "readyTimeout", "recoverablePatterns", "restart", "shutdown", "stabilityDelay"}
 	dependencyKeys  = []string{"condition", "restart"}
 	restartKeys     = []string{"backoff", "maxRestarts", "policy"}
 	healthcheckKeys = []string{"exec", "failures", "http", "interval", "tcp", "timeout"}
@@ -124,6 +124,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Shutdown = d.shutdown(at("shutdown"), m["shutdown"])
 	p.PTY = d.pty(at("pty"), m["pty"])
 	p.AutoRespond = d.autoRespond(at("autoRespond"), m["autoRespond"])
+	p.Interactive = d.optionalBool(at("interactive"), m["interactive"])
 	p.BusyPatterns = d.patterns(at("busyPatterns"), m["busyPatterns"])
 	p.QuestionPatterns = d.patterns(at("questionPatterns"), m["questionPatterns"])
 	p.PermissionPatterns = d.patterns(at("permissionPatterns"), m["permissionPatterns"])

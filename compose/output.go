@@ -73,6 +73,7 @@ func (l *runLoop) handleOutput(chunk outputChunk) {
 		return
 	}
 	_, _ = l.screen.Write(chunk.raw)
+	l.writer.outputRead()
 	l.lastRead = chunk.at
 	l.screenDirty = true
 	l.fanOut(chunk.raw)
