@@ -52,6 +52,10 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	if _, row, ok := matchRows(spec.Agent.Recoverable, rows); ok {
 		return d.screenError(rows, row, "error on screen "+quote(row))
 	}
+	if d.inputSent && !d.outputSinceInput() {
+		// The dialog or prompt on screen is the one the input answers.
+		return d.working(ReasonInput, "", "input sent, waiting for the program to answer")
+	}
 	if _, row, ok := matchRows(spec.NotReadyPatterns, rows); ok {
 		// A first-run screen (a theme picker, a sign-in) waits for a person.
 		return Verdict{State: StateAwaitingInput, Reason: "not-ready", Line: row, Message: "asks before it starts: " + quote(row)}
@@ -208,7 +212,9 @@ func (d *Detector) freshPromptBelow() bool {
 			return false
 		}
 	}
-	return strings.Contains(rows[echoRow], d.inputText)
+	// A long input wraps: its start is on the row it was typed on.
+	start := []rune(d.inputText)
+	return strings.Contains(rows[echoRow], string(start[:min(len(start), 20)]))
 }
 
 // inputDeadline is when the classification may change with no new event:
@@ -313,6 +319,7 @@ func (d *Detector) handleInput(ev Event) {
 		d.inputText = lastInputLine(d.live.typed + ev.Input)
 		d.inputScreen = d.screen.Text()
 		_, d.live.submitRow, _ = d.screen.Cursor()
+		d.live.submitted = true
 		d.live.busySeen, d.live.typed = false, ""
 		d.live.awaitAnswer = true
 	case EventInputWritten:

@@ -13,8 +13,10 @@ import (
 type liveScreen struct {
 	// base is the screen's rows when input was last sent; nil before any.
 	base []string
-	// submitRow is the cursor row when input with Enter was last sent.
+	// submitRow is the cursor row when input with Enter was last sent;
+	// submitted says there was such input.
 	submitRow int
+	submitted bool
 	// busySeen says the program was seen working since that input: proof
 	// that it took the input, so its prompt means it has answered.
 	busySeen bool
@@ -57,7 +59,17 @@ func (l *liveScreen) currentRows(s *Screen) []string {
 	_, cursor, _ := s.Cursor()
 	out := make([]string, len(rows))
 	for i, row := range rows {
-		if j := i + shift; i != cursor && j < len(l.base) && l.base[j] == row {
+		if i == cursor {
+			out[i] = row
+			continue
+		}
+		j := i + shift
+		if j < len(l.base) && l.base[j] == row {
+			continue
+		}
+		if l.submitted && j == l.submitRow {
+			// The row input was typed on holds the question it answered
+			// and the echo of the answer; the cursor has left it.
 			continue
 		}
 		out[i] = row
