@@ -147,11 +147,10 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 func TestAgentPresetsOnRealScreens(t *testing.T) {
 	want := map[string][]string{
 		// Theme picker, security notes and folder trust wait for a person
-		// (awaiting-input; the last answer is busy until the dialog goes);
-		// a message with no network is busy, then
+		// (awaiting-input); a message with no network is busy, then
 		// retried (recoverable, held while it retries); /exit is sent
 		// (busy until it answers) and is the user leaving.
-		"claude-code/first-run": {"starting", "awaiting-input (not-ready)", "busy", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
+		"claude-code/first-run": {"starting", "awaiting-input (not-ready)", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
 		// Without credentials the OAuth preflight fails, and it exits 1.
 		"claude-code/offline": {"starting", "failed"},
 		// The sign-in choice waits for a person; the recorder then stops it (SIGINT).
@@ -164,9 +163,8 @@ func TestAgentPresetsOnRealScreens(t *testing.T) {
 		// prompt never leaves the screen), then retrying without network:
 		// recoverable, without flapping as the banner is redrawn; /exit.
 		"opencode/prompt": {"starting", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
-		// Folder trust, then (after its restart) the sign-in choice: the
-		// cursor rests in its menu, a question.
-		"gemini-cli/first-run": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "busy", "awaiting-input", "stopped (user-exit)"},
+		// Folder trust, then (after its restart) the sign-in choice.
+		"gemini-cli/first-run": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "stopped (user-exit)"},
 	}
 	dirs, err := filepath.Glob(filepath.Join(ownScreens, "*", "*", "chunks.jsonl"))
 	require.NoError(t, err)

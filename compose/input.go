@@ -112,6 +112,10 @@ type inputWriter struct {
 	// echoed is signalled by the run loop when output is read, for a
 	// write waiting for the echo of its text before its Enter.
 	echoed chan struct{}
+	// replies carries the terminal's answers to the program's queries,
+	// written ahead of queued input: a line editor (linenoise) asks for
+	// the cursor position before it echoes what is typed.
+	replies chan []byte
 }
 
 // writeResult is a finished write, for the loop to mark submitted input;
@@ -125,14 +129,25 @@ func newInputWriter(c *childProc) *inputWriter {
 	return &inputWriter{
 		child: c, queue: make(chan inputRequest, inputQueueSize),
 		written: make(chan writeResult, inputQueueSize+1), ended: make(chan struct{}),
-		echoed: make(chan struct{}, 1),
+		echoed: make(chan struct{}, 1), replies: make(chan []byte, inputQueueSize),
 	}
 }
 
 // run writes until the queue is closed.
 func (w *inputWriter) run() {
 	defer close(w.ended)
-	for req := range w.queue {
+	for {
+		var req inputRequest
+		select {
+		case r := <-w.replies:
+			_ = w.child.write(r)
+			continue
+		case next, ok := <-w.queue:
+			if !ok {
+				return
+			}
+			req = next
+		}
 		// Stamped before the write: the child may answer, and its answer be
 		// read, before this goroutine runs again after Write returns.
 		at := time.Now()

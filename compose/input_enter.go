@@ -32,9 +32,15 @@ func (w *inputWriter) write(req inputRequest) error {
 func (w *inputWriter) enter(textAt time.Time) (time.Time, error) {
 	echo := time.NewTimer(enterEchoWait)
 	defer echo.Stop()
-	select {
-	case <-w.echoed:
-	case <-echo.C:
+	for waiting := true; waiting; {
+		select {
+		case <-w.echoed:
+			waiting = false
+		case <-echo.C:
+			waiting = false
+		case r := <-w.replies:
+			_ = w.child.write(r)
+		}
 	}
 	if wait := time.Until(textAt.Add(enterGap)); wait > 0 {
 		gap := time.NewTimer(wait)
@@ -49,5 +55,16 @@ func (w *inputWriter) outputRead() {
 	select {
 	case w.echoed <- struct{}{}:
 	default:
+	}
+}
+
+// reply queues the terminal's answer to a query ahead of input; it
+// reports false when too many wait.
+func (w *inputWriter) reply(data []byte) bool {
+	select {
+	case w.replies <- data:
+		return true
+	default:
+		return false
 	}
 }

@@ -79,7 +79,7 @@ func (l *runLoop) handleOutput(chunk outputChunk) {
 	l.fanOut(chunk.raw)
 	// The attached terminal answers queries itself; two answers would confuse.
 	if replies := l.screen.TakeReplies(); replies != nil && len(l.clients) == 0 {
-		l.writer.enqueue(inputRequest{data: replies})
+		l.writer.reply(replies)
 	}
 }
 

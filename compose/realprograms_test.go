@@ -39,6 +39,9 @@ func (te *testEngine) expectStates(name string, want ...rules.State) Event {
 	te.t.Helper()
 	var got []rules.State
 	last := te.waitFor(fmt.Sprintf("%s states %v", name, want), func(ev Event) bool {
+		if os.Getenv("PROCS_TRACE") == "all" && ev.Type == EventState {
+			te.t.Logf("event %s %s->%s %s %q", ev.Proc, ev.From, ev.To, ev.Reason, ev.Message)
+		}
 		if ev.Type != EventState || ev.Proc != name || ev.From == ev.To {
 			return false
 		}
@@ -65,7 +68,6 @@ const (
 	ready    = rules.StateReady
 	question = rules.StateAwaitingInput
 )
-
 
 func TestRealPythonREPL(t *testing.T) {
 	needProgram(t, "python3")
@@ -178,7 +180,7 @@ procs:
 	te.sendOK("node", "await new Promise(r => setTimeout(r, 2000))\r")
 	te.expectStates("node", busy, ready)
 
-	te.sendOK("node", "while (true) {}\r")
+	te.sendOK("node", "await new Promise(r => setTimeout(r, 60000))\r")
 	te.expectStates("node", busy)
 	te.sendOK("node", "\x03")
 	te.expectStates("node", ready)
@@ -252,4 +254,50 @@ procs:
 	logs, err := te.Logs("agent", 0)
 	require.NoError(t, err)
 	assert.True(t, containsLine(logs, "ran ls: ok"))
+}
+
+// pasteComposer is a composer like Codex's and Gemini CLI's: text and Enter
+// arriving in one read are a paste (the Enter becomes a newline in the
+// composer); Enter arriving alone submits.
+const pasteComposer = `
+import os, sys, tty
+tty.setraw(0)
+out = lambda s: (os.write(1, s.encode()), None)
+buf = ""
+out("> ")
+while True:
+    data = os.read(0, 1024).decode()
+    if data == "\r":
+        if buf == "quit":
+            sys.exit(0)
+        out("\r\nworking...\r\n")
+        import time; time.sleep(0.5)
+        out("got: %s\r\n> " % buf)
+        buf = ""
+    elif "\r" in data:
+        buf += data.replace("\r", "\n")
+        out(data.replace("\r", " "))
+    else:
+        buf += data
+        out(data)
+`
+
+func TestSendEnterSubmitsToAPasteDetectingComposer(t *testing.T) {
+	needProgram(t, "python3")
+	script := filepath.Join(t.TempDir(), "composer.py")
+	require.NoError(t, os.WriteFile(script, []byte(pasteComposer), 0o644))
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  agent:
+    command: [python3, %q]
+    interactive: true
+    readyPatterns: ['^> ?$']
+    busyPatterns: ['working\.\.\.$']
+`, script), Options{NoWatchdog: true})
+	te.expectStates("agent", rules.StateStarting, ready)
+	te.sendOK("agent", "hello\r") // procs send agent hello --enter
+	te.expectStates("agent", busy, ready)
+	logs, err := te.Logs("agent", 0)
+	require.NoError(t, err)
+	assert.True(t, containsLine(logs, "got: hello"), "the Enter submitted, not pasted: %v", logs)
 }

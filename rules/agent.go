@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -46,6 +47,11 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	spec := d.spec
 	d.live.classifying = now
 	rows := d.live.currentRows(d.screen)
+	if cursor, ok := d.freshPromptAtCursor(); ok {
+		// A scrolling program back at a new prompt: what it printed above
+		// belongs to the command that ended.
+		rows = slices.Concat(make([]string, cursor), rows[cursor:])
+	}
 	if p, row, ok := matchRows(spec.ErrorPatterns, rows); ok {
 		return d.screenError(rows, row, "error on screen "+quote(row)+" (matched /"+p.Source+"/)")
 	}
@@ -207,14 +213,23 @@ func (d *Detector) freshPromptBelow() bool {
 	// above the new prompt; a TUI that redrew its view and moved its
 	// prompt has not answered by that alone.
 	rows := d.screen.Rows()
-	for j, was := range d.live.base[:d.live.submitRow] {
-		if i := j - shift; i >= 0 && was != "" && rows[i] != was {
-			return false
-		}
+	if !d.live.keptAbove(rows, shift) {
+		return false
 	}
 	// A long input wraps: its start is on the row it was typed on.
 	start := []rune(d.inputText)
 	return strings.Contains(rows[echoRow], string(start[:min(len(start), 20)]))
+}
+
+// freshPromptAtCursor returns the cursor row when it holds a prompt the
+// program printed below the row input was typed on.
+func (d *Detector) freshPromptAtCursor() (int, bool) {
+	_, cursor, visible := d.screen.Cursor()
+	if !visible || !d.live.submitted || !d.freshPromptBelow() {
+		return 0, false
+	}
+	_, ok := matchAny(d.spec.ReadyPatterns, d.screen.Rows()[cursor])
+	return cursor, ok
 }
 
 // inputDeadline is when the classification may change with no new event:

@@ -57,6 +57,7 @@ func (l *liveScreen) currentRows(s *Screen) []string {
 	}
 	shift := bestShift(l.base, rows)
 	_, cursor, _ := s.Cursor()
+	inputRowDone := l.submitted && l.keptAbove(rows, shift)
 	out := make([]string, len(rows))
 	for i, row := range rows {
 		if i == cursor {
@@ -67,7 +68,7 @@ func (l *liveScreen) currentRows(s *Screen) []string {
 		if j < len(l.base) && l.base[j] == row {
 			continue
 		}
-		if l.submitted && j == l.submitRow {
+		if inputRowDone && j == l.submitRow {
 			// The row input was typed on holds the question it answered
 			// and the echo of the answer; the cursor has left it.
 			continue
@@ -75,6 +76,21 @@ func (l *liveScreen) currentRows(s *Screen) []string {
 		out[i] = row
 	}
 	return out
+}
+
+// keptAbove reports whether the rows above the one input was submitted on
+// are still there, scrolled up by shift: a line-oriented program that
+// printed below its input, not a TUI that redrew its view.
+func (l *liveScreen) keptAbove(rows []string, shift int) bool {
+	if l.submitRow > len(l.base) {
+		return false
+	}
+	for j, was := range l.base[:l.submitRow] {
+		if i := j - shift; i >= 0 && was != "" && rows[i] != was {
+			return false
+		}
+	}
+	return true
 }
 
 // shiftOf returns how many rows the screen scrolled since the last input.
