@@ -30,6 +30,9 @@ type Options struct {
 	NoWatchdog bool
 	// RingSize is how many recent lines are kept in memory per process (default 1000).
 	RingSize int
+	// UntilDown keeps Run going once every process has ended, until Down
+	// or ctx: the background procs of `up -d` still shows them.
+	UntilDown bool
 }
 
 // Engine runs the processes of a config. One goroutine (Run) owns all
@@ -166,6 +169,9 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 // settled reports whether nothing runs, nothing waits in backoff and
 // nothing more can start.
 func (e *Engine) settled() bool {
+	if e.opts.UntilDown && !e.shuttingDown {
+		return false
+	}
 	for _, ps := range e.procs {
 		if ps.sup != nil || ps.backoff != nil {
 			return false
@@ -181,10 +187,13 @@ func (e *Engine) settled() bool {
 type Outcome struct {
 	// Failed lists processes that ended failed (not stopped by request).
 	Failed []string
+	// AllEnded says Run returned because every process had ended by
+	// itself, not on Down or ctx.
+	AllEnded bool
 }
 
 func (e *Engine) outcome() Outcome {
-	var out Outcome
+	out := Outcome{AllEnded: !e.shuttingDown}
 	for _, name := range e.order {
 		if e.procs[name].state == rules.StateFailed {
 			out.Failed = append(out.Failed, name)

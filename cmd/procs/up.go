@@ -17,10 +17,16 @@ import (
 
 // upOptions are the flags of `procs up`.
 type upOptions struct {
-	detach  bool
-	wait    bool
-	timeout time.Duration
+	detach    bool
+	wait      bool
+	timeout   time.Duration
+	untilDown bool
 }
+
+// untilDownFlag tells the background procs of `up -d` to stay until
+// `procs down`: a process that ended (a REPL left with exit()) is still
+// shown, and can be started again.
+const untilDownFlag = "--until-down"
 
 func (a *app) upCommand() *cobra.Command {
 	var opts upOptions
@@ -40,20 +46,22 @@ returns once every process is ready, or exits 1 saying which one failed and why.
 			if opts.detach {
 				return a.upDetached(cfg, names, opts)
 			}
-			return a.upForeground(cfg, names)
+			return a.upForeground(cfg, names, opts.untilDown)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&opts.detach, "detach", "d", false, "run in the background; output goes to .procs/logs/")
 	f.BoolVar(&opts.wait, "wait", false, "with -d: return when every process is ready (exit 1 if one fails)")
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
+	f.BoolVar(&opts.untilDown, untilDownFlag[2:], false, "stay until procs down, even once every process has ended (the background procs of -d)")
+	_ = f.MarkHidden(untilDownFlag[2:])
 	return cmd
 }
 
 // upForeground runs the engine in this process until Ctrl-C, SIGTERM,
 // `procs down`, or until nothing runs any more.
-func (a *app) upForeground(cfg *compose.Config, names []string) error {
-	engine, err := compose.New(cfg, compose.Options{Only: names})
+func (a *app) upForeground(cfg *compose.Config, names []string, untilDown bool) error {
+	engine, err := compose.New(cfg, compose.Options{Only: names, UntilDown: untilDown})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -77,6 +85,9 @@ func (a *app) upForeground(cfg *compose.Config, names []string) error {
 	<-printed
 	if err != nil {
 		return withCode(exitFailure, err)
+	}
+	if outcome.AllEnded && hasService(cfg) {
+		fmt.Fprintln(a.stderr, "procs: every process has ended; stopping (procs up -d stays until procs down)")
 	}
 	if len(outcome.Failed) > 0 {
 		fmt.Fprintf(a.stderr, "procs: failed: %v\n", outcome.Failed)
@@ -123,4 +134,15 @@ func (a *app) getenv(name string) string {
 		}
 	}
 	return ""
+}
+
+// hasService reports whether some process is a service, not a task: its end
+// ending procs is worth saying.
+func hasService(cfg *compose.Config) bool {
+	for _, p := range cfg.Procs {
+		if !p.IsTask() {
+			return true
+		}
+	}
+	return false
 }
