@@ -38,3 +38,22 @@ procs:
 	screen = succeed[compose.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
 	assert.Contains(t, screen.Text, "KeyboardInterrupt")
 }
+
+// TestWaitForReadyReturnsADialogAtOnce: an agent waiting for ready hears at
+// once that the process asks a question, instead of at its timeout.
+func TestWaitForReadyReturnsADialogAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	mustStartProcs(t, dir, `
+procs:
+  py: {command: python3 -i -q, env: {PYTHONSTARTUP: ""}}
+`)
+	c := connect(t, Options{Dir: dir})
+	c.waitReady(t, "py")
+	succeed[InputSent](t, c, "send_input", map[string]any{"name": "py", "text": "name = input('name? ')", "enter": true})
+	res := succeed[Result](t, c, "wait_for_ready", map[string]any{"name": "py", "timeout": "60s"})
+	assert.Equal(t, "awaiting-input", string(res.State))
+	assert.Contains(t, res.Message, "name?")
+	succeed[InputSent](t, c, "send_input", map[string]any{"name": "py", "text": "bob", "enter": true})
+	res = succeed[Result](t, c, "wait_for_ready", map[string]any{"name": "py", "for": []string{"ready"}})
+	assert.Equal(t, "ready", string(res.State))
+}
