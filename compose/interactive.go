@@ -81,3 +81,21 @@ func windowSize(p *Proc) (cols, rows int) {
 
 // interactive reports whether the process is classified by its screen.
 func (ps *procState) interactive() bool { return ps.detect.Interactive && ps.pty }
+
+// ModeOf says, for people (procs detect), how a process runs and how its
+// state is decided: by its screen, in a terminal, or from its lines.
+func ModeOf(p *Proc, d Detection) string {
+	preset := ""
+	if d.Preset != nil {
+		preset = d.Preset.Name
+	}
+	switch {
+	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset):
+		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission)"
+	case d.Spec != nil && d.Spec.Interactive:
+		return "interactive, but pty: false: without a terminal its screen cannot be read, so its lines decide"
+	case usesPTY(p, preset):
+		return "in a terminal: its lines, and the cursor row once output pauses (a prompt has no newline), decide"
+	}
+	return "pipes: its lines decide"
+}
