@@ -51,6 +51,9 @@ type procState struct {
 	sup  *supervisor
 	ring *rules.Ring
 	logs *logFile
+	// lastScreen is the last screen of the last run of a PTY process that
+	// ended: it holds why.
+	lastScreen *ScreenText
 }
 
 func (e *Engine) newProcState(p *Proc, wanted bool) (*procState, error) {

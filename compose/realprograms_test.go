@@ -301,3 +301,21 @@ procs:
 	require.NoError(t, err)
 	assert.True(t, containsLine(logs, "got: hello"), "the Enter submitted, not pasted: %v", logs)
 }
+
+// TestLastScreenOfAnEndedProcess: once a PTY process has ended, its last
+// screen, which holds why, is still there.
+func TestLastScreenOfAnEndedProcess(t *testing.T) {
+	needProgram(t, "python3")
+	te := startEngine(t, `
+procs:
+  py: {command: python3 -i -q, env: {PYTHONSTARTUP: ""}}
+  other: {command: sleep 60}
+`, Options{NoWatchdog: true})
+	te.expectStates("py", rules.StateStarting, ready)
+	te.sendOK("py", "raise SystemExit('bye: the reason')\r")
+	te.expectStates("py", busy, rules.StateFailed)
+	scr, err := te.Screen("py")
+	require.NoError(t, err)
+	assert.True(t, scr.Ended)
+	assert.Contains(t, scr.Text, "bye: the reason")
+}

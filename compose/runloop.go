@@ -246,7 +246,7 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 			// Readers end once their streams close; their lines are already logged.
 		}
 	}
-	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail()})
+	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail(), lastScreen: l.lastScreen()})
 }
 
 func (l *runLoop) armTimer(t *time.Timer) {
