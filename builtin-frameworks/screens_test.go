@@ -3,6 +3,7 @@ package frameworks
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,6 +79,10 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 	det := rules.NewDetector(spec, 1, t0)
 	det.AttachScreen(screen)
 	var states []string
+	screenNow := func() string {
+		x, y, vis := screen.Cursor()
+		return fmt.Sprintf("cursor %d,%d visible=%v\n%s", x, y, vis, screen.Text())
+	}
 	note := func(v rules.Verdict) {
 		s := string(v.State)
 		if v.Recoverable {
@@ -88,6 +93,12 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 		}
 		if len(states) == 0 || states[len(states)-1] != s {
 			states = append(states, s)
+			if os.Getenv("PROCS_SCREEN_TRACE") != "" {
+				t.Logf("%s  %q", s, v.Message)
+				if os.Getenv("PROCS_SCREEN_TRACE") == "full" {
+					t.Logf("screen:\n%s", screenNow())
+				}
+			}
 		}
 	}
 	sc := bufio.NewScanner(f)
@@ -96,9 +107,18 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 		var c screenChunk
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
 		at := t0.Add(time.Duration(c.T * float64(time.Second)))
+		// The timers the detector asked for fire before the next chunk.
+		for deadline, ok := det.Deadline(); ok && !deadline.After(at); deadline, ok = det.Deadline() {
+			v, _ := det.Handle(rules.Event{Kind: rules.EventTimer, Time: deadline})
+			note(v)
+		}
 		if c.Stream == "input" {
+			kind := rules.EventKeys
 			if last := c.Data[len(c.Data)-1]; last == '\r' {
-				det.Handle(rules.Event{Kind: rules.EventInput, Time: at})
+				kind = rules.EventInput
+			}
+			det.Handle(rules.Event{Kind: kind, Time: at, Input: string(c.Data)})
+			if kind == rules.EventInput {
 				det.Handle(rules.Event{Kind: rules.EventInputWritten, Time: at})
 			}
 			continue
@@ -126,21 +146,25 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 // preset and checks the states a person watching would name.
 func TestAgentPresetsOnRealScreens(t *testing.T) {
 	want := map[string][]string{
-		// Theme picker, security notes and folder trust are not-ready; a
-		// message with no network is busy, then retried (recoverable);
-		// /exit is the user leaving.
-		"claude-code/first-run": {"starting", "starting (not-ready)", "ready", "busy", "failed (recoverable)", "stopped (user-exit)"},
+		// Theme picker, security notes and folder trust wait for a person
+		// (awaiting-input); a message with no network is busy, then
+		// retried (recoverable, held while it retries); /exit is sent
+		// (busy until it answers) and is the user leaving.
+		"claude-code/first-run": {"starting", "awaiting-input (not-ready)", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
 		// Without credentials the OAuth preflight fails, and it exits 1.
 		"claude-code/offline": {"starting", "failed"},
-		// The sign-in choice blocks startup; the recorder then stops it (SIGINT).
-		"codex/sign-in": {"starting", "starting (not-ready)", "stopped (user-exit)"},
-		// Prompt, a message reconnecting without network, Ctrl-C's "Task is
+		// The sign-in choice waits for a person; the recorder then stops it (SIGINT).
+		"codex/sign-in": {"starting", "awaiting-input (not-ready)", "stopped (user-exit)"},
+		// Prompt, a message reconnecting without network (busy from Enter
+		// until the spinner: never ready before it), Ctrl-C's "Task is
 		// still running" choice (a question), back at the prompt.
-		"codex/prompt": {"starting", "ready", "busy", "ready", "busy", "failed (recoverable)", "awaiting-input", "failed (recoverable)", "ready", "stopped (user-exit)"},
-		// Prompt, a message retrying without network, /exit.
-		"opencode/prompt": {"starting", "ready", "busy", "ready", "busy", "failed (recoverable)", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
+		"codex/prompt": {"starting", "ready", "busy", "failed (recoverable)", "ready", "awaiting-input", "failed (recoverable)", "ready", "stopped (user-exit)"},
+		// Prompt, a message: busy until OpenCode draws its spinner (its
+		// prompt never leaves the screen), then retrying without network:
+		// recoverable, without flapping as the banner is redrawn; /exit.
+		"opencode/prompt": {"starting", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
 		// Folder trust, then (after its restart) the sign-in choice.
-		"gemini-cli/first-run": {"starting", "starting (not-ready)", "stopped (user-exit)"},
+		"gemini-cli/first-run": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "stopped (user-exit)"},
 	}
 	dirs, err := filepath.Glob(filepath.Join(ownScreens, "*", "*", "chunks.jsonl"))
 	require.NoError(t, err)

@@ -159,11 +159,24 @@ type ScreenText struct {
 	Rows int    `json:"rows"`
 	// Text is the screen's rows, without the blank rows at the bottom.
 	Text string `json:"text"`
+	// Ended marks the last screen of a process that is no longer running.
+	Ended bool `json:"ended,omitempty"`
 }
 
 // Screen returns what a running PTY process shows now: for a TUI, what a
-// person would see, where its log is a jumble of redraws.
+// person would see, where its log is a jumble of redraws. For a process
+// that ended, it is the screen it left, which holds why.
 func (e *Engine) Screen(name string) (ScreenText, error) {
+	var last *ScreenText
+	_ = e.onProc(name, func(ps *procState) error {
+		if ps.sup == nil && ps.lastScreen != nil {
+			last = ps.lastScreen
+		}
+		return nil
+	})
+	if last != nil {
+		return *last, nil
+	}
 	sup, err := e.terminalOf(name)
 	if err != nil {
 		return ScreenText{}, err
@@ -193,4 +206,13 @@ func (e *Engine) terminalOf(name string) (*supervisor, error) {
 		return nil
 	})
 	return sup, err
+}
+
+// lastScreen is the screen a PTY run leaves as it ends; nil for pipes.
+func (l *runLoop) lastScreen() *ScreenText {
+	if l.screen == nil {
+		return nil
+	}
+	cols, rows := l.screen.Size()
+	return &ScreenText{Name: l.s.spec.name, Cols: cols, Rows: rows, Text: l.screen.Text(), Ended: true}
 }

@@ -2,9 +2,7 @@ package compose
 
 import (
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,28 +14,6 @@ import (
 
 	"github.com/procsdev/procs/rules"
 )
-
-// freePort returns a TCP port nothing listens on at the moment.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// needProgram skips (or fails under PROCS_REQUIRE_E2E=1) without name.
-func needProgram(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("PROCS_REQUIRE_E2E") == "1" {
-			t.Fatalf("%s is not installed (.ci/run installs it)", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return path
-}
 
 // Issue 13 item 6, end to end with the real servers: a command that puts
 // itself in the background exits 0 while the daemon holds the port. procs

@@ -44,6 +44,9 @@ type Options struct {
 	// ExitOnFailure begins shutdown at the first failure (procs up
 	// --exit-on-failure, for CI).
 	ExitOnFailure bool
+	// UntilDown keeps Run going once every process has ended, until Down
+	// or ctx: the background procs of `up -d` still shows them.
+	UntilDown bool
 }
 
 // Engine runs the processes of a config. One goroutine (Run) owns all
@@ -193,6 +196,9 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 // settled reports whether nothing runs, nothing waits in backoff and
 // nothing more can start.
 func (e *Engine) settled() bool {
+	if e.opts.UntilDown && !e.shuttingDown {
+		return false
+	}
 	for _, ps := range e.procs {
 		if ps.sup != nil || ps.backoff != nil {
 			return false
@@ -239,10 +245,13 @@ type Outcome struct {
 	// Ended says why shutdown began ("interrupted", "down", "exit on
 	// failure: …"), empty when Run ended because nothing was left to run.
 	Ended string
+	// AllEnded says Run returned because every process had ended by
+	// itself, not on Down or ctx.
+	AllEnded bool
 }
 
 func (e *Engine) outcome() Outcome {
-	out := Outcome{Ended: e.endReason}
+	out := Outcome{Ended: e.endReason, AllEnded: !e.shuttingDown}
 	for _, name := range e.order {
 		if e.procs[name].state == rules.StateFailed {
 			out.Failed = append(out.Failed, name)

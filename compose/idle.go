@@ -74,7 +74,7 @@ func checkIdleConfig(ps *procState) error {
 		return nil
 	}
 	if !ps.detect.Interactive || !ps.pty {
-		return fmt.Errorf("%s: onIdle needs an interactive process in a terminal: use an agent, shell or REPL framework (or busyPatterns) with pty", ps.cfg.Name)
+		return fmt.Errorf("%s: onIdle needs an interactive process in a terminal: use an agent, shell or REPL framework, or `interactive: true`", ps.cfg.Name)
 	}
 	ps.idle = &idleState{cfg: ps.cfg.OnIdle}
 	return nil
@@ -144,7 +144,7 @@ func (e *Engine) idleStep(ps *procState) {
 	}
 	text := st.cfg.Send[st.next]
 	st.next++
-	if ps.sup == nil || !ps.sup.queueInput([]byte(text+"\r"), true) {
+	if ps.sup == nil || !ps.sup.queueInput(inputRequest{data: []byte(text), submit: true, enterAfter: text != ""}) {
 		st.inCycle, st.next = false, 0
 		e.publishInfo(ps, ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
 		return

@@ -28,6 +28,10 @@ type inputRequest struct {
 	// submit marks input ending with Enter sent to be acted on: until the
 	// program answers with output, its prompt no longer means idle.
 	submit bool
+	// enterAfter writes Enter as a write of its own once data is echoed:
+	// agent CLIs take text and Enter in one write for a paste, and keep
+	// the Enter in their composer.
+	enterAfter bool
 	// done receives the outcome of the write; nil when nobody waits.
 	done chan error
 }
@@ -37,10 +41,29 @@ func endsWithEnter(text string) bool {
 	return strings.HasSuffix(text, "\r") || strings.HasSuffix(text, "\n")
 }
 
+// splitEnter returns text without its final Enter, and whether there is
+// text before that Enter to write on its own.
+func splitEnter(text []byte) ([]byte, bool) {
+	if !endsWithEnter(string(text)) {
+		return text, false
+	}
+	body := text[:len(text)-1]
+	if len(body) > 0 && body[len(body)-1] == '\r' {
+		body = body[:len(body)-1] // \r\n
+	}
+	return body, len(body) > 0
+}
+
 // submitInput hands input to the run loop and waits until it is written, the
 // run ends or ctx is done.
 func (s *supervisor) submitInput(ctx context.Context, data []byte, submit bool) error {
-	req := inputRequest{data: data, submit: submit, done: make(chan error, 1)}
+	return s.submit(ctx, inputRequest{data: data, submit: submit})
+}
+
+// submit hands req to the run loop and waits until it is written, the run
+// ends or ctx is done.
+func (s *supervisor) submit(ctx context.Context, req inputRequest) error {
+	req.done = make(chan error, 1)
 	select {
 	case s.inputCh <- req:
 	case <-s.done:
@@ -67,9 +90,12 @@ func (s *supervisor) submitInput(ctx context.Context, data []byte, submit bool) 
 // queueInput hands input to the run loop without waiting: for the engine
 // goroutine, which must never block on a child. It reports false when the
 // queue is full.
-func (s *supervisor) queueInput(data []byte, submit bool) bool {
+func (s *supervisor) queueInput(req inputRequest) bool {
+	if !req.enterAfter && req.submit {
+		req.data = append(req.data, '\r')
+	}
 	select {
-	case s.inputCh <- inputRequest{data: data, submit: submit}:
+	case s.inputCh <- req:
 		return true
 	default:
 		return false
@@ -83,6 +109,13 @@ type inputWriter struct {
 	queue   chan inputRequest
 	written chan writeResult // to the run loop; never blocks the writer
 	ended   chan struct{}
+	// echoed is signalled by the run loop when output is read, for a
+	// write waiting for the echo of its text before its Enter.
+	echoed chan struct{}
+	// replies carries the terminal's answers to the program's queries,
+	// written ahead of queued input: a line editor (linenoise) asks for
+	// the cursor position before it echoes what is typed.
+	replies chan []byte
 }
 
 // writeResult is a finished write, for the loop to mark submitted input;
@@ -96,17 +129,32 @@ func newInputWriter(c *childProc) *inputWriter {
 	return &inputWriter{
 		child: c, queue: make(chan inputRequest, inputQueueSize),
 		written: make(chan writeResult, inputQueueSize+1), ended: make(chan struct{}),
+		echoed: make(chan struct{}, 1), replies: make(chan []byte, inputQueueSize),
 	}
 }
 
 // run writes until the queue is closed.
 func (w *inputWriter) run() {
 	defer close(w.ended)
-	for req := range w.queue {
+	for {
+		var req inputRequest
+		select {
+		case r := <-w.replies:
+			_ = w.child.write(r)
+			continue
+		case next, ok := <-w.queue:
+			if !ok {
+				return
+			}
+			req = next
+		}
 		// Stamped before the write: the child may answer, and its answer be
 		// read, before this goroutine runs again after Write returns.
 		at := time.Now()
-		err := w.child.write(req.data)
+		err := w.write(req)
+		if req.enterAfter && err == nil {
+			at, err = w.enter(at)
+		}
 		w.written <- writeResult{submit: req.submit && err == nil, at: at}
 		if req.done != nil {
 			req.done <- err
@@ -140,11 +188,18 @@ func (w *inputWriter) stop() {
 	}
 }
 
-// handleInput is the run loop's side of an input request: mark a submit,
-// then queue the write.
+// handleInput is the run loop's side of an input request: tell detection
+// (a submit, or keys), then queue the write.
 func (l *runLoop) handleInput(req inputRequest) {
-	if req.submit && l.screen != nil {
-		l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data)})
+	if l.screen != nil {
+		switch {
+		case req.submit && req.enterAfter:
+			l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data) + "\r"})
+		case req.submit:
+			l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data)})
+		default:
+			l.handle(rules.Event{Kind: rules.EventKeys, Time: time.Now(), Input: string(req.data)})
+		}
 	}
 	l.writer.enqueue(req)
 }
@@ -187,7 +242,7 @@ func (e *NotReadyForInputError) Error() string {
 	if e.Message != "" {
 		msg += " (" + e.Message + ")"
 	}
-	return msg + fmt.Sprintf("; wait for it with `procs wait %s --for ready`, or send anyway with --force", e.Name)
+	return msg + fmt.Sprintf("; wait for it with `procs wait %s --for ready`, or send anyway with --force (keys such as Ctrl-C are always accepted)", e.Name)
 }
 
 // acceptsInput reports whether an interactive process in state st waits for
@@ -201,23 +256,25 @@ func acceptsInput(st rules.State) bool {
 }
 
 // Input writes text to the process's stdin or terminal and returns once it
-// is written. An interactive process that is not ready for input refuses it
-// with *NotReadyForInputError unless force is set. Text ending with Enter,
-// sent to an interactive process, makes it busy until it answers, so a
-// `procs wait --for ready` right after waits for the answer, not for the
-// prompt that was already there.
+// is written. An interactive process that is not ready for input refuses
+// text with *NotReadyForInputError unless force is set; keys (Ctrl-C, Esc,
+// arrows, Enter alone) are always accepted: they are how a person stops
+// or steers a busy program. Text ending with Enter, sent to an interactive
+// process, makes it busy until it answers, so a `procs wait --for ready`
+// right after waits for the answer, not for the prompt that was already
+// there; its Enter is written on its own once the text is echoed.
 func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool) error {
 	var sup *supervisor
-	var submit bool
+	var submit, interactive bool
 	if err := e.onProc(name, func(ps *procState) error {
 		switch {
 		case ps.sup == nil:
 			return fmt.Errorf("%s is not running (state %s)", name, ps.state)
-		case ps.interactive() && !force && !acceptsInput(ps.state):
+		case ps.interactive() && !force && !acceptsInput(ps.state) && !keysOnly(text):
 			return &NotReadyForInputError{Name: name, State: ps.state, Message: ps.message}
 		}
-		sup = ps.sup
-		submit = ps.interactive() && endsWithEnter(string(text))
+		sup, interactive = ps.sup, ps.interactive()
+		submit = interactive && endsWithEnter(string(text))
 		if submit {
 			e.markSubmitted(ps)
 		}
@@ -227,7 +284,18 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 	}
 	// Written by the run loop's writer: a child that does not read its
 	// input never stalls the engine.
-	return sup.submitInput(ctx, text, submit)
+	req := inputRequest{data: text, submit: submit}
+	if body, ok := splitEnter(text); ok && interactive {
+		req.data, req.enterAfter = body, true
+	}
+	return sup.submit(ctx, req)
+}
+
+// keysOnly reports whether input holds no text: only control characters
+// and escape sequences (Ctrl-C, Esc, arrows, Enter).
+func keysOnly(input []byte) bool {
+	rest := terminalControl.ReplaceAll(input, nil)
+	return len(strings.Trim(string(rest), "\r\n")) == 0
 }
 
 // markSubmitted makes an interactive process that was waiting for input

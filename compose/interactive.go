@@ -10,29 +10,35 @@ import (
 )
 
 // interactiveSpec completes the detection of an interactive process (an
-// agent CLI, a shell, a REPL): one whose preset says so, or that sets agent
-// patterns itself. Its patterns extend the preset's, like the others.
+// agent CLI, a shell, a REPL): one with `interactive: true`, or whose
+// preset is interactive and that does not say `interactive: false`. Its
+// patterns extend the preset's, like the others. Screen patterns on a
+// process that is not interactive are an error: they would do nothing.
 func interactiveSpec(p *config.Proc, preset *frameworks.Preset, spec *rules.Spec) error {
+	presetInteractive := preset != nil && preset.Interactive
+	spec.Interactive = isInteractive(p, presetInteractive)
 	var base frameworks.AgentPatterns
-	if preset != nil && preset.Interactive {
+	if presetInteractive {
 		base = preset.AgentPatterns
-		spec.Interactive = true
 	}
 	sets := []struct {
 		key  string
+		own  []string
 		srcs []string
 		dst  *[]rules.Pattern
 	}{
-		{"busyPatterns", slices.Concat(base.BusyPatterns, p.BusyPatterns), &spec.Agent.Busy},
-		{"questionPatterns", slices.Concat(base.QuestionPatterns, p.QuestionPatterns), &spec.Agent.Question},
-		{"permissionPatterns", slices.Concat(base.PermissionPatterns, p.PermissionPatterns), &spec.Agent.Permission},
-		{"recoverablePatterns", slices.Concat(base.RecoverablePatterns, p.RecoverablePatterns), &spec.Agent.Recoverable},
+		{"busyPatterns", p.BusyPatterns, slices.Concat(base.BusyPatterns, p.BusyPatterns), &spec.Agent.Busy},
+		{"questionPatterns", p.QuestionPatterns, slices.Concat(base.QuestionPatterns, p.QuestionPatterns), &spec.Agent.Question},
+		{"permissionPatterns", p.PermissionPatterns, slices.Concat(base.PermissionPatterns, p.PermissionPatterns), &spec.Agent.Permission},
+		{"recoverablePatterns", p.RecoverablePatterns, slices.Concat(base.RecoverablePatterns, p.RecoverablePatterns), &spec.Agent.Recoverable},
 	}
 	for _, set := range sets {
-		if len(set.srcs) == 0 {
+		if len(set.own) > 0 && !spec.Interactive {
+			return fmt.Errorf("%s: %s classify the screen of an interactive process: add `interactive: true`", p.Name, set.key)
+		}
+		if len(set.srcs) == 0 || !spec.Interactive {
 			continue
 		}
-		spec.Interactive = true
 		patterns, err := rules.CompilePatterns(set.srcs)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", p.Name, set.key, err)
@@ -42,18 +48,24 @@ func interactiveSpec(p *config.Proc, preset *frameworks.Preset, spec *rules.Spec
 	return nil
 }
 
+// isInteractive says whether a process is classified by its screen: its
+// `interactive` key, else its preset.
+func isInteractive(p *config.Proc, presetInteractive bool) bool {
+	if p.Interactive != nil {
+		return *p.Interactive
+	}
+	return presetInteractive
+}
+
 // usesPTY says whether a process runs in a pseudo-terminal: when its config
-// says so, or, when the config says nothing, when its preset is interactive
-// (an agent CLI needs a terminal to show its prompt at all).
+// says so, or, when the config says nothing, when it is interactive (an
+// agent CLI needs a terminal to show its prompt at all).
 func usesPTY(p *config.Proc, preset string) bool {
 	if p.PTY.Set {
 		return p.PTY.Enabled
 	}
-	if preset == "" {
-		return false
-	}
 	fw, ok := frameworks.Lookup(preset)
-	return ok && fw.Interactive
+	return isInteractive(p, preset != "" && ok && fw.Interactive)
 }
 
 // windowSize is the PTY window of a process: its config, else 120x40.
@@ -70,3 +82,21 @@ func windowSize(p *config.Proc) (cols, rows int) {
 
 // interactive reports whether the process is classified by its screen.
 func (ps *procState) interactive() bool { return ps.detect.Interactive && ps.pty }
+
+// ModeOf says, for people (procs detect), how a process runs and how its
+// state is decided: by its screen, in a terminal, or from its lines.
+func ModeOf(p *config.Proc, d Detection) string {
+	preset := ""
+	if d.Preset != nil {
+		preset = d.Preset.Name
+	}
+	switch {
+	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset):
+		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission)"
+	case d.Spec != nil && d.Spec.Interactive:
+		return "interactive, but pty: false: without a terminal its screen cannot be read, so its lines decide"
+	case usesPTY(p, preset):
+		return "in a terminal: its lines, and the cursor row once output pauses (a prompt has no newline), decide"
+	}
+	return "pipes: its lines decide"
+}

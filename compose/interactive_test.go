@@ -102,6 +102,7 @@ procs:
   agent:
     command: [python3, %q, --work, "0.5"]
     framework: none
+    interactive: true
     pty: {cols: 100, rows: 30}
     readyPatterns: ['^❯ ']
     notReadyPatterns: ['Choose the text style']

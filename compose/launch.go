@@ -40,6 +40,7 @@ func launch(argv []string, dir string, env []string, window *pty.Winsize) (*chil
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")
 	}
+	argv = execArgv(argv)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env

@@ -74,12 +74,13 @@ func (l *runLoop) handleOutput(chunk outputChunk) {
 		return
 	}
 	_, _ = l.screen.Write(chunk.raw)
+	l.writer.outputRead()
 	l.lastRead = chunk.at
 	l.screenDirty = true
 	l.fanOut(chunk.raw)
 	// The attached terminal answers queries itself; two answers would confuse.
 	if replies := l.screen.TakeReplies(); replies != nil && len(l.clients) == 0 {
-		l.writer.enqueue(inputRequest{data: replies})
+		l.writer.reply(replies)
 	}
 }
 

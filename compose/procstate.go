@@ -61,6 +61,9 @@ type procState struct {
 	sup  *supervisor
 	ring *rules.Ring
 	logs *logFile
+	// lastScreen is the last screen of the last run of a PTY process that
+	// ended: it holds why.
+	lastScreen *ScreenText
 }
 
 func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {

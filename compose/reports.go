@@ -28,7 +28,7 @@ func (e *Engine) handleReport(r report) {
 		ps.screen = r.screen
 		e.applyVerdict(ps, r.verdict)
 	case reportExited:
-		ps.screen = r.screen
+		ps.screen, ps.lastScreen = r.screen, r.lastScreen
 		e.handleExit(ps, r.verdict)
 		if ps.removed && !ps.running() {
 			e.forget(ps)

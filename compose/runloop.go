@@ -283,7 +283,7 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 			// Readers end once their streams close; their lines are already logged.
 		}
 	}
-	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail()})
+	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail(), lastScreen: l.lastScreen()})
 }
 
 // portsAfterReadyWatch bounds how long a run ready before it listens is

@@ -80,6 +80,8 @@ type report struct {
 	ports   []int
 	// screen is, for a PTY run, the last rows of its screen with the verdict.
 	screen []string
+	// lastScreen is, with the exit of a PTY run, its whole last screen.
+	lastScreen *ScreenText
 }
 
 func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, wd *Watchdog, reports chan<- report) *supervisor {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -39,25 +40,40 @@ const (
 // in the priority of ARCHITECTURE.md §6: an error on screen, then a first-run dialog
 // (not ready), a permission dialog, a question, the idle prompt, and
 // otherwise busy. The exit outranks all of these; Handle deals with it.
+// Only current rows count (liveScreen.currentRows): a question answered or
+// a banner of a command that has ended stays on screen, but no longer
+// decides.
 func (d *Detector) classifyScreen(now time.Time) Verdict {
-	s, spec := d.screen, d.spec
-	if p, row, ok := s.matchAnyRow(spec.ErrorPatterns, 0); ok {
-		return d.screenError(row, "error on screen "+quote(row)+" (matched /"+p.Source+"/)")
+	spec := d.spec
+	d.live.classifying = now
+	rows := d.live.currentRows(d.screen)
+	if cursor, ok := d.freshPromptAtCursor(); ok {
+		// A scrolling program back at a new prompt: what it printed above
+		// belongs to the command that ended.
+		rows = slices.Concat(make([]string, cursor), rows[cursor:])
 	}
-	if _, row, ok := s.matchAnyRow(spec.Agent.Recoverable, 0); ok {
-		return d.screenError(row, "error on screen "+quote(row))
+	if p, row, ok := matchRows(spec.ErrorPatterns, rows); ok {
+		return d.screenError(rows, row, "error on screen "+quote(row)+" (matched /"+p.Source+"/)")
 	}
-	if _, row, ok := s.matchAnyRow(spec.NotReadyPatterns, 0); ok {
-		return Verdict{State: StateStarting, Reason: "not-ready", Line: row, Message: "waiting at prompt " + quote(row)}
+	if _, row, ok := matchRows(spec.Agent.Recoverable, rows); ok {
+		return d.screenError(rows, row, "error on screen "+quote(row))
 	}
-	if _, row, ok := s.matchAnyRow(spec.Agent.Permission, 0); ok {
+	if d.inputSent && !d.outputSinceInput() {
+		// The dialog or prompt on screen is the one the input answers.
+		return d.working(ReasonInput, "", "input sent, waiting for the program to answer")
+	}
+	if _, row, ok := matchRows(spec.NotReadyPatterns, rows); ok {
+		// A first-run screen (a theme picker, a sign-in) waits for a person.
+		return Verdict{State: StateAwaitingInput, Reason: "not-ready", Line: row, Message: "asks before it starts: " + quote(row)}
+	}
+	if _, row, ok := matchRows(spec.Agent.Permission, rows); ok {
 		return Verdict{State: StateAwaitingPermission, Reason: ReasonPermission, Line: row, Message: "asks for permission: " + quote(row)}
 	}
-	if _, row, ok := s.matchAnyRow(spec.Agent.Question, 0); ok {
+	if _, row, ok := matchRows(spec.Agent.Question, rows); ok {
 		return Verdict{State: StateAwaitingInput, Reason: ReasonQuestion, Line: row, Message: "asks a question: " + quote(row)}
 	}
 	busyRow, busy := "", false
-	if _, row, ok := s.matchAnyRow(spec.Agent.Busy, 0); ok {
+	if _, row, ok := matchRows(spec.Agent.Busy, rows); ok {
 		busyRow, busy = row, true
 	}
 	prompt, promptOK := d.promptRow()
@@ -69,10 +85,29 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 		d.readyLine = prompt
 		return Verdict{State: StateReady, Reason: "ready", Line: prompt, Message: d.promptMessage(prompt)}
 	}
+	if d.holdsRecoverable(now, promptOK && !busy) {
+		return d.verdict
+	}
 	if busy {
 		return d.working(ReasonBusy, busyRow, "working: "+quote(busyRow))
 	}
+	if row, ok := d.restingQuestion(); ok && d.quietSince(now) {
+		return Verdict{State: StateAwaitingInput, Reason: ReasonQuestion, Line: row, Message: "waits for an answer at " + quote(row)}
+	}
 	return d.working(ReasonBusy, "", "working (no prompt on screen)")
+}
+
+// recoverHold is how long a retry banner, once gone from the screen, keeps
+// the run recoverable while the program still works: the banner is
+// redrawn in part between attempts, and the state must not flap.
+const recoverHold = 15 * time.Second
+
+// holdsRecoverable reports whether a recoverable failure stays the verdict
+// though its banner is not on screen now: the program is not idle at its
+// prompt and the banner was seen less than recoverHold ago.
+func (d *Detector) holdsRecoverable(now time.Time, idle bool) bool {
+	return !idle && d.verdict.Recoverable && !d.live.recoverableAt.IsZero() &&
+		now.Before(d.live.recoverableAt.Add(recoverHold))
 }
 
 // working is busy once the program has been up, and starting before.
@@ -85,10 +120,11 @@ func (d *Detector) working(reason, row, message string) Verdict {
 
 // screenError is the failed verdict of an error shown on screen; it is
 // recoverable when a recoverable pattern is on screen too.
-func (d *Detector) screenError(row, message string) Verdict {
-	_, _, recoverable := d.screen.matchAnyRow(d.spec.Agent.Recoverable, 0)
+func (d *Detector) screenError(rows []string, row, message string) Verdict {
+	_, _, recoverable := matchRows(d.spec.Agent.Recoverable, rows)
 	v := Verdict{State: StateFailed, Reason: "error", Line: row, Message: message, Recoverable: recoverable}
 	if recoverable {
+		d.live.recoverableAt = d.live.classifying
 		v.Reason = ReasonRecoverable
 		v.Message += "; the program retries by itself"
 	}
@@ -105,11 +141,21 @@ func (d *Detector) promptRow() (string, bool) {
 		return "", true
 	}
 	from := 0
-	if _, row, visible := d.screen.Cursor(); visible {
-		from = row
+	_, cursor, visible := d.screen.Cursor()
+	if visible {
+		from = cursor
 	}
-	_, row, ok := d.screen.matchAnyRow(d.spec.ReadyPatterns, from)
-	return row, ok
+	if _, row, ok := d.screen.matchAnyRow(d.spec.ReadyPatterns, from); ok {
+		return row, true
+	}
+	// Text typed without Enter sits on the prompt row: still idle.
+	if typed := d.live.typed; visible && typed != "" {
+		row := strings.TrimSuffix(strings.TrimRight(d.screen.Rows()[cursor], " "), typed)
+		if _, ok := matchAny(d.spec.ReadyPatterns, row); ok {
+			return row, true
+		}
+	}
+	return "", false
 }
 
 // ruleHolds evaluates the `ready` rule, when there is one, for the screen.
@@ -130,31 +176,87 @@ func (d *Detector) outputSinceInput() bool {
 	return !d.inputWritten.IsZero() && d.lastOutput.After(d.inputWritten)
 }
 
-// answerGrace is how long after submitted input an unchanged screen with
-// its prompt counts as the answer: a command that changes nothing on screen
-// must not leave the program busy for ever.
-const answerGrace = time.Second
+// answerSettle is how long the screen must stay quiet after submitted
+// input, with its prompt showing, for the prompt to count as the answer
+// when nothing else shows the input was taken: an agent may draw its
+// spinner a moment after Enter, and its prompt never left the screen.
+const answerSettle = 2 * time.Second
 
 // answered reports whether the program has answered submitted input, given
 // the prompt row on screen now: output came after the write; it is not
 // just the echo of the text typed into the prompt (a prompt row still
-// ending with the text, or with its start, is the echo; an answer is a
-// fresh prompt); and the screen differs from the one the input was sent
-// to (a program may redraw the same prompt just after the write), or
-// answerGrace has passed.
+// ending with the text, or with its start, is the echo); and there is
+// evidence the input was taken: the program was seen busy, the prompt is a
+// fresh one below the row the input was sent on (a REPL), or the screen
+// has settled for answerSettle since its last change.
 func (d *Detector) answered(prompt string, now time.Time) bool {
 	if !d.outputSinceInput() || isEcho(strings.TrimRight(prompt, " "), d.inputText) {
 		return false
 	}
-	return d.screen.Text() != d.inputScreen || !now.Before(d.inputWritten.Add(answerGrace))
+	if d.live.busySeen || d.freshPromptBelow() {
+		return true
+	}
+	return !now.Before(d.lastOutput.Add(answerSettle))
 }
 
-// inputDeadline is when an unchanged screen will count as the answer.
-func (d *Detector) inputDeadline() (time.Time, bool) {
-	if !d.inputSent || d.inputWritten.IsZero() {
-		return time.Time{}, false
+// freshPromptBelow reports whether the cursor, at a prompt, is on a row
+// below the one input was last submitted on: the program printed a new
+// prompt, as a REPL or a shell does after each command.
+func (d *Detector) freshPromptBelow() bool {
+	_, cursor, visible := d.screen.Cursor()
+	shift := d.live.shiftOf(d.screen)
+	echoRow := d.live.submitRow - shift
+	if !visible || cursor <= echoRow || echoRow < 0 {
+		return false
 	}
-	return d.inputWritten.Add(answerGrace), true
+	// The input stays where it was typed, under what was there before,
+	// above the new prompt; a TUI that redrew its view and moved its
+	// prompt has not answered by that alone.
+	rows := d.screen.Rows()
+	if !d.live.keptAbove(rows, shift) {
+		return false
+	}
+	// A long input wraps: its start is on the row it was typed on.
+	start := []rune(d.inputText)
+	return strings.Contains(rows[echoRow], string(start[:min(len(start), 20)]))
+}
+
+// freshPromptAtCursor returns the cursor row when it holds a prompt the
+// program printed below the row input was typed on.
+func (d *Detector) freshPromptAtCursor() (int, bool) {
+	_, cursor, visible := d.screen.Cursor()
+	if !visible || !d.live.submitted || !d.freshPromptBelow() {
+		return 0, false
+	}
+	_, ok := matchAny(d.spec.ReadyPatterns, d.screen.Rows()[cursor])
+	return cursor, ok
+}
+
+// inputDeadline is when the classification may change with no new event:
+// the end of answerSettle after submitted input, or of questionQuiet for
+// a cursor resting after a question.
+func (d *Detector) inputDeadline() (time.Time, bool) {
+	// A deadline already passed has been classified: asking again would
+	// spin the timer.
+	future := func(at time.Time) bool { return at.After(d.live.classified) }
+	if d.inputSent && !d.inputWritten.IsZero() && !d.lastOutput.IsZero() {
+		if at := d.lastOutput.Add(answerSettle); future(at) {
+			return at, true
+		}
+	}
+	if d.verdict.Recoverable {
+		if at := d.live.recoverableAt.Add(recoverHold); future(at) {
+			return at, true
+		}
+	}
+	if d.verdict.State == StateBusy || d.verdict.State == StateStarting {
+		if _, ok := d.restingQuestion(); ok && !d.lastOutput.IsZero() {
+			if at := d.lastOutput.Add(questionQuiet); future(at) {
+				return at, true
+			}
+		}
+	}
+	return time.Time{}, false
 }
 
 // isEcho reports whether row ends with the typed text or a start of it (a
@@ -174,9 +276,22 @@ func (d *Detector) handleScreen(ev Event) {
 		d.lastOutput = ev.Time
 	}
 	d.reclassify(ev.Time)
+	if d.live.awaitAnswer && d.outputSinceInput() {
+		// The first verdict after the program answered is reported even
+		// when it is the one before: the engine marked the process busy
+		// when the input was sent, and only this verdict ends that.
+		d.live.awaitAnswer, d.live.fresh = false, true
+	}
+	// A busy marker (a spinner) proves the input was taken; a frame with
+	// no prompt may be a TUI changing views.
+	if d.inputSent && d.outputSinceInput() && d.verdict.State == StateBusy && d.verdict.Line != "" {
+		d.live.busySeen = true
+	}
 	// Any state after the write but our own "input sent" answers it too:
-	// a spinner, a dialog, or no prompt while the command runs.
-	if d.inputSent && d.outputSinceInput() && d.verdict.Reason != ReasonInput {
+	// a spinner, a dialog, an error. A frame with no prompt and no marker
+	// does not: a TUI changing views draws one before it takes the input.
+	if d.inputSent && d.outputSinceInput() && d.verdict.Reason != ReasonInput &&
+		(d.verdict.State != StateBusy || d.verdict.Line != "") {
 		d.inputSent = false
 	}
 }
@@ -185,6 +300,9 @@ func (d *Detector) handleScreen(ev Event) {
 // program has been up (any state past starting) in this run.
 func (d *Detector) reclassify(now time.Time) {
 	v := d.classifyScreen(now)
+	if now.After(d.live.classified) {
+		d.live.classified = now
+	}
 	switch v.State {
 	case StateReady, StateBusy, StateAwaitingInput, StateAwaitingPermission:
 		d.up = true
@@ -197,20 +315,54 @@ func (d *Detector) reclassify(now time.Time) {
 	d.verdict = v
 }
 
-// handleInput records input that ends with Enter: until the program
-// answers with output, its prompt no longer means idle.
+// handleInput records input. Whatever was on screen when it was sent is
+// no longer current. Input that ends with Enter is submitted: until the
+// program answers, its prompt no longer means idle. Text without Enter
+// sits on the prompt row; a control key (Ctrl-C, Esc) clears it.
 func (d *Detector) handleInput(ev Event) {
 	switch ev.Kind {
+	case EventKeys:
+		d.live.typed = typedText(d.live.typed, ev.Input)
+		if d.live.typed == "" {
+			// A control key (Ctrl-C, Esc) ends what was on screen; typed
+			// text only edits the prompt row.
+			d.live.rebase(d.screen)
+		}
 	case EventInput:
+		d.live.rebase(d.screen)
 		d.inputSent, d.inputWritten = true, time.Time{}
-		d.inputText = lastInputLine(ev.Input)
+		d.inputText = lastInputLine(d.live.typed + ev.Input)
 		d.inputScreen = d.screen.Text()
+		_, d.live.submitRow, _ = d.screen.Cursor()
+		d.live.submitted = true
+		d.live.busySeen, d.live.typed = false, ""
+		d.live.awaitAnswer = true
 	case EventInputWritten:
 		if d.inputSent {
 			d.inputWritten = ev.Time
 		}
 	}
 	d.reclassify(ev.Time)
+}
+
+// typedText is what sits on the prompt row after input without Enter:
+// printable text adds to it, anything else (a control key, an escape
+// sequence) leaves it unknown.
+func typedText(typed, input string) string {
+	for _, r := range input {
+		if r < ' ' || r == 0x7f {
+			return ""
+		}
+	}
+	return typed + input
+}
+
+// takeFresh reports, once, that the verdict must be reported even if it
+// equals the one before.
+func (d *Detector) takeFresh() bool {
+	fresh := d.live.fresh
+	d.live.fresh = false
+	return fresh
 }
 
 // classifyExitInteractive is classifyExit for interactive programs: exit 0
@@ -235,7 +387,7 @@ func (d *Detector) decideInteractive(ev Event) {
 	case EventLine:
 	case EventScreen:
 		d.handleScreen(ev)
-	case EventInput, EventInputWritten:
+	case EventInput, EventInputWritten, EventKeys:
 		d.handleInput(ev)
 	default:
 		// Ports, probes, dependencies and timers may change the rule.

@@ -61,8 +61,8 @@ func TestAgentStatesFromScreen(t *testing.T) {
 	assert.Equal(t, StateStarting, v.State, "nothing yet")
 
 	v = r.draw(clear + "Choose the text style that looks best\r\n 1. Dark\r\n 2. Light\r\nEnter to select")
-	assert.Equal(t, StateStarting, v.State, "a first-run dialog outranks the question it looks like")
-	assert.Equal(t, "not-ready", v.Reason)
+	assert.Equal(t, StateAwaitingInput, v.State, "a first-run dialog waits for a person")
+	assert.Equal(t, "not-ready", v.Reason, "a first-run dialog outranks the question it looks like")
 
 	v = r.draw(clear + "Welcome\r\n\r\n> \r\n? for shortcuts\x1b[3;3H")
 	assert.Equal(t, StateReady, v.State)
@@ -100,7 +100,7 @@ func TestAgentStatesFromScreen(t *testing.T) {
 	v = r.draw(clear + "> ")
 	assert.Equal(t, StateReady, v.State, "an error on screen is not sticky for interactive programs")
 
-	v = r.draw(clear + "working")
+	v = r.draw(clear + "working\r\n")
 	assert.Equal(t, StateBusy, v.State, "no prompt after having been up: busy")
 	_, ok := r.d.Deadline()
 	assert.False(t, ok, "no readiness timeout once up")
@@ -125,18 +125,16 @@ func TestAgentInputPendingUntilAnswered(t *testing.T) {
 	assert.Equal(t, StateReady, r.draw("\r\n$ ").State, "output after the write answers it")
 }
 
-func TestAgentTimeoutAtFirstRunDialog(t *testing.T) {
+func TestAgentFirstRunDialogIsAQuestion(t *testing.T) {
 	spec := agentSpec(t)
 	spec.ReadyTimeout = time.Second
 	r := newAgentRun(t, spec)
-	r.draw("Choose the text style")
-	deadline, ok := r.d.Deadline()
-	require.True(t, ok)
-	v, _ := r.d.Handle(Event{Kind: EventTimer, Time: deadline})
-	assert.Equal(t, StateFailed, v.State)
-	assert.Equal(t, "timeout", v.Reason)
-	assert.Equal(t, StateFailed, r.draw("").State, "still at the dialog: still failed")
-	assert.Equal(t, StateReady, r.draw("\x1b[H\x1b[2J> ").State, "answered by hand later: up after all")
+	v := r.draw("Choose the text style")
+	assert.Equal(t, StateAwaitingInput, v.State)
+	assert.Contains(t, v.Message, "Choose the text style")
+	_, ok := r.d.Deadline()
+	assert.False(t, ok, "no readiness timeout while it waits for a person")
+	assert.Equal(t, StateReady, r.draw("\x1b[H\x1b[2J> ").State, "answered: up")
 }
 
 func TestAgentRuleSeesScreen(t *testing.T) {

@@ -98,6 +98,7 @@ type Detector struct {
 	inputScreen  string // the screen the input was sent to
 	inputWritten time.Time
 	lastOutput   time.Time
+	live         liveScreen
 
 	env     Env
 	machine vm.VM
@@ -149,7 +150,7 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 			d.decide(ev.Time, line)
 		}
 	}
-	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason
+	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh()
 	return d.verdict, changed
 }
 
@@ -211,6 +212,8 @@ func (d *Detector) absorb(ev Event) string {
 	switch ev.Kind {
 	case EventLine:
 		return d.absorbLine(ev.Line, ev.Time)
+	case EventScreen:
+		return d.absorbCursorRow(ev.Time)
 	case EventPorts:
 		d.ports = slices.Sorted(slices.Values(ev.Ports))
 		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
@@ -255,6 +258,12 @@ func (d *Detector) absorbLine(l Line, now time.Time) string {
 		// The screen, not the jumble of redrawn lines, decides.
 		return text
 	}
+	return d.matchLine(text, now)
+}
+
+// matchLine applies the line priorities to text: error, then not-ready,
+// then ready. It returns text.
+func (d *Detector) matchLine(text string, now time.Time) string {
 	d.remember(text)
 	if d.failing != nil {
 		d.failing.add(text, now)

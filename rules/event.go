@@ -34,6 +34,10 @@ const (
 	// version manager's shim (pyenv, asdf…) is still choosing the program,
 	// and settles from when it has; nor while the program is busy.
 	EventExec
+	// EventKeys is input without Enter (typed text, Ctrl-C, Esc) about to
+	// be written to an interactive run: what was on screen before it is
+	// no longer current.
+	EventKeys
 )
 
 // Event is one thing that happened to a run. Time is when it happened; the
@@ -47,7 +51,8 @@ type Event struct {
 	Ports []int
 	Probe ProbeResult
 	Deps  map[string]State
-	// Input is, for EventInput, the text sent (with its Enter).
+	// Input is, for EventInput, the text sent (with its Enter); for
+	// EventKeys, the keys sent.
 	Input string
 	// Program is, for EventExec, the command lines of the process tree,
 	// one a line; Busy says a process of it is running on a CPU or waiting

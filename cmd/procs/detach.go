@@ -156,7 +156,7 @@ func foregroundArgs(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--" {
-			return append(out, args[i:]...)
+			return append(append(out, untilDownFlag), args[i:]...)
 		}
 		name, _, hasValue := strings.Cut(arg, "=")
 		switch name {
@@ -170,7 +170,8 @@ func foregroundArgs(args []string) []string {
 		}
 		out = append(out, arg)
 	}
-	return out
+	// The background procs stays until `procs down`, showing what ended.
+	return append(out, untilDownFlag)
 }
 
 // waitAllReady waits for every process procs started to be ready (or

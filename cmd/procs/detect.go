@@ -81,6 +81,9 @@ type choiceView struct {
 	// AssumeReadyAfter: with no sign by then, and no error, it is ready.
 	AssumeReadyAfter string            `json:"assumeReadyAfter,omitempty"`
 	Env              map[string]string `json:"env,omitempty"`
+	// Mode says how it runs and what decides its state: interactive
+	// (its screen), a terminal (lines and the cursor row) or pipes.
+	Mode string `json:"mode"`
 	// ReadyWhen and FailedWhen say the same for people.
 	ReadyWhen  string `json:"readyWhen"`
 	FailedWhen string `json:"failedWhen"`
@@ -112,6 +115,7 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c.ReadyTimeout, c.StabilityDelay = durationText(spec.ReadyTimeout), durationText(spec.StabilityDelay)
 	c.ReadyOnListen, c.AssumeReadyAfter = spec.ReadyOnListen, durationText(spec.AssumeReadyAfter)
 	c.ReadyWhen = readyWhen(c, spec)
+	c.Mode = compose.ModeOf(p, det)
 	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask())
 	return c, nil
 }
@@ -214,6 +218,7 @@ func (a *app) printChoices(choices []choiceView) {
 		}
 		fmt.Fprintf(a.stdout, "%s: %s\n", c.Name, what)
 		fmt.Fprintf(a.stdout, "  why:    %s\n", c.Reason)
+		fmt.Fprintf(a.stdout, "  mode:   %s\n", c.Mode)
 		fmt.Fprintf(a.stdout, "  ready:  %s\n", c.ReadyWhen)
 		fmt.Fprintf(a.stdout, "  failed: %s\n", c.FailedWhen)
 		if len(c.Env) > 0 {

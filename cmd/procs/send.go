@@ -4,32 +4,42 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
 )
 
 func (a *app) sendCommand() *cobra.Command {
 	var enter, force, asJSON bool
+	var keys []string
 	cmd := &cobra.Command{
-		Use:   "send NAME TEXT",
+		Use:   "send NAME [TEXT] [--key KEY]...",
 		Short: "Write TEXT to the input (or terminal) of a running process",
 		Long: `Write TEXT to the input (or terminal) of a running process.
 
 An interactive process (an agent CLI, a shell, a REPL) that is not ready for
 input (busy, starting) refuses it, naming its state, and send exits 1;
---force sends anyway. With --enter, an interactive process counts as busy
-until it answers, so 'procs wait NAME --for ready' right after waits for the
-answer.`,
-		Args: cobra.ExactArgs(2),
+--force sends anyway. Keys (--key ctrl-c, esc, up, ...; or control characters
+in TEXT) are always accepted: they stop or steer a busy program. With --enter,
+an interactive process counts as busy until it answers, so
+'procs wait NAME --for ready' right after waits for the answer; the Enter is
+written on its own once the text is echoed, so agent CLIs do not take it for
+a paste.`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := sendText(args, keys)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
 			c, ctx, done, err := a.connect()
 			if err != nil {
 				return err
 			}
 			defer done()
-			err = c.Send(ctx, args[0], control.InputRequest{Text: args[1], Enter: enter, Force: force})
+			err = c.Send(ctx, args[0], control.InputRequest{Text: text, Enter: enter, Force: force})
 			var apiErr *control.APIError
 			if asJSON && errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "" {
 				_ = a.printJSON(map[string]any{"name": args[0], "sent": false, "state": apiErr.State, "error": apiErr.Message})
@@ -48,5 +58,25 @@ answer.`,
 	cmd.Flags().BoolVar(&enter, "enter", false, "press Enter after the text")
 	cmd.Flags().BoolVar(&force, "force", false, "send even if the process is not ready for input (busy, starting)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the outcome as JSON")
+	cmd.Flags().StringArrayVar(&keys, "key", nil, "a key to send after TEXT, by name: "+strings.Join(compose.KeyNames(), ", ")+", ctrl-a..ctrl-z (repeatable)")
 	return cmd
+}
+
+// sendText is TEXT followed by the named keys.
+func sendText(args, keys []string) (string, error) {
+	var b strings.Builder
+	if len(args) > 1 {
+		b.WriteString(args[1])
+	}
+	for _, name := range keys {
+		seq, err := compose.KeySequence(name)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(seq)
+	}
+	if b.Len() == 0 && len(args) < 2 {
+		return "", errors.New("nothing to send: give TEXT or --key")
+	}
+	return b.String(), nil
 }

@@ -26,7 +26,13 @@ type upOptions struct {
 	ui            bool   // serve the web dashboard and open it
 	listen        string // the dashboard's explicit address
 	tui           bool
+	untilDown     bool
 }
+
+// untilDownFlag tells the background procs of `up -d` to stay until
+// `procs down`: a process that ended (a REPL left with exit()) is still
+// shown, and can be started again.
+const untilDownFlag = "--until-down"
 
 func (a *app) upCommand() *cobra.Command {
 	var opts upOptions
@@ -72,6 +78,8 @@ start, removed ones stop; with --wait it waits for what changed.`,
 	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")
 	f.BoolVar(&opts.exitOnFailure, "exit-on-failure", false, "stop everything and exit 1 at the first failure (for CI)")
 	f.BoolVar(&opts.asJSON, "json", false, "with --wait, or when procs already runs: print the results as JSON")
+	f.BoolVar(&opts.untilDown, untilDownFlag[2:], false, "stay until procs down, even once every process has ended (the background procs of -d)")
+	_ = f.MarkHidden(untilDownFlag[2:])
 	return cmd
 }
 
@@ -81,7 +89,7 @@ func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) e
 	load := func() (*config.Config, error) {
 		return config.Load(config.LoadOptions{File: cfg.File, Environ: a.environ, Set: a.set})
 	}
-	engine, err := compose.New(cfg, compose.Options{Only: names, StayUp: true, ExitOnFailure: opts.exitOnFailure, Load: load})
+	engine, err := compose.New(cfg, compose.Options{Only: names, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}

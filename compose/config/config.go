@@ -79,6 +79,7 @@ type Proc struct {
 	Shutdown            Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
 	PTY                 PTY               `json:"pty,omitempty,omitzero" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input): true, or {cols, rows} for its window size (default 120x40)."`
 	AutoRespond         []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line, or the screen of a PTY process, matches: for known dialogs."`
+	Interactive         *bool             `json:"interactive,omitempty" jsonschema_description:"Classify the process by its screen as a program driven through its terminal (agent CLI, shell, REPL): ready at its prompt, busy, awaiting-input, awaiting-permission. Implies pty. Interactive presets set it; false turns it off."`
 	BusyPatterns        []string          `json:"busyPatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows shown while an interactive process works (a spinner); while one shows, its prompt is not idle. Extends the preset's."`
 	QuestionPatterns    []string          `json:"questionPatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows of a question waiting for an answer (awaiting-input). Extends the preset's."`
 	PermissionPatterns  []string          `json:"permissionPatterns,omitempty" jsonschema_description:"RE2 regexes for screen rows of a permission dialog (awaiting-permission). Extends the preset's."`

@@ -146,6 +146,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Shutdown = d.shutdown(at("shutdown"), m["shutdown"])
 	p.PTY = d.pty(at("pty"), m["pty"])
 	p.AutoRespond = d.autoRespond(at("autoRespond"), m["autoRespond"])
+	p.Interactive = d.optionalBool(at("interactive"), m["interactive"])
 	p.BusyPatterns = d.patterns(at("busyPatterns"), m["busyPatterns"])
 	p.QuestionPatterns = d.patterns(at("questionPatterns"), m["questionPatterns"])
 	p.PermissionPatterns = d.patterns(at("permissionPatterns"), m["permissionPatterns"])

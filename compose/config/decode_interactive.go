@@ -55,3 +55,12 @@ func (d *decoder) onIdle(path []string, v any) *OnIdle {
 	}
 	return o
 }
+
+// optionalBool reads a boolean that may be absent (nil).
+func (d *decoder) optionalBool(path []string, v any) *bool {
+	if v == nil {
+		return nil
+	}
+	b := d.boolean(path, v)
+	return &b
+}

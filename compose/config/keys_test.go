@@ -117,6 +117,7 @@ procs:
     onIdle: {after: 30s, send: [next], maxCycles: 1}
     disabled: true
     watch: {paths: [src], ignore: ["*.tmp"], debounce: 200ms}
+    interactive: true
   probes:
     command: sleep 100
     healthcheck: {exec: "true"}

@@ -99,7 +99,7 @@ func TestTypeScriptClientOverStdio(t *testing.T) {
 		assert.NotEmpty(t, tool.Description, tool.Name)
 	}
 	assert.ElementsMatch(t, []string{"list_processes", "get_process", "restart_process", "start_process", "stop_process",
-		"wait_for_ready", "get_logs", "send_input", "up", "down"}, names)
+		"wait_for_ready", "get_logs", "send_input", "get_screen", "up", "down"}, names)
 	assert.Equal(t, []string{"procs://logs/{name}"}, report.Templates)
 
 	require.False(t, report.WaitWeb.IsError, report.WaitWeb.Text)

@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
 )
 
@@ -28,16 +29,22 @@ type LogLines struct {
 
 // inputInput is the input of send_input.
 type inputInput struct {
-	Name  string `json:"name" jsonschema:"the process to write to, as list_processes shows it"`
-	Text  string `json:"text" jsonschema:"the text to write, as is"`
-	Enter bool   `json:"enter,omitempty" jsonschema:"press Enter after the text"`
-	Force bool   `json:"force,omitempty" jsonschema:"send even when an interactive process is busy (its state is not ready, awaiting-input or awaiting-permission); the text may land in the middle of its work"`
+	Name  string   `json:"name" jsonschema:"the process to write to, as list_processes shows it"`
+	Text  string   `json:"text,omitempty" jsonschema:"the text to write, as is"`
+	Keys  []string `json:"keys,omitempty" jsonschema:"keys to press after the text, by name: esc, ctrl-c, ctrl-d, enter, tab, up, down, left, right, backspace... (always accepted, even when busy)"`
+	Enter bool     `json:"enter,omitempty" jsonschema:"press Enter after the text (written once the text is echoed, so agent CLIs do not take it for a paste)"`
+	Force bool     `json:"force,omitempty" jsonschema:"send even when an interactive process is busy (its state is not ready, awaiting-input or awaiting-permission); the text may land in the middle of its work"`
 }
 
 // InputSent is the output of send_input.
 type InputSent struct {
 	Name string `json:"name" jsonschema:"the process written to"`
 	Sent bool   `json:"sent" jsonschema:"true once the text was written"`
+}
+
+// screenInput is the input of get_screen.
+type screenInput struct {
+	Name string `json:"name" jsonschema:"the process whose screen to read (one that runs in a terminal: pty in list_processes)"`
 }
 
 // defaultLogLines is how many lines get_logs returns.
@@ -57,11 +64,33 @@ func (s *Server) addIOTools() {
 		Title: "Send input to a process",
 		Description: "Write text to the input (or terminal) of a running process, such as an answer to a prompt or a command " +
 			"for a REPL or an agent CLI; enter=true presses Enter after it. An interactive process (interactive in " +
-			"list_processes) takes input only when it waits for it (ready, awaiting-input, awaiting-permission): when it is " +
-			"busy the input is refused and the refusal says its state; wait_for_ready first, then send again (or force=true).",
+			"list_processes) takes text only when it waits for it (ready, awaiting-input, awaiting-permission): when it is " +
+			"busy the text is refused and the refusal says its state; wait_for_ready first, then send again (or force=true). " +
+			"keys (esc, ctrl-c...) are always taken: they interrupt a busy program. get_screen shows what it asks.",
 		InputSchema: inputSchema[inputInput](nil),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(false)},
 	}, s.sendInput)
+	sdk.AddTool(s.sdk, &sdk.Tool{
+		Name:  "get_screen",
+		Title: "Read a process's screen",
+		Description: "What a process running in a terminal (an agent CLI, a REPL, a TUI) shows now, row by row, as a person " +
+			"would see it: read it to answer a question or a dialog; get_logs of a TUI is a jumble of redraws.",
+		InputSchema: inputSchema[screenInput](nil),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+	}, s.getScreen)
+}
+
+func (s *Server) getScreen(ctx context.Context, _ *sdk.CallToolRequest, in screenInput) (*sdk.CallToolResult, compose.ScreenText, error) {
+	c, err := s.connect()
+	if err != nil {
+		return nil, compose.ScreenText{}, err
+	}
+	defer c.Close()
+	st, err := c.Screen(ctx, in.Name)
+	if err != nil {
+		return nil, st, s.failure(c, err, in.Name)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: st.Text}}}, st, nil
 }
 
 func (s *Server) getLogs(ctx context.Context, _ *sdk.CallToolRequest, in logsInput) (*sdk.CallToolResult, LogLines, error) {
@@ -123,12 +152,23 @@ func logText(lines []LogLine, prefixed bool) string {
 
 func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in inputInput) (*sdk.CallToolResult, InputSent, error) {
 	out := InputSent{Name: in.Name}
+	text := in.Text
+	for _, name := range in.Keys {
+		seq, err := compose.KeySequence(name)
+		if err != nil {
+			return nil, out, failf("call again with known key names.", "%v", err)
+		}
+		text += seq
+	}
+	if text == "" && !in.Enter {
+		return nil, out, failf("call again with text, keys or enter.", "nothing to send to %s", in.Name)
+	}
 	c, err := s.connect()
 	if err != nil {
 		return nil, out, err
 	}
 	defer c.Close()
-	if err := c.Send(ctx, in.Name, control.InputRequest{Text: in.Text, Enter: in.Enter, Force: in.Force}); err != nil {
+	if err := c.Send(ctx, in.Name, control.InputRequest{Text: text, Enter: in.Enter, Force: in.Force}); err != nil {
 		return nil, out, s.inputRefused(c, err, in.Name)
 	}
 	out.Sent = true

@@ -32,8 +32,9 @@ type stopInput struct {
 
 // waitInput is the input of wait_for_ready.
 type waitInput struct {
-	Name    string `json:"name" jsonschema:"the process name, as list_processes shows it"`
-	Timeout string `json:"timeout,omitempty" jsonschema:"how long to wait, as a duration such as 30s or 2m"`
+	Name    string   `json:"name" jsonschema:"the process name, as list_processes shows it"`
+	Timeout string   `json:"timeout,omitempty" jsonschema:"how long to wait, as a duration such as 30s or 2m"`
+	For     []string `json:"for,omitempty" jsonschema:"the states to wait for (ready, busy, awaiting-input, awaiting-permission, completed, stopped...); by default ready (completed for a task), or a question or permission dialog of an interactive process, which returns at once"`
 }
 
 // actionFunc sends one lifecycle request.
@@ -73,7 +74,9 @@ func (s *Server) addLifecycleTools() {
 		Title: "Wait until a process is ready",
 		Description: "Wait until a process is ready (a task: completed), or has failed, or the timeout passes, and return the " +
 			"same structured result as restart_process. Use it after start_process or restart_process with wait_for_ready=false, " +
-			"or when a result said the process is still starting.",
+			"or when a result said the process is still starting. An interactive process at a question or permission " +
+			"dialog returns at once with state awaiting-input or awaiting-permission: read it with get_screen, answer " +
+			"with send_input. for waits for other states (e.g. busy).",
 		InputSchema: inputSchema[waitInput](map[string]any{"timeout": defaultReadyTimeout.String()}),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 	}, s.waitForReady)
@@ -105,8 +108,22 @@ func (s *Server) waitForReady(ctx context.Context, _ *sdk.CallToolRequest, in wa
 	}
 	return s.act(ctx, in.Name, control.ActionOptions{Timeout: timeout},
 		func(c *control.Client, ctx context.Context, name string, opts control.ActionOptions) (rules.Result, error) {
-			return c.Wait(ctx, name, control.WaitOptions{Timeout: opts.Timeout})
+			return c.Wait(ctx, name, control.WaitOptions{Timeout: opts.Timeout, For: waitTargets(in.For)})
 		})
+}
+
+// waitTargets are the states wait_for_ready waits for: those asked, else
+// ready or completed, or a dialog: an agent waiting for ready must hear at
+// once that the process asks something, not at the end of its timeout.
+func waitTargets(asked []string) []rules.State {
+	if len(asked) == 0 {
+		return []rules.State{rules.StateReady, rules.StateCompleted, rules.StateAwaitingInput, rules.StateAwaitingPermission}
+	}
+	out := make([]rules.State, len(asked))
+	for i, st := range asked {
+		out[i] = rules.State(st)
+	}
+	return out
 }
 
 // act sends one request and reports its structured result; a result that

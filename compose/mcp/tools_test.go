@@ -54,7 +54,7 @@ func TestToolsHaveDescriptionsAndSchemas(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	want := []string{"list_processes", "get_process", "restart_process", "start_process", "stop_process",
-		"wait_for_ready", "get_logs", "send_input", "up", "down"}
+		"wait_for_ready", "get_logs", "send_input", "get_screen", "up", "down"}
 	assert.ElementsMatch(t, want, keys(byName))
 	for _, name := range want {
 		tool := byName[name]
