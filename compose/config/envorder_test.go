@@ -51,3 +51,15 @@ procs:
 	_, err = Parse("procs.yaml", []byte("procs:\n  a:\n    command: \"true\"\n    env:\n      x-not-here: {}\n"), nil)
 	require.Error(t, err, "x- keys are extensions only at the top level and in a process")
 }
+
+// TestEnvFileWithANulByteIsAConfigError is the repro of issue 14 item 14: a
+// NUL byte passed procs check, and the process then never started.
+func TestEnvFileWithANulByteIsAConfigError(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.env"), []byte("TOKEN=ab\x00cd\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte("procs:\n  a:\n    command: sleep 1\n    envFile: app.env\n"), 0o644))
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "procs.yaml:4:14: procs.a.envFile: env file app.env is not in dotenv format")
+	assert.Contains(t, err.Error(), `"TOKEN" holds a NUL byte`)
+}

@@ -102,13 +102,28 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 	if info, err := os.Stat(file); err != nil || !info.Mode().IsRegular() {
 		return nil
 	}
-	vars, err := godotenv.Read(file)
+	vars, err := readDotEnv(file)
 	if err != nil {
 		ex.p.atKey(nil, "%s is not in dotenv format (KEY=value lines): %v", file, err)
 		return nil
 	}
 	ex.dotEnv = file
 	return vars
+}
+
+// readDotEnv reads a dotenv file, refusing a NUL byte, which no process
+// environment can carry: the process would never start.
+func readDotEnv(file string) (map[string]string, error) {
+	vars, err := godotenv.Read(file)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range vars {
+		if strings.ContainsRune(k, 0) || strings.ContainsRune(v, 0) {
+			return nil, fmt.Errorf("variable %q holds a NUL byte, which no environment can carry", strings.ReplaceAll(k, "\x00", `\0`))
+		}
+	}
+	return vars, nil
 }
 
 // stringValues returns the scalar values of an env mapping as text.
@@ -152,7 +167,7 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 		ex.p.atValue(path, "env file %s is not a regular file", name)
 		return nil
 	}
-	vars, err := godotenv.Read(file)
+	vars, err := readDotEnv(file)
 	if err != nil {
 		ex.p.atValue(path, "env file %s is not in dotenv format (KEY=value lines): %v", name, err)
 		return nil
