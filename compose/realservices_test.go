@@ -94,8 +94,8 @@ func TestRealPsql(t *testing.T) {
 	te := startEngine(t, fmt.Sprintf(`
 procs:
   db:
+    # Unix socket only (listen_addresses=): no port: for procs to see.
     command: %s
-    port: %d
     framework: postgres
   psql:
     command: psql -h %s -p %d -U postgres
@@ -103,7 +103,7 @@ procs:
     readyPatterns: ['^postgres=# $']
     dependsOn: [db]
 `, yamlList(append(postgres, "-D", filepath.Join(dir, "data"), "-p", strconv.Itoa(port), "-k", dir, "-c", "listen_addresses=")),
-		port, dir, port), Options{NoWatchdog: true})
+		dir, port), Options{NoWatchdog: true})
 	te.expectStates("psql", rules.StateStarting, ready)
 
 	te.sendOK("psql", "SELECT pg_sleep(2);\r")

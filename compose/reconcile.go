@@ -131,15 +131,29 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 	rec.Waits = append(rec.Waits, e.restartTargets(rec.Restarted, false)...)
 	rec.Restarted = namesOf(rec.Waits, rec.Started)
 	for _, name := range only {
-		ps := e.procs[name]
-		if !ps.running() && ps.backoff == nil && ps.state != rules.StateCompleted && !slices.Contains(rec.Restarted, name) && !slices.Contains(rec.Started, name) {
-			ps.wanted = true
-			e.setState(ps, rules.StatePending, "start", "start requested")
-			rec.Started = append(rec.Started, name)
-			rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
+		e.startAgain(&rec, e.procs[name], "start requested")
+	}
+	// As docker compose up starts exited containers, up brings a failed
+	// process up again, changed or not: "up" means everything runs.
+	for _, name := range order {
+		if ps := e.procs[name]; ps.wanted && ps.state == rules.StateFailed && (len(only) == 0 || slices.Contains(only, name)) {
+			e.startAgain(&rec, ps, "failed; started again by up")
 		}
 	}
 	return rec, nil
+}
+
+// startAgain starts ps when it is not running, not waiting to restart,
+// not a completed task, and not already started by this reconcile.
+func (e *Engine) startAgain(rec *Reconciled, ps *procState, reason string) {
+	name := ps.cfg.Name
+	if ps.running() || ps.backoff != nil || ps.state == rules.StateCompleted || slices.Contains(rec.Restarted, name) || slices.Contains(rec.Started, name) {
+		return
+	}
+	ps.wanted = true
+	e.setState(ps, rules.StatePending, "start", reason)
+	rec.Started = append(rec.Started, name)
+	rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
 }
 
 // prepareState builds the state of a new or changed definition without

@@ -3,12 +3,15 @@ package main
 // The process-table side of TestChaos: what procs started, what is alive.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/procsdev/procs/compose/control"
 	"github.com/stretchr/testify/require"
 )
 
@@ -94,4 +97,17 @@ func openFDs(pid int) int {
 func cmdline(pid int) string {
 	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	return strings.TrimSpace(strings.ReplaceAll(string(data), "\x00", " "))
+}
+
+// goroutines asks the running procs how many goroutines it runs.
+func (c *chaos) goroutines() int {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client, err := control.DialContext(ctx, c.dir)
+	require.NoError(c.t, err)
+	defer client.Close()
+	info, err := client.Info(ctx)
+	require.NoError(c.t, err)
+	return info.Goroutines
 }

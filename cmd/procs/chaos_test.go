@@ -113,7 +113,7 @@ func TestChaos(t *testing.T) {
 	procsPID := c.procsPID()
 	t.Cleanup(func() { _ = syscall.Kill(procsPID, syscall.SIGKILL) })
 	c.settle()
-	baseline := openFDs(procsPID)
+	baseline, baseGoroutines := openFDs(procsPID), c.goroutines()
 
 	c.storm(*chaosDuration)
 	require.Empty(t, c.hung(), "clients that did not end")
@@ -122,6 +122,11 @@ func TestChaos(t *testing.T) {
 	c.checkStatus()
 	if now := openFDs(procsPID); now > baseline+32 {
 		t.Errorf("procs holds %d descriptors, %d before the storm", now, baseline)
+	}
+	// Each run has a fixed set of goroutines; a leak grows with the storm's
+	// requests, far past this margin.
+	if now := c.goroutines(); now > baseGoroutines+64 {
+		t.Errorf("procs runs %d goroutines, %d before the storm", now, baseGoroutines)
 	}
 
 	// procs is a subreaper: whatever its runs started, escaped or not, is

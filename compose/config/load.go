@@ -116,7 +116,7 @@ func findConfig(opts LoadOptions, environ []string) (string, error) {
 			return filepath.Join(dir, "procs.yaml"), err
 		}
 		if dir == filepath.Dir(dir) {
-			return "", fmt.Errorf("%w in %s or a folder above it", ErrNoConfig, start)
+			return "", fmt.Errorf("%w in %s or a folder above it: create one, or pass -f FILE", ErrNoConfig, start)
 		}
 	}
 }

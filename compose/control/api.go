@@ -47,6 +47,9 @@ type Info struct {
 	Socket string `json:"socket"`
 	// StartedAt is when procs started (zero from an older procs).
 	StartedAt time.Time `json:"startedAt,omitzero"`
+	// Goroutines is how many goroutines procs runs now: a figure for
+	// diagnosing leaks (the chaos test checks it does not grow).
+	Goroutines int `json:"goroutines,omitempty"`
 }
 
 // DownResult is the answer of POST /v1/down.

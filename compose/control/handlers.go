@@ -1,6 +1,7 @@
 package control
 
 import (
+	"runtime"
 	"context"
 	"errors"
 	"fmt"
@@ -28,7 +29,8 @@ const (
 var processStarted = time.Now()
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Info{PID: os.Getpid(), Dir: s.ep.dir, Socket: s.ep.path, StartedAt: processStarted})
+	writeJSON(w, http.StatusOK, Info{PID: os.Getpid(), Dir: s.ep.dir, Socket: s.ep.path, StartedAt: processStarted,
+		Goroutines: runtime.NumGoroutine()})
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
