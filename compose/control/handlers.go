@@ -1,12 +1,12 @@
 package control
 
 import (
-	"runtime"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
