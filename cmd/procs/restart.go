@@ -38,12 +38,17 @@ Exits 1 if one of them is not ready again.`,
 			return a.restartMany(names, noDeps, opts)
 		},
 	}
+	cmd.Flags().BoolVar(&noDeps, "no-deps", false, "do not restart the dependents that declare restart: true")
+	opts.addFlags(cmd)
+	return cmd
+}
+
+// addFlags gives an action command its --no-wait, --timeout and --json.
+func (opts *actionOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&noDeps, "no-deps", false, "do not restart the dependents that declare restart: true")
 	f.BoolVar(&opts.noWait, "no-wait", false, "return as soon as the request is accepted")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "give up waiting after this long")
 	f.BoolVar(&opts.asJSON, "json", false, "print each result as a line of JSON")
-	return cmd
 }
 
 // restartMany restarts names (or everything) and prints a result per
@@ -82,10 +87,7 @@ func (a *app) actionCommand(verb, short string, do actionFunc) *cobra.Command {
 			return a.runActions(names, opts, do)
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&opts.noWait, "no-wait", false, "return as soon as the request is accepted")
-	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "give up waiting after this long")
-	f.BoolVar(&opts.asJSON, "json", false, "print each result as a line of JSON")
+	opts.addFlags(cmd)
 	return cmd
 }
 

@@ -59,9 +59,13 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			if opts.tui {
 				return a.upTUI(cfg, opts)
 			}
-			if c, err := control.Dial(cfg.Dir); err == nil {
-				c.Close()
-				return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, asJSON: opts.asJSON})
+			// The background procs of up -d never reconciles: it runs, or
+			// says another procs won the folder, which its parent quotes.
+			if !opts.untilDown {
+				if c, err := control.Dial(cfg.Dir); err == nil {
+					c.Close()
+					return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, asJSON: opts.asJSON})
+				}
 			}
 			if opts.detach {
 				return a.upDetached(cfg, names, opts)
