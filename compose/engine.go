@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/procsdev/procs/internal/statedir"
+
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
@@ -88,7 +90,9 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	if opts.LogDir == "" {
-		opts.LogDir = filepath.Join(cfg.Dir, ".procs", "logs")
+		// Best effort: the log folder's own creation reports a failure.
+		_, _ = statedir.Ensure(cfg.Dir)
+		opts.LogDir = filepath.Join(cfg.Dir, statedir.Name, "logs")
 	}
 	if opts.LogLimit == 0 {
 		opts.LogLimit = defaultLogLimit

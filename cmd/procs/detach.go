@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/internal/statedir"
+
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
@@ -97,7 +99,10 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	if err != nil {
 		return 0, fmt.Errorf("find the procs binary: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+	if _, err := statedir.Ensure(dir); err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(filepath.Dir(logPath), statedir.Perm); err != nil {
 		return 0, fmt.Errorf("create log folder: %w", err)
 	}
 	startLog := filepath.Join(filepath.Dir(logPath), fmt.Sprintf("up-%d.log", os.Getpid()))

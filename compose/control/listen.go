@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/procsdev/procs/internal/statedir"
 )
 
 // staleDialTimeout bounds the check of whether an existing socket answers.
@@ -29,7 +31,7 @@ func listen(projectDir string) (*endpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, stateDir), 0o755); err != nil {
+	if _, err := statedir.Ensure(dir); err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	lock, err := lockPIDFile(filepath.Join(dir, stateDir, pidFileName))

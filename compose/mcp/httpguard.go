@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/internal/statedir"
+
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -44,8 +46,8 @@ func NewToken() (string, error) {
 // WriteToken stores token in dir/.procs/mcp-token, mode 0600, and returns
 // its path and a function that removes it (if it still holds this token).
 func WriteToken(dir, token string) (path string, remove func(), err error) {
-	stateDir := filepath.Join(dir, ".procs")
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+	stateDir, err := statedir.Ensure(dir)
+	if err != nil {
 		return "", nil, fmt.Errorf("store MCP token: %w", err)
 	}
 	path = filepath.Join(stateDir, TokenFile)
