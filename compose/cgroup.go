@@ -161,6 +161,16 @@ func runCgroupName(owner string) string {
 	return "run-" + parts[1] + "-" + parts[2]
 }
 
+// dir returns the cgroup folder of the run marked owner, if it has one.
+func (c *cgroupSet) dir(owner string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.runs[owner] == nil {
+		return "", false
+	}
+	return filepath.Join(c.base, runCgroupName(owner)), true
+}
+
 // kill kills every process of the run marked owner and removes its cgroup.
 func (c *cgroupSet) kill(owner string) {
 	c.mu.Lock()

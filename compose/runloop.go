@@ -26,11 +26,14 @@ type runLoop struct {
 	probeCh chan rules.ProbeResult
 	execCh  chan rules.Event
 
-	requested   bool
-	ready       bool
-	healthFails int
-	stopWatch   context.CancelFunc
-	stopExec    context.CancelFunc
+	requested bool
+	// stopDeadline is when a graceful stop gives way to SIGKILL; zero
+	// when no graceful stop was asked for.
+	stopDeadline time.Time
+	ready        bool
+	healthFails  int
+	stopWatch    context.CancelFunc
+	stopExec     context.CancelFunc
 
 	writer    *inputWriter
 	responder *responder
@@ -241,6 +244,7 @@ func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
 	// A shell wrapper may forward nothing; the group signal reached its
 	// children anyway. SIGCONT wakes a stopped group so it can exit.
 	l.c.signalGroup(syscall.SIGCONT)
+	l.stopDeadline = time.Now().Add(l.s.spec.timeout)
 	return time.After(l.s.spec.timeout)
 }
 
@@ -267,6 +271,13 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	exit.Daemon = left.describe()
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
 	left.stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
+	if !l.stopDeadline.IsZero() {
+		// A stop ends when the whole run has: the leader (runuser, a
+		// shell) may exit while the server it started still shuts down
+		// cleanly (postgres writing its checkpoint). Killing it now would
+		// lose that work, and a start right after would find its files.
+		getSpawner().waitRunGone(l.s.spec.owner, l.c.pid, l.stopDeadline)
+	}
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	l.c.signalGroup(syscall.SIGKILL)

@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -113,6 +114,39 @@ func (s *spawner) sweepStrays(owner string) {
 		}
 		var status unix.WaitStatus
 		_, _ = unix.Wait4(pid, &status, unix.WNOHANG, nil)
+	}
+}
+
+// waitRunGone waits until every process of the run marked owner has
+// exited, or until deadline: the members of its cgroup where it has one
+// (the kernel says when it empties), else of its process group pgid (looked
+// at on a short backoff: the kernel gives no event for a group).
+func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
+	s.mu.RLock()
+	e := s.engines[instanceOf(owner)]
+	s.mu.RUnlock()
+	if e != nil && e.cgroups != nil {
+		if dir, ok := e.cgroups.dir(owner); ok {
+			// waitCgroupEmpty returns early on a change that left it populated.
+			for empty := false; !empty && time.Now().Before(deadline); {
+				empty = waitCgroupEmpty(dir, time.Until(deadline))
+			}
+			return
+		}
+	}
+	for pause := 5 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 100*time.Millisecond) {
+		// Members that exited after procs adopted them are its zombies,
+		// still in the group until reaped.
+		var status unix.WaitStatus
+		for {
+			if pid, _ := unix.Wait4(-pgid, &status, unix.WNOHANG, nil); pid <= 0 {
+				break
+			}
+		}
+		if unix.Kill(-pgid, 0) != nil {
+			return // ESRCH: no process is left in the group
+		}
+		time.Sleep(min(pause, time.Until(deadline)))
 	}
 }
 
