@@ -40,8 +40,12 @@ func TestTUIScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"tmuxstart": cmdTmuxStart,
 			"tmuxrestart": func(ts *testscript.TestScript, neg bool, args []string) {
-				tmuxRun(ts, "kill-session", "-t", "tui")
+				// The old session goes only once the new one exists: a tmux
+				// server with no session left exits, and a new session
+				// started while it does fails ("server exited unexpectedly").
+				tmuxRun(ts, "rename-session", "-t", "tui", "tui-old")
 				cmdTmuxStart(ts, neg, args)
+				tmuxRun(ts, "kill-session", "-t", "tui-old")
 			},
 			"tmuxkeys":   cmdTmuxKeys,
 			"tmuxtype":   cmdTmuxType,
