@@ -134,9 +134,10 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 		e.startAgain(&rec, e.procs[name], "start requested")
 	}
 	// As docker compose up starts exited containers, up brings a failed
-	// process up again, changed or not: "up" means everything runs.
+	// process up again, changed or not: "up" means everything runs (up
+	// NAME... has just done so for its names, above).
 	for _, name := range order {
-		if ps := e.procs[name]; ps.wanted && ps.state == rules.StateFailed && (len(only) == 0 || slices.Contains(only, name)) {
+		if ps := e.procs[name]; len(only) == 0 && ps.wanted && ps.state == rules.StateFailed {
 			e.startAgain(&rec, ps, "failed; started again by up")
 		}
 	}

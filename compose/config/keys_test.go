@@ -2,10 +2,10 @@ package config
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -69,15 +69,7 @@ func objectForm(node any) map[string]any {
 }
 
 func keysOf(m map[string]any) []string {
-	keys := slices.Collect(func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 // everyKey sets every key of the format to a value that is not the zero
