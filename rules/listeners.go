@@ -6,12 +6,6 @@ import (
 	"time"
 )
 
-// listenerCacheTTL is how long one read of the socket tables answers every
-// watcher. Many processes starting at once each watch their ports; without
-// sharing, each would read /proc/net/tcp{,6} (every socket of the machine)
-// on its own backoff.
-const listenerCacheTTL = 5 * time.Millisecond
-
 // listenerTable is one read of the listening sockets, shared by watchers.
 type listenerTable struct {
 	byInode map[uint64]int
@@ -27,16 +21,14 @@ var listenerCache struct {
 	version uint64
 }
 
-// currentListeners returns the listening sockets, read at most once per
-// listenerCacheTTL for all callers: for watchers, which look again soon.
-func currentListeners() (listenerTable, error) { return listenersNewerThan(listenerCacheTTL) }
-
 // freshListeners reads the listening sockets now, for a look that must see
 // a listener opened a moment ago (the one taken when a run becomes ready).
 func freshListeners() (listenerTable, error) { return listenersNewerThan(0) }
 
 // listenersNewerThan returns the listening sockets as read less than maxAge
-// ago, reading them again when the last read is older.
+// ago, reading them again when the last read is older. Many processes
+// starting at once each watch their ports; sharing one read spares each of
+// them reading /proc/net/tcp{,6} (every socket of the machine) on its own.
 func listenersNewerThan(maxAge time.Duration) (listenerTable, error) {
 	listenerCache.mu.Lock()
 	defer listenerCache.mu.Unlock()

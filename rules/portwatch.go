@@ -74,7 +74,9 @@ func WatchPorts(ctx context.Context, rootPID int, onChange func([]int)) {
 			return
 		case <-timer.C:
 		}
-		if ports, changed := w.look(rootPID); changed && ctx.Err() == nil {
+		// A read of the socket tables up to a quarter of the backoff old
+		// is recent enough: it only delays this look, never hides a change.
+		if ports, changed := w.look(rootPID, wait/4); changed && ctx.Err() == nil {
 			onChange(ports)
 		}
 		timer.Reset(wait)
@@ -85,29 +87,29 @@ func WatchPorts(ctx context.Context, rootPID int, onChange func([]int)) {
 // portWatch remembers what WatchPorts last saw of one tree.
 type portWatch struct {
 	ports   []int
-	sockets []uint64
 	version uint64 // of the listener table the ports were computed from
+	looked  bool
 }
 
 // look reports the tree's ports when they differ from the last look. The
-// socket tables are read only when the tree has sockets, and the ports
-// recomputed only when its sockets or the machine's listeners changed.
-func (w *portWatch) look(rootPID int) ([]int, bool) {
+// machine's listening sockets are read first, shared by every watcher; the
+// tree's fd tables are read only when that set changed since this watcher's
+// last look, since no process can have started listening otherwise. Fifty
+// idle processes then cost one read of the socket tables per tick, not
+// fifty fd scans. maxAge bounds how old a shared read may be.
+func (w *portWatch) look(rootPID int, maxAge time.Duration) ([]int, bool) {
+	table, err := listenersNewerThan(maxAge)
+	if err != nil {
+		return nil, false
+	}
+	if w.looked && table.version == w.version {
+		return nil, false
+	}
 	// A vanished process has no ports; its exit reaches the engine another
 	// way, so errors are not reported here.
 	sockets, _ := treeSockets(rootPID)
-	var ports []int
-	if len(sockets) > 0 {
-		table, err := currentListeners()
-		if err != nil {
-			return nil, false
-		}
-		if table.version == w.version && slices.Equal(sockets, w.sockets) {
-			return nil, false
-		}
-		w.version, ports = table.version, table.portsOf(sockets)
-	}
-	w.sockets = sockets
+	w.version, w.looked = table.version, true
+	ports := table.portsOf(sockets)
 	if slices.Equal(ports, w.ports) {
 		return nil, false
 	}
