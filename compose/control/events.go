@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/procsdev/procs/compose"
 )
@@ -41,34 +40,16 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	sub := s.engine.Bus().SubscribeSince(after, lines)
 	defer sub.Close()
 	sw := newStreamWriter(w, "text/event-stream")
-	heartbeat := time.NewTicker(heartbeatInterval)
-	defer heartbeat.Stop()
-	var buf bytes.Buffer
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-heartbeat.C:
-			if sw.write([]byte(": ping\n\n")) != nil {
-				return
-			}
-		case <-sub.Ready():
-			events, dropped := sub.Next()
-			buf.Reset()
-			if dropped > 0 {
-				fmt.Fprintf(&buf, "event: dropped\ndata: {\"dropped\":%d}\n\n", dropped)
-			}
-			for _, ev := range events {
-				if len(procs) > 0 && !slices.Contains(procs, ev.Proc) {
-					continue
-				}
-				writeSSE(&buf, ev)
-			}
-			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
-				return
+	sw.follow(r, sub, []byte(": ping\n\n"), func(buf *bytes.Buffer, events []compose.Event, dropped int) {
+		if dropped > 0 {
+			fmt.Fprintf(buf, "event: dropped\ndata: {\"dropped\":%d}\n\n", dropped)
+		}
+		for _, ev := range events {
+			if len(procs) == 0 || slices.Contains(procs, ev.Proc) {
+				writeSSE(buf, ev)
 			}
 		}
-	}
+	})
 }
 
 // writeSSE formats one event.

@@ -61,36 +61,18 @@ func (s *Server) handleLogs(w http.ResponseWriter, r *http.Request) {
 
 // followLines streams new lines until the client goes away or stalls.
 func (s *Server) followLines(r *http.Request, sw *streamWriter, sub *compose.Subscription, q logsQuery, seen *seenLines) {
-	heartbeat := time.NewTicker(heartbeatInterval)
-	defer heartbeat.Stop()
-	var buf bytes.Buffer
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-heartbeat.C:
-			// An empty write still detects a vanished client on flush.
-			if sw.flush() != nil {
-				return
-			}
-		case <-sub.Ready():
-			events, dropped := sub.Next()
-			buf.Reset()
-			if dropped > 0 {
-				q.format(&buf, LogLine{Proc: "procs", Time: time.Now(), Stream: "procs",
-					Line: fmt.Sprintf("(%d lines dropped: this client reads too slowly; see .procs/logs/)", dropped)})
-			}
-			for _, ev := range events {
-				if ev.Type != compose.EventLine || !slices.Contains(q.procs, ev.Proc) || seen.skip(ev) {
-					continue
-				}
-				q.format(&buf, LogLine{Proc: ev.Proc, Run: ev.Run, Time: ev.Time, Stream: ev.Stream, Line: ev.Line, Raw: rawIfDiffers(ev.Raw, ev.Line)})
-			}
-			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
-				return
-			}
+	sw.follow(r, sub, nil, func(buf *bytes.Buffer, events []compose.Event, dropped int) {
+		if dropped > 0 {
+			q.format(buf, LogLine{Proc: "procs", Time: time.Now(), Stream: "procs",
+				Line: fmt.Sprintf("(%d lines dropped: this client reads too slowly; see .procs/logs/)", dropped)})
 		}
-	}
+		for _, ev := range events {
+			if ev.Type != compose.EventLine || !slices.Contains(q.procs, ev.Proc) || seen.skip(ev) {
+				continue
+			}
+			q.format(buf, LogLine{Proc: ev.Proc, Run: ev.Run, Time: ev.Time, Stream: ev.Stream, Line: ev.Line, Raw: rawIfDiffers(ev.Raw, ev.Line)})
+		}
+	})
 }
 
 func (s *Server) parseLogsQuery(w http.ResponseWriter, r *http.Request) (logsQuery, bool) {

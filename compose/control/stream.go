@@ -1,8 +1,11 @@
 package control
 
 import (
+	"bytes"
 	"net/http"
 	"time"
+
+	"github.com/procsdev/procs/compose"
 )
 
 // Stream timing: a client that cannot take a write within
@@ -42,4 +45,38 @@ func (sw *streamWriter) write(p []byte) error {
 func (sw *streamWriter) flush() error {
 	_ = sw.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 	return sw.rc.Flush()
+}
+
+// follow writes what render makes of a subscription's events until the
+// client goes away or a write fails. Every heartbeatInterval it writes ping,
+// or only flushes when ping is empty (a format with no comment syntax); an
+// empty flush still reveals a vanished client.
+func (sw *streamWriter) follow(r *http.Request, sub *compose.Subscription, ping []byte, render func(buf *bytes.Buffer, events []compose.Event, dropped int)) {
+	heartbeat := time.NewTicker(heartbeatInterval)
+	defer heartbeat.Stop()
+	var buf bytes.Buffer
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-heartbeat.C:
+			if sw.heartbeat(ping) != nil {
+				return
+			}
+		case <-sub.Ready():
+			events, dropped := sub.Next()
+			buf.Reset()
+			render(&buf, events, dropped)
+			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
+				return
+			}
+		}
+	}
+}
+
+func (sw *streamWriter) heartbeat(ping []byte) error {
+	if len(ping) == 0 {
+		return sw.flush()
+	}
+	return sw.write(ping)
 }
