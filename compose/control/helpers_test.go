@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose"
-	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/composetest"
 )
 
 // testDeadline is the generous bound of every wait in these tests.
@@ -25,7 +23,7 @@ type harness struct {
 	engine *compose.Engine
 	server *Server
 	client *Client
-	ran    chan struct{}
+	run    *composetest.Run
 }
 
 // startHarness runs the config text in a new project folder.
@@ -36,31 +34,17 @@ func startHarness(t testing.TB, yamlText string) *harness {
 
 func startHarnessIn(t testing.TB, dir, yamlText string) *harness {
 	t.Helper()
-	file := filepath.Join(dir, "procs.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
-	cfg, err := config.Parse(file, []byte(yamlText), os.Environ())
-	require.NoError(t, err)
-	cfg.Dir = dir
-	e, err := compose.New(cfg, compose.Options{NoWatchdog: true, LogDir: t.TempDir()})
-	require.NoError(t, err)
-	h := &harness{dir: dir, engine: e, ran: make(chan struct{})}
+	run := composetest.Start(t, dir, yamlText)
+	h := &harness{dir: dir, engine: run.Engine, run: run}
 	ctx, cancel := context.WithCancel(context.Background())
-	h.server, err = Serve(ctx, e, dir)
+	var err error
+	h.server, err = Serve(ctx, run.Engine, dir)
 	require.NoError(t, err)
-	go func() {
-		defer close(h.ran)
-		_, _ = e.Run(context.Background())
-	}()
 	h.client, err = Dial(dir)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		h.client.Close()
-		_ = e.Down()
-		select {
-		case <-h.ran:
-		case <-time.After(testDeadline):
-			t.Error("engine did not stop")
-		}
+		run.Stop(t)
 		cancel()
 		_ = h.server.Close()
 	})

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
-	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/composetest"
 	"github.com/procsdev/procs/compose/control"
 )
 
@@ -24,40 +21,18 @@ const testDeadline = 20 * time.Second
 // socket in dir, until the test ends; stop ends it sooner.
 func serveProcs(t *testing.T, dir, yamlText string) (stop func()) {
 	t.Helper()
-	file := filepath.Join(dir, "procs.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
-	cfg, err := config.Parse(file, []byte(yamlText), os.Environ())
-	require.NoError(t, err)
-	cfg.Dir = dir
-	e, err := compose.New(cfg, compose.Options{NoWatchdog: true, LogDir: t.TempDir()})
-	require.NoError(t, err)
+	run := composetest.Start(t, dir, yamlText)
 	ctx, cancel := context.WithCancel(context.Background())
-	server, err := control.Serve(ctx, e, dir)
+	server, err := control.Serve(ctx, run.Engine, dir)
 	require.NoError(t, err)
-	ran := make(chan struct{})
 	// As procs up does, the API goes when the engine ends, so clients see
 	// procs end.
 	go func() {
-		defer close(ran)
-		_, _ = e.Run(context.Background())
+		<-run.Done()
 		cancel()
 		_ = server.Close()
 	}()
-	stopped := false
-	stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		_ = e.Down()
-		select {
-		case <-ran:
-		case <-time.After(testDeadline):
-			t.Error("engine did not stop")
-		}
-	}
-	t.Cleanup(stop)
-	return stop
+	return func() { run.Stop(t) }
 }
 
 // driver runs a Model the way bubbletea does, without a terminal: the feed
