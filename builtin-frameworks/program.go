@@ -2,8 +2,9 @@ package frameworks
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // A preset is matched on the program that runs: argv[0], or the program
@@ -129,7 +130,7 @@ func suCommand(words []string) (string, bool) {
 // interpreterRE names the programs that run a script, module or goal named
 // by their first argument: for these the preset may be named there
 // (`python manage.py runserver`, `python -m uvicorn`, `mvn spring-boot:run`).
-var interpreterRE = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|php|perl|java|mvn|mvnw|gradle|gradlew|iex|elixir|dotnet)$`)
+var interpreterRE = lazyregexp.New(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|php|perl|java|mvn|mvnw|gradle|gradlew|iex|elixir|dotnet)$`)
 
 // interpreterValueOptions name a module or file in their next word.
 var interpreterValueOptions = []string{"-m", "-S", "-jar", "-r", "--require", "-X", "-W"}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +20,9 @@ import (
 // The benchmarks of issue 5. Run them with
 //
 //	go test ./compose -run '^$' -bench . -benchtime 100x
+//
+// BenchmarkSpawn and BenchmarkShutdown run benchProcs processes per
+// iteration: -benchtime 10x is plenty.
 //
 // (BenchmarkIdle50 runs 10 s per iteration; add -benchtime 1x for it alone).
 
@@ -122,6 +126,64 @@ func Benchmark200Tree(b *testing.B) {
 		down = append(down, time.Since(stopping))
 	}
 	benchmetric.ReportPercentiles(b, "all-ready-ms", took)
+	benchmetric.ReportPercentiles(b, "down-ms", down)
+}
+
+// benchProcs is how many processes the spawn and shutdown benchmarks run.
+const benchProcs = 200
+
+// BenchmarkSpawn measures starting benchProcs children at once, each from
+// a goroutine of its own as supervisors do, until every one has been
+// forked and has executed its program (launch returns after the exec).
+func BenchmarkSpawn(b *testing.B) {
+	var took []time.Duration
+	for b.Loop() {
+		children := make([]*childProc, benchProcs)
+		errs := make(chan error, benchProcs)
+		began := time.Now()
+		for i := range children {
+			go func() {
+				c, err := launch([]string{"sleep", "300"}, "", os.Environ(), nil)
+				children[i] = c
+				errs <- err
+			}()
+		}
+		for range children {
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
+		}
+		took = append(took, time.Since(began))
+		b.StopTimer()
+		for _, c := range children {
+			c.signalGroup(syscall.SIGKILL)
+			c.wait()
+			c.closeIO()
+		}
+		b.StartTimer()
+	}
+	benchmetric.ReportPercentiles(b, "spawn-ms", took)
+}
+
+// BenchmarkShutdown measures the orderly shutdown of benchProcs ready
+// processes that depend on nothing (one wave): from Down to Run returned.
+func BenchmarkShutdown(b *testing.B) {
+	var cfg strings.Builder
+	cfg.WriteString("procs:\n")
+	for i := range benchProcs {
+		fmt.Fprintf(&cfg, "  p%03d:\n    command: echo ready; exec sleep 300\n    readyPatterns: [ready]\n", i)
+	}
+	var down []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		sub, stop := benchEngine(b, cfg.String())
+		events := &eventLog{sub: sub}
+		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == ReasonAllReady })
+		b.StartTimer()
+		stopping := time.Now()
+		stop()
+		down = append(down, time.Since(stopping))
+	}
 	benchmetric.ReportPercentiles(b, "down-ms", down)
 }
 

@@ -26,11 +26,11 @@ type daemonized struct {
 // at all (nginx overwrites its environment with its process title) and
 // started after the run (startTicks, from /proc/PID/stat; 0 when unknown).
 func (s *spawner) leftBehind(owner string, startTicks uint64) daemonized {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.forking.Lock()
+	defer s.forking.Unlock()
 	var d daemonized
 	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
-		if s.children[pid] {
+		if s.started(pid) {
 			continue
 		}
 		tree, err := rules.ProcessTree(pid)

@@ -36,9 +36,12 @@
 //     the port watcher, the exec watcher and the health probe. The watchers
 //     and the probe end with the run's context; readers end at EOF; the
 //     writer is stopped by runLoop.finish.
-//   - The process-wide spawner (spawn.go) forks every child from one locked
-//     OS thread, because the parent-death signal follows the thread that
-//     forked. It is never stopped: it must outlive every child procs starts.
+//   - The process-wide spawner (spawn.go) forks every child from a small
+//     pool of goroutines, each locked to an OS thread, fed from one queue,
+//     because the parent-death signal follows the thread that forked; and
+//     one goroutine sweeps strays, one look serving every run that ended
+//     meanwhile. They are never stopped: they must outlive every child procs
+//     starts.
 //   - Stopping an adopted daemon (daemon.go) reaps each of its roots on a
 //     goroutine of its own, bounded by the stop's grace time.
 //
@@ -52,8 +55,11 @@
 //   - Bus and each Subscription: published to by the engine loop and the
 //     output readers; each subscriber drains its own queue, so a slow
 //     subscriber never blocks a publisher.
-//   - spawner.children (the direct children, for the stray sweep), the
-//     cgroup manager, and the watchdog connection (Track/Untrack).
+//   - spawner.children (the direct children, for the stray sweep) and
+//     spawner.engines, under spawner.mu; spawner.forking, held shared by
+//     each fork until its child is recorded and exclusively while strays
+//     are told from children; the cgroup manager, and the watchdog
+//     connection (Track/Untrack).
 //   - childProc.inputMu orders writes to a child's stdin or terminal
 //     between the input writer and attached terminals.
 package compose

@@ -68,8 +68,10 @@ type Engine struct {
 	stopped  chan struct{} // closed when Run returns
 
 	// Loop-owned state: only the Run goroutine touches what follows.
-	procs        map[string]*procState
-	order        []string
+	procs map[string]*procState
+	order []string
+	// dependents is cfg's reverse dependency graph (see useConfig).
+	dependents   map[string][]string
 	shuttingDown bool
 	killAll      bool
 	endReason    string
@@ -108,11 +110,11 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		cfg: cfg, opts: opts, bus: opts.Bus, instance: instanceID(),
+		opts: opts, bus: opts.Bus, instance: instanceID(),
 		requests: make(chan func()), reports: make(chan report, 256),
-		stopped: make(chan struct{}), procs: make(map[string]*procState), order: order,
+		stopped: make(chan struct{}), procs: make(map[string]*procState),
 	}
-	e.published.Store(cfg)
+	e.useConfig(cfg, order)
 	for _, name := range order {
 		ps, err := e.newProcState(cfg.Procs[name], wanted[name])
 		if err != nil {
@@ -124,6 +126,14 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		e.procs[name] = ps
 	}
 	return e, nil
+}
+
+// useConfig makes cfg, started in order, the config the engine runs, with
+// its reverse dependency graph, which shutdown and restarts ask for on
+// every event.
+func (e *Engine) useConfig(cfg *config.Config, order []string) {
+	e.cfg, e.order, e.dependents = cfg, order, cfg.DependentsGraph()
+	e.published.Store(cfg)
 }
 
 // wantedSet is the set of processes `procs up` should start.

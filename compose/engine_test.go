@@ -21,6 +21,7 @@ import (
 func TestMain(m *testing.M) {
 	RunWatchdogIfRequested()
 	runEngineHelperIfRequested()
+	runSpawnHelperIfRequested()
 	os.Exit(m.Run())
 }
 

@@ -3,6 +3,7 @@ package compose
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -56,8 +57,7 @@ func instanceOf(owner string) string {
 }
 
 // placeInCgroup makes cmd start in the cgroup of its run (named by the
-// owner marker in its environment), when its engine has cgroups. The
-// caller holds s.mu.
+// owner marker in its environment), when its engine has cgroups.
 func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
 	if cmd == nil {
 		return
@@ -68,7 +68,7 @@ func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
 			owner = v
 		}
 	}
-	e := s.engines[instanceOf(owner)]
+	e := s.engine(owner)
 	if owner == "" || e == nil || e.cgroups == nil {
 		return
 	}
@@ -88,12 +88,11 @@ func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
 // no marker at all (every process re-parented to procs is procs' own; a
 // marker of another engine of this process is left to that engine).
 func (s *spawner) killStrays(instance string) {
+	s.forking.Lock()
+	defer s.forking.Unlock()
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	others := make([]string, 0, len(s.engines))
-	for other := range s.engines {
-		others = append(others, other)
-	}
+	others := slices.Collect(maps.Keys(s.engines))
+	s.mu.RUnlock()
 	for _, pid := range s.strays() {
 		tree, err := rules.ProcessTree(pid)
 		if err != nil {
@@ -141,8 +140,8 @@ func (s *spawner) watchStrays() {
 
 // scanStrays tells the watchdogs about the unmarked strays there are now.
 func (s *spawner) scanStrays() {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.forking.Lock()
+	defer s.forking.Unlock()
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
 			s.reportUnmarked(tree)
@@ -152,8 +151,10 @@ func (s *spawner) scanStrays() {
 
 // reportUnmarked tells the watchdogs about the processes among pids that
 // carry no owner marker: procs cannot tell which run they belong to, but
-// they are its own, and must not outlive it. The caller holds s.mu.
+// they are its own, and must not outlive it.
 func (s *spawner) reportUnmarked(pids []int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	s.reportMu.Lock()
 	defer s.reportMu.Unlock()
 	for _, pid := range pids {

@@ -1,11 +1,11 @@
 package compose
 
-import "regexp"
+import "github.com/procsdev/procs/internal/lazyregexp"
 
 // terminalControl matches what a program on a PTY writes to move the cursor,
 // clear the screen, set modes or titles: CSI sequences (SGR colours kept by
 // keepColors), OSC strings, other escapes and control characters.
-var terminalControl = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[P_^X][^\x1b]*(\x1b\\)?|\x1b[()#%][0-9A-Za-z@]|\x1b[ -~]|[\x00-\x08\x0b-\x1f\x7f]`)
+var terminalControl = lazyregexp.New(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[P_^X][^\x1b]*(\x1b\\)?|\x1b[()#%][0-9A-Za-z@]|\x1b[ -~]|[\x00-\x08\x0b-\x1f\x7f]`)
 
 // keepColors returns a line of PTY output as the terminal printer may show
 // it among other processes' lines: colours kept, but nothing that moves the

@@ -105,8 +105,7 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 		e.removeProc(e.procs[name])
 		rec.Stopped = append(rec.Stopped, name)
 	}
-	e.cfg, e.order = next, order
-	e.published.Store(next)
+	e.useConfig(next, order)
 	for _, name := range diff.Added {
 		ps := fresh[name]
 		e.procs[name] = ps

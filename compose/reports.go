@@ -79,7 +79,7 @@ func (e *Engine) afterReady(ps *procState) {
 		return
 	}
 	ps.restartDependents = false
-	for _, name := range e.cfg.Dependents(ps.cfg.Name) {
+	for _, name := range e.dependents[ps.cfg.Name] {
 		d := e.procs[name]
 		for _, dep := range d.cfg.DependsOn {
 			if dep.Name == ps.cfg.Name && dep.Restart && (d.running() || d.state == rules.StateBlocked) {

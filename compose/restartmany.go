@@ -120,8 +120,7 @@ func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, lo
 		e.procs[name].takeDefinition(fresh)
 		notes = append(notes, fmt.Sprintf("%s: definition changed in %s; using it", name, file))
 	}
-	e.cfg, e.order = &merged, order
-	e.published.Store(&merged)
+	e.useConfig(&merged, order)
 	return notes
 }
 

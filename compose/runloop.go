@@ -68,75 +68,103 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 	return l
 }
 
+// loop handles the run's events, one at a time, until the run is over.
 func (l *runLoop) loop(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	l.startWatchers(ctx)
-
-	var exit *rules.Exit
-	var drain, kill <-chan time.Time
-	output, outputClosed := l.output, false
+	end := ending{output: l.output, cancelled: ctx.Done()}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	l.armTimer(timer)
 	for {
-		drained := false
-		select {
-		case chunk, ok := <-output:
-			if !ok {
-				output, outputClosed = nil, true
-				break
-			}
-			l.handleOutput(chunk)
-		case req := <-l.s.inputCh:
-			l.handleInput(req)
-		case res := <-l.writer.written:
-			l.handleWritten(res)
-		case f := <-l.s.loopCh:
-			f(l)
-		case e := <-l.exitCh:
-			exit = &e
-			drain = time.After(exitDrainGrace)
-		case <-drain:
-			drained = true
-		case ports := <-l.portsCh:
-			if l.ready {
-				// Ready before it listened (a line decided): status shows
-				// the ports once there are some, and then stops looking.
-				if len(ports) > 0 {
-					l.stopWatch()
-					l.s.send(report{kind: reportPorts, ports: ports})
-				}
-				break
-			}
-			// Ports first: a verdict this event causes must find them known.
-			l.s.send(report{kind: reportPorts, ports: ports})
-			l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
-		case r := <-l.probeCh:
-			l.handleProbe(r)
-		case ev := <-l.execCh:
-			l.handle(ev)
-		case now := <-timer.C:
-			l.handle(rules.Event{Kind: rules.EventTimer, Time: now})
-		case graceful := <-l.s.stopCh:
-			kill = l.beginStop(graceful)
-		case <-kill:
-			l.c.signalGroup(syscall.SIGKILL)
-		case <-ctx.Done():
-			l.requested = true
-			l.c.signalGroup(syscall.SIGKILL)
-			ctx = context.Background()
-		}
+		l.next(&end, timer)
 		// Bursts of output are classified once, when the burst is read.
 		if l.screenDirty && len(l.output) == 0 {
 			l.screenChanged()
 		}
 		l.armTimer(timer)
-		if exit != nil && (outputClosed || drained) {
-			l.finish(*exit, output)
+		if end.over() {
+			l.finish(*end.exit, end.output)
 			return
 		}
 	}
+}
+
+// ending is what the loop knows of how the run ends.
+type ending struct {
+	// output is nil once the output has ended.
+	output <-chan outputChunk
+	// exit is set once the main process has exited; drain fires when the
+	// output has had its grace after that, and drained says it has.
+	exit    *rules.Exit
+	drain   <-chan time.Time
+	drained bool
+	// kill fires when a graceful stop has run out of time.
+	kill <-chan time.Time
+	// cancelled is the run's context ending; nil once handled.
+	cancelled <-chan struct{}
+}
+
+// over says the run is over: its main process exited, and its output
+// ended or had its grace.
+func (e *ending) over() bool {
+	return e.exit != nil && (e.output == nil || e.drained)
+}
+
+// next waits for one event and handles it.
+func (l *runLoop) next(end *ending, timer *time.Timer) {
+	select {
+	case chunk, ok := <-end.output:
+		if !ok {
+			end.output = nil
+			break
+		}
+		l.handleOutput(chunk)
+	case req := <-l.s.inputCh:
+		l.handleInput(req)
+	case res := <-l.writer.written:
+		l.handleWritten(res)
+	case f := <-l.s.loopCh:
+		f(l)
+	case e := <-l.exitCh:
+		end.exit = &e
+		end.drain = time.After(exitDrainGrace)
+	case <-end.drain:
+		end.drained = true
+	case ports := <-l.portsCh:
+		l.handlePorts(ports)
+	case r := <-l.probeCh:
+		l.handleProbe(r)
+	case ev := <-l.execCh:
+		l.handle(ev)
+	case now := <-timer.C:
+		l.handle(rules.Event{Kind: rules.EventTimer, Time: now})
+	case graceful := <-l.s.stopCh:
+		end.kill = l.beginStop(graceful)
+	case <-end.kill:
+		l.c.signalGroup(syscall.SIGKILL)
+	case <-end.cancelled:
+		end.cancelled = nil
+		l.requested = true
+		l.c.signalGroup(syscall.SIGKILL)
+	}
+}
+
+// handlePorts takes a change in the ports the run's tree listens on.
+func (l *runLoop) handlePorts(ports []int) {
+	if l.ready {
+		// Ready before it listened (a line decided): status shows the
+		// ports once there are some, and then stops looking.
+		if len(ports) > 0 {
+			l.stopWatch()
+			l.s.send(report{kind: reportPorts, ports: ports})
+		}
+		return
+	}
+	// Ports first: a verdict this event causes must find them known.
+	l.s.send(report{kind: reportPorts, ports: ports})
+	l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
 }
 
 // startWatchers starts the goroutines that turn the OS into events.
@@ -233,89 +261,9 @@ func probeText(r rules.ProbeResult) string {
 	return fmt.Sprintf("%s status %d", r.Kind, r.Status)
 }
 
-// beginStop signals the process group and returns when to SIGKILL it.
-func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
-	l.requested = true
-	if !graceful {
-		l.c.signalGroup(syscall.SIGKILL)
-		return nil
-	}
-	l.c.signalGroup(l.s.spec.signal)
-	// A shell wrapper may forward nothing; the group signal reached its
-	// children anyway. SIGCONT wakes a stopped group so it can exit.
-	l.c.signalGroup(syscall.SIGCONT)
-	l.stopDeadline = time.Now().Add(l.s.spec.timeout)
-	return time.After(l.s.spec.timeout)
-}
-
-// finish reports the exit, after stopping whatever the run left behind.
-// output is nil when the output is already closed.
-func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
-	exit.Requested = l.requested
-	for drained := output == nil; !drained; {
-		select {
-		case chunk, ok := <-output:
-			if !ok {
-				drained, output = true, nil
-				break
-			}
-			l.handleOutput(chunk)
-		default:
-			drained = true
-		}
-	}
-	if l.screenDirty {
-		l.screenChanged()
-	}
-	left := l.daemonized(exit)
-	exit.Daemon = left.describe()
-	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
-	left.stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
-	if !l.stopDeadline.IsZero() {
-		// A stop ends when the whole run has: the leader (runuser, a
-		// shell) may exit while the server it started still shuts down
-		// cleanly (postgres writing its checkpoint). Killing it now would
-		// lose that work, and a start right after would find its files.
-		getSpawner().waitRunGone(l.s.spec.owner, l.c.pid, l.stopDeadline)
-	}
-	// No orphans: the group and anything that escaped it but carries the
-	// run's marker go with the main process.
-	l.c.signalGroup(syscall.SIGKILL)
-	getSpawner().sweepStrays(l.s.spec.owner)
-	// The writers are gone, so what the pipes still hold ends in EOF: read
-	// it all before closing them, or a loop that fell behind would lose the
-	// last lines from the log file. The bound is for a stray holding a pipe.
-	output = l.readToEnd(output, outputEndGrace)
-	l.c.closeIO()
-	l.writer.stop()
-	l.detachAll()
-	if output != nil {
-		for range output {
-			// Readers end once their streams close; their lines are already logged.
-		}
-	}
-	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail(), lastScreen: l.lastScreen()})
-}
-
 // portsAfterReadyWatch bounds how long a run ready before it listens is
 // watched for the ports it opens.
 const portsAfterReadyWatch = 10 * time.Second
-
-// daemonStopGrace bounds how long a daemon left behind has to stop on the
-// shutdown signal before it is killed.
-const daemonStopGrace = 5 * time.Second
-
-// daemonized returns what a service left running when its main process
-// exited 0 by itself: a daemon (nginx, redis-server --daemonize yes,
-// pg_ctl start) that procs cannot watch and must not leave behind.
-func (l *runLoop) daemonized(exit rules.Exit) daemonized {
-	spec := l.s.spec.detect
-	if exit.Code != 0 || exit.Signal != 0 || exit.Err != nil || exit.Requested ||
-		spec == nil || spec.Task || spec.Interactive {
-		return daemonized{}
-	}
-	return getSpawner().leftBehind(l.s.spec.owner, l.startTicks)
-}
 
 func (l *runLoop) armTimer(t *time.Timer) {
 	deadline, ok := l.det.Deadline()
@@ -324,28 +272,4 @@ func (l *runLoop) armTimer(t *time.Timer) {
 		return
 	}
 	t.Reset(time.Until(deadline))
-}
-
-// outputEndGrace bounds how long a finished run's output is read to EOF.
-const outputEndGrace = 2 * time.Second
-
-// readToEnd handles output until it ends or grace passes; it returns nil
-// when the output ended, else the channel still open.
-func (l *runLoop) readToEnd(output <-chan outputChunk, grace time.Duration) <-chan outputChunk {
-	if output == nil {
-		return nil
-	}
-	timeout := time.NewTimer(grace)
-	defer timeout.Stop()
-	for {
-		select {
-		case chunk, ok := <-output:
-			if !ok {
-				return nil
-			}
-			l.handleOutput(chunk)
-		case <-timeout.C:
-			return output
-		}
-	}
 }

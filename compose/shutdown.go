@@ -59,7 +59,7 @@ func (e *Engine) advanceShutdown() {
 }
 
 func (e *Engine) hasRunningDependents(name string) bool {
-	for _, d := range e.cfg.Dependents(name) {
+	for _, d := range e.dependents[name] {
 		if e.procs[d].running() {
 			return true
 		}

@@ -11,18 +11,29 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// spawner starts every child from one goroutine locked to one OS thread.
-// The parent-death signal (Pdeathsig) fires when the *thread* that forked a
-// child exits, not the process; Go may retire idle threads, so forking from a
-// thread that lives as long as procs is what makes the signal mean "procs died".
+// spawner starts every child from a small pool of goroutines, each locked
+// to an OS thread of its own for the life of procs. The parent-death signal
+// (Pdeathsig) fires when the *thread* that forked a child exits, not the
+// process; Go may retire idle threads, so forking only from threads that
+// live as long as procs is what makes the signal mean "procs died". Several
+// threads fork at once: a fork waits for its child to execute its program,
+// and one thread made every start wait for all the ones before it.
 type spawner struct {
 	requests chan spawnRequest
-	// children guards the set of direct children against the orphan reaper:
-	// a child must be recorded before the reaper may look for strays.
+	// forking is held shared by each start, from before its fork until
+	// its child is recorded, and exclusively by whoever tells strays
+	// (children procs did not start) from its own children: so a child
+	// forked but not yet recorded is never taken for a stray.
+	forking sync.RWMutex
+	// mu guards children (the direct children procs started) and engines
+	// (the engines of this process, by instance ID; see enroll). Lock
+	// order: forking before mu.
 	mu       sync.RWMutex
 	children map[int]bool
-	// engines are the engines of this process, by instance ID (see enroll).
-	engines map[string]*enrolled
+	engines  map[string]*enrolled
+	// sweeps carries the stray sweeps asked for to the one goroutine that
+	// does them (see sweepStrays).
+	sweeps chan sweepRequest
 	// reported holds the start time of each unmarked stray told to the
 	// watchdogs (guarded by reportMu: readers of mu report).
 	reportMu        sync.Mutex
@@ -37,6 +48,10 @@ type spawnRequest struct {
 	done  chan error
 }
 
+// spawnThreads is how many threads fork children: one per core, at least
+// two (a fork mostly waits for its child's exec), and a few at most.
+var spawnThreads = min(max(runtime.NumCPU(), 2), 4)
+
 var (
 	theSpawner     *spawner
 	theSpawnerOnce sync.Once
@@ -47,39 +62,65 @@ var (
 // of the OS process, not of one engine.
 func getSpawner() *spawner {
 	theSpawnerOnce.Do(func() {
-		theSpawner = &spawner{requests: make(chan spawnRequest), children: make(map[int]bool), engines: make(map[string]*enrolled), reported: make(map[int]uint64)}
-		ready := make(chan struct{})
-		go theSpawner.loop(ready)
-		<-ready
+		theSpawner = &spawner{
+			requests: make(chan spawnRequest), children: make(map[int]bool),
+			engines: make(map[string]*enrolled), reported: make(map[int]uint64),
+			sweeps: make(chan sweepRequest),
+		}
+		becomeSubreaper()
+		for range spawnThreads {
+			go theSpawner.loop()
+		}
+		go theSpawner.sweepLoop()
 	})
 	return theSpawner
 }
 
-func (s *spawner) loop(ready chan<- struct{}) {
+// becomeSubreaper makes double-forked descendants re-parent to procs
+// instead of init, where procs can still find and stop them. It is a flag
+// of the process: any thread may set it.
+func becomeSubreaper() {
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// loop is one spawner thread: it starts the children asked for, one at a
+// time, for as long as procs lives.
+func (s *spawner) loop() {
 	// Never unlocked: the thread must outlive every child it forks.
 	runtime.LockOSThread()
-	// Become the subreaper so double-forked descendants are re-parented to
-	// procs instead of init, where procs can still find and stop them.
-	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-	close(ready)
 	for req := range s.requests {
-		s.mu.Lock()
-		s.placeInCgroup(req.cmd)
-		err := req.start()
-		if err == nil {
-			s.children[req.pid()] = true
-		}
-		s.mu.Unlock()
-		req.done <- err
+		req.done <- s.fork(req)
 	}
 }
 
-// start runs cmd.Start (or an equivalent such as pty.Start) on the spawner
+// fork starts one child and records it.
+func (s *spawner) fork(req spawnRequest) error {
+	s.forking.RLock()
+	defer s.forking.RUnlock()
+	s.placeInCgroup(req.cmd)
+	err := req.start()
+	if err == nil {
+		s.mu.Lock()
+		s.children[req.pid()] = true
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// start runs cmd.Start (or an equivalent such as pty.Start) on a spawner
 // thread and records the child.
 func (s *spawner) start(cmd *exec.Cmd, start func() error) error {
 	done := make(chan error, 1)
 	s.requests <- spawnRequest{cmd: cmd, start: start, pid: func() int { return cmd.Process.Pid }, done: done}
 	return <-done
+}
+
+// started reports whether pid is a child procs started (and has not yet
+// waited for).
+func (s *spawner) started(pid int) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.children[pid]
 }
 
 // forget drops a child that has been waited for.
@@ -98,18 +139,55 @@ func (s *spawner) forget(pid int) {
 // /proc; what carries the run's marker is killed, what carries none (a
 // daemon that emptied its environment) is told to the watchdog and killed
 // when procs ends. Direct children are left to their exec.Cmd.
+//
+// Finding the strays reads the children of every thread of procs; the runs
+// that end together (a shutdown wave) share one look (see sweepLoop).
 func (s *spawner) sweepStrays(owner string) {
-	s.mu.RLock()
-	e := s.engines[instanceOf(owner)]
-	s.mu.RUnlock()
-	if e != nil && e.cgroups != nil {
+	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		e.cgroups.kill(owner)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	done := make(chan struct{})
+	s.sweeps <- sweepRequest{owner: owner, done: done}
+	<-done
+}
+
+// sweepRequest asks for the strays of the run marked owner to be swept;
+// done is closed once they are.
+type sweepRequest struct {
+	owner string
+	done  chan struct{}
+}
+
+// sweepLoop does the sweeps, for as long as procs lives: each look at the
+// strays serves every sweep asked for by the time it begins.
+func (s *spawner) sweepLoop() {
+	for req := range s.sweeps {
+		batch := []sweepRequest{req}
+		for more := true; more; {
+			select {
+			case req := <-s.sweeps:
+				batch = append(batch, req)
+			default:
+				more = false
+			}
+		}
+		s.sweepOnce(batch)
+		for _, req := range batch {
+			close(req.done)
+		}
+	}
+}
+
+// sweepOnce kills the strays marked with the owner of any request in
+// batch, tells the watchdogs about the unmarked ones, and reaps the dead.
+func (s *spawner) sweepOnce(batch []sweepRequest) {
+	s.forking.Lock()
+	defer s.forking.Unlock()
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
-			signalAll(markedAmong(tree, owner), unix.SIGKILL)
+			for _, req := range batch {
+				signalAll(markedAmong(tree, req.owner), unix.SIGKILL)
+			}
 			s.reportUnmarked(tree)
 		}
 		var status unix.WaitStatus
@@ -117,15 +195,20 @@ func (s *spawner) sweepStrays(owner string) {
 	}
 }
 
+// engine returns what the spawner knows of the engine of the run marked
+// owner, or nil.
+func (s *spawner) engine(owner string) *enrolled {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.engines[instanceOf(owner)]
+}
+
 // waitRunGone waits until every process of the run marked owner has
 // exited, or until deadline: the members of its cgroup where it has one
 // (the kernel says when it empties), else of its process group pgid (looked
 // at on a short backoff: the kernel gives no event for a group).
 func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
-	s.mu.RLock()
-	e := s.engines[instanceOf(owner)]
-	s.mu.RUnlock()
-	if e != nil && e.cgroups != nil {
+	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		if dir, ok := e.cgroups.dir(owner); ok {
 			// waitCgroupEmpty returns early on a change that left it populated.
 			for empty := false; !empty && time.Now().Before(deadline); {
@@ -154,12 +237,13 @@ func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
 // processes re-parented to it. A child in procs' own process group is not
 // one: every run starts a group (or session) of its own, so that is a
 // command some other part of the program forked (an exec probe, a test's
-// helper), which its exec.Cmd waits for. The caller holds s.mu.
+// helper), which its exec.Cmd waits for. The caller holds s.forking
+// exclusively: no child is between its fork and its record.
 func (s *spawner) strays() []int {
 	own := unix.Getpgrp()
 	var out []int
 	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
-		if pgid, err := unix.Getpgid(pid); !s.children[pid] && err == nil && pgid != own {
+		if pgid, err := unix.Getpgid(pid); !s.started(pid) && err == nil && pgid != own {
 			out = append(out, pid)
 		}
 	}

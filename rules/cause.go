@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // Ranks CauseRank gives a line, from "says nothing of why" to "the line a
@@ -30,32 +31,32 @@ const causeLocationBonus = 1
 
 var (
 	// causeNotLines point at a cause without being one.
-	causeNotLines = regexp.MustCompile(`(?i)` +
+	causeNotLines = lazyregexp.New(`(?i)` +
 		`^\s+at\s|^\s+File "|^\s*\^+\s*$|^\s*~+\s*$|^Traceback \(most recent call last\)|` +
 		`^goroutine \d+ \[|^Node\.js v\d|^exit status \d+$|\bhint\s*:|^\s*usage:|` +
 		`^\s*(try|run) ['"]?\S+ --help|^Require stack:|^\s*- /|^\s*throw \w+;|^\s+from \S+:\d+:in `)
 	// causeExceptions are the lines naming the exception or panic.
-	causeExceptions = regexp.MustCompile(`` +
+	causeExceptions = lazyregexp.New(`` +
 		`^(Uncaught\s+)?([A-Za-z_][\w$]*\.)*([A-Z][\w$]*)?(Error|Exception|Exit|Interrupt|Fault)( \[\w+\])?(:|$)|` +
 		`^([a-z_]\w*\.)+[A-Z]\w*: |` +
 		`^(panic|fatal error): |^Exception in thread |^thread '.*' panicked at |` +
 		`:\d+:in .*\([A-Z]\w*(Error|Exception)\)$`)
 	// causeTags are severity markers: bracketed, or a word and a colon.
-	causeTags = regexp.MustCompile(`` +
+	causeTags = lazyregexp.New(`` +
 		`\[(ERROR|FATAL|PANIC|CRITICAL|CRIT|EMERG|ALERT|FTL|ERR|error|fatal|emerg|crit|alert)\]|` +
 		`\b(ERROR|FATAL|PANIC|CRITICAL|Error|error|fatal)(\[\w+\])?:\s|` +
 		`\*\*\* FATAL|# Fatal|^ERROR in |✘ `)
 	// causeReports only say that something failed, not what.
-	causeReports = regexp.MustCompile(`(?i)` +
+	causeReports = lazyregexp.New(`(?i)` +
 		`\baborting\b|\bretrying\b|\bcompiled with \d+ errors?\b|\bfailed with \d+ errors?\b|` +
 		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b`)
 	// causeWords name a failure in passing.
-	causeWords = regexp.MustCompile(`(?i)` +
+	causeWords = lazyregexp.New(`(?i)` +
 		`\b(error|errors|failed|failure|fatal|exception|panic|abort\w*|cannot|can't|could not|unable|` +
 		`denied|refused|invalid|unknown|not found|no such|already in use|in use|` +
 		`not permitted|timed out|traceback)\b`)
 	// causeLocations say where: file.ext:line, or Python's ", line N".
-	causeLocations = regexp.MustCompile(`[\w./-]+\.[A-Za-z]{1,5}:\d+|, line \d+\b`)
+	causeLocations = lazyregexp.New(`[\w./-]+\.[A-Za-z]{1,5}:\d+|, line \d+\b`)
 )
 
 // CauseRank ranks how well line explains a failure: CauseNone (0) for a

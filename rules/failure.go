@@ -2,10 +2,11 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // FailureQuiet is how long the output must stay quiet after the first
@@ -138,15 +139,15 @@ func bestOf(lines []string) string {
 }
 
 var (
-	pythonFrame = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)`)
+	pythonFrame = lazyregexp.New(`^\s*File "([^"]+)", line (\d+)`)
 	// A Node "file.js:12" heading above the code it quotes.
-	scriptLine = regexp.MustCompile(`^((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
+	scriptLine = lazyregexp.New(`^((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
 	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d".
-	stackFrame = regexp.MustCompile(`^\s*(?:at (?:.*\()?)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
+	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
 )
 
 // fileLine finds "file.ext:12" in a line.
-var fileLine = regexp.MustCompile(`\w\.\w+:\d+`)
+var fileLine = lazyregexp.New(`\w\.\w+:\d+`)
 
 // causeLocation returns where the failure at lines[i] happened, from the
 // lines around it: the last Python frame or Node script heading above it,

@@ -2,11 +2,12 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // DefaultSettle is how long a service with nothing to wait for (no ready
@@ -31,7 +32,7 @@ func (s *Spec) ReadyByRunning() bool {
 // launcher matches the command line of a version manager's shim, which
 // takes a while (seconds, on a busy machine) to choose the real program
 // and exec it: pyenv, rbenv, nodenv, goenv, asdf, mise.
-var launcher = regexp.MustCompile(`/shims/|/\.?(pyenv|rbenv|nodenv|goenv|asdf)/(libexec|bin)/`)
+var launcher = lazyregexp.New(`/shims/|/\.?(pyenv|rbenv|nodenv|goenv|asdf)/(libexec|bin)/`)
 
 // launcherMax bounds how long a shim may take before the run settles
 // anyway (a wrapper that runs the program as a child, never execing it).
@@ -101,7 +102,7 @@ func (d *Detector) lineAgreesWithPorts() bool {
 }
 
 // urlPort finds the port of an http(s) URL in a line ("http://127.0.0.1:8000").
-var urlPort = regexp.MustCompile(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`)
+var urlPort = lazyregexp.New(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`)
 
 // linePort is the port a ready line's URL names, 0 when none (or when the
 // spec does not ask).

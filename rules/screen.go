@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hinshun/vt10x"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // Default terminal size of a PTY process (ARCHITECTURE.md §6).
@@ -70,7 +72,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 
 // deviceAttributesQuery is the primary DA request; vt10x leaves it
 // unanswered, and some TUIs wait for the answer before they draw.
-var deviceAttributesQuery = regexp.MustCompile(`\x1b\[0?c`)
+var deviceAttributesQuery = lazyregexp.New(`\x1b\[0?c`)
 
 // writeAnswering feeds p to the emulator and answers each DA request in
 // it with "VT102", in order with the replies the emulator writes itself.

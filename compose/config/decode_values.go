@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // origin is where the value at path came from.
@@ -248,7 +250,7 @@ func (d *decoder) word(path []string, v any, allowed []string, what string) stri
 	return s
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // envVars reads an env mapping; numbers and booleans become strings.
 func (d *decoder) envVars(path []string, v any) map[string]string {
@@ -315,4 +317,4 @@ func parseDuration(text string) (time.Duration, error) {
 	return parsed, nil
 }
 
-var processName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var processName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)

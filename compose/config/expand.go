@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/joho/godotenv"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // lookupFunc finds the value of a variable for ${VAR} expansion.
@@ -227,7 +228,7 @@ func (ex *expander) markText(path []string) {
 	ex.p.src.set(path, &marked)
 }
 
-var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var varName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // expandString replaces ${VAR}, ${VAR:-default}, ${VAR-default},
 // ${VAR:?message} and $$ in s. A $ before anything else stays as it is.

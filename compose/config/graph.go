@@ -87,12 +87,13 @@ func (c *Config) StartOrder() ([]string, error) {
 			free = append(free, name)
 		}
 	}
+	dependents := c.DependentsGraph()
 	for len(free) > 0 {
 		sort.Strings(free)
 		name := free[0]
 		free = free[1:]
 		order = append(order, name)
-		for _, dependent := range c.Dependents(name) {
+		for _, dependent := range dependents[name] {
 			if waiting[dependent]--; waiting[dependent] == 0 {
 				free = append(free, dependent)
 			}
@@ -119,6 +120,21 @@ func (c *Config) Dependents(name string) []string {
 		}
 	}
 	return out
+}
+
+// DependentsGraph returns, for every process that others depend on, the
+// processes that depend directly on it, sorted: Dependents of every name at
+// once, for a caller that asks often (the engine, once per Config it runs).
+func (c *Config) DependentsGraph() map[string][]string {
+	graph := make(map[string][]string, len(c.Procs))
+	for _, other := range c.Names() {
+		for _, dep := range c.Procs[other].DependsOn {
+			if n := len(graph[dep.Name]); n == 0 || graph[dep.Name][n-1] != other {
+				graph[dep.Name] = append(graph[dep.Name], other)
+			}
+		}
+	}
+	return graph
 }
 
 // WithDependencies returns names plus everything they depend on,

@@ -29,6 +29,10 @@ func TestStartOrderDiamond(t *testing.T) {
 	assert.Equal(t, []string{"db", "api", "auth", "docs", "web"}, order, "dependencies first, ties by name")
 	assert.Equal(t, []string{"api", "auth"}, cfg.Dependents("db"))
 	assert.Empty(t, cfg.Dependents("web"))
+	graph := cfg.DependentsGraph()
+	for _, name := range cfg.Names() {
+		assert.Equal(t, cfg.Dependents(name), graph[name], "the graph holds Dependents(%s)", name)
+	}
 }
 
 func TestStartOrderCycle(t *testing.T) {

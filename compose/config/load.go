@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,6 +14,8 @@ import (
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // LoadOptions says where Load finds the config and what overrides it.
@@ -196,7 +197,7 @@ func (ld *loader) loadSafely(p koanf.Provider, pa koanf.Parser) (err error) {
 	return ld.k.Load(p, pa)
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyregexp.New(`line (\d+)`)
 
 // yamlError places an error of the koanf YAML parser at the line it names.
 func yamlError(file string, err error) *ConfigError {

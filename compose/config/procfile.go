@@ -7,11 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/knadh/koanf/providers/confmap"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // ProcfileEntry is one `name: command` line of a Procfile.
@@ -37,10 +38,10 @@ const (
 )
 
 // procfileName is what foreman accepts as a process name.
-var procfileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var procfileName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // readsPort matches $PORT and ${PORT...} in a command.
-var readsPort = regexp.MustCompile(`\$(PORT\b|\{PORT[:}?+-])`)
+var readsPort = lazyregexp.New(`\$(PORT\b|\{PORT[:}?+-])`)
 
 // IsProcfile reports whether file is named like a Procfile (Procfile,
 // Procfile.dev), as opposed to a procs.yaml.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"github.com/goccy/go-yaml"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // composeFiles are the names docker compose looks for, in its order.
@@ -174,7 +175,7 @@ func publishedPort(ports any, containerPort int, file string) (port int, publish
 
 // defaultedVar matches ${VAR:-5433} and ${VAR-5433}, which compose
 // replaces with 5433 when VAR is unset.
-var defaultedVar = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}`)
+var defaultedVar = lazyregexp.New(`\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}`)
 
 // parsePortMapping reads "5433:5432", "127.0.0.1:5433:5432/tcp", "5432",
 // 5432 or {target: 5432, published: 5433}; UDP ports are not for us.

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/joho/godotenv"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // tier is where a process sits in the usual chain web → api → db.
@@ -122,7 +123,7 @@ func (pl *plan) add(p *process, alternatives ...string) {
 	pl.procs = append(pl.procs, p)
 }
 
-var notNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var notNameChars = lazyregexp.New(`[^A-Za-z0-9_.-]+`)
 
 // freeName returns the first candidate that is a valid process name not
 // yet used, or the first with a number added.

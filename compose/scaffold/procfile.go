@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 
 	"github.com/procsdev/procs/compose/config"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // addProcfile adds a process for each line of the Procfile, as procs up
@@ -71,7 +72,7 @@ func (pl *plan) addProcfile() (bool, error) {
 
 // portFlag finds the port a server command line names: gunicorn's -b/--bind
 // HOST:PORT, or -p/--port PORT (puma, rails server, uvicorn).
-var portFlag = regexp.MustCompile(`(?:^|\s)(-b|--bind|-p|--port)[ =](?:\S*:)?(\d{2,5})(?:\s|$)`)
+var portFlag = lazyregexp.New(`(?:^|\s)(-b|--bind|-p|--port)[ =](?:\S*:)?(\d{2,5})(?:\s|$)`)
 
 // commandPort returns the port named in command and the flag naming it.
 func commandPort(command string) (int, string) {

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/procsdev/procs/schema"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // header opens every generated file, after the schema comment.
@@ -104,7 +105,7 @@ func (p *process) render(b *bytes.Buffer) {
 
 // plainScalar matches text YAML reads back as the same string when written
 // without quotes: no indicator first, no ": " or " #", nothing numeric.
-var plainScalar = regexp.MustCompile(`^([A-Za-z_/$]|\.\.?/)[A-Za-z0-9_./$()=+~,@ -]*$`)
+var plainScalar = lazyregexp.New(`^([A-Za-z_/$]|\.\.?/)[A-Za-z0-9_./$()=+~,@ -]*$`)
 
 // notStrings are the plain words YAML reads as something else.
 var notStrings = []string{"true", "false", "yes", "no", "on", "off", "y", "n", "null"}

@@ -1,0 +1,112 @@
+package compose
+
+import (
+	"syscall"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// beginStop signals the process group and returns when to SIGKILL it.
+func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
+	l.requested = true
+	if !graceful {
+		l.c.signalGroup(syscall.SIGKILL)
+		return nil
+	}
+	l.c.signalGroup(l.s.spec.signal)
+	// A shell wrapper may forward nothing; the group signal reached its
+	// children anyway. SIGCONT wakes a stopped group so it can exit.
+	l.c.signalGroup(syscall.SIGCONT)
+	l.stopDeadline = time.Now().Add(l.s.spec.timeout)
+	return time.After(l.s.spec.timeout)
+}
+
+// finish reports the exit, after stopping whatever the run left behind.
+// output is nil when the output is already closed.
+func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
+	exit.Requested = l.requested
+	for drained := output == nil; !drained; {
+		select {
+		case chunk, ok := <-output:
+			if !ok {
+				drained, output = true, nil
+				break
+			}
+			l.handleOutput(chunk)
+		default:
+			drained = true
+		}
+	}
+	if l.screenDirty {
+		l.screenChanged()
+	}
+	left := l.daemonized(exit)
+	exit.Daemon = left.describe()
+	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
+	left.stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
+	if !l.stopDeadline.IsZero() {
+		// A stop ends when the whole run has: the leader (runuser, a
+		// shell) may exit while the server it started still shuts down
+		// cleanly (postgres writing its checkpoint). Killing it now would
+		// lose that work, and a start right after would find its files.
+		getSpawner().waitRunGone(l.s.spec.owner, l.c.pid, l.stopDeadline)
+	}
+	// No orphans: the group and anything that escaped it but carries the
+	// run's marker go with the main process.
+	l.c.signalGroup(syscall.SIGKILL)
+	getSpawner().sweepStrays(l.s.spec.owner)
+	// The writers are gone, so what the pipes still hold ends in EOF: read
+	// it all before closing them, or a loop that fell behind would lose the
+	// last lines from the log file. The bound is for a stray holding a pipe.
+	output = l.readToEnd(output, outputEndGrace)
+	l.c.closeIO()
+	l.writer.stop()
+	l.detachAll()
+	if output != nil {
+		for range output {
+			// Readers end once their streams close; their lines are already logged.
+		}
+	}
+	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail(), lastScreen: l.lastScreen()})
+}
+
+// daemonStopGrace bounds how long a daemon left behind has to stop on the
+// shutdown signal before it is killed.
+const daemonStopGrace = 5 * time.Second
+
+// daemonized returns what a service left running when its main process
+// exited 0 by itself: a daemon (nginx, redis-server --daemonize yes,
+// pg_ctl start) that procs cannot watch and must not leave behind.
+func (l *runLoop) daemonized(exit rules.Exit) daemonized {
+	spec := l.s.spec.detect
+	if exit.Code != 0 || exit.Signal != 0 || exit.Err != nil || exit.Requested ||
+		spec == nil || spec.Task || spec.Interactive {
+		return daemonized{}
+	}
+	return getSpawner().leftBehind(l.s.spec.owner, l.startTicks)
+}
+
+// outputEndGrace bounds how long a finished run's output is read to EOF.
+const outputEndGrace = 2 * time.Second
+
+// readToEnd handles output until it ends or grace passes; it returns nil
+// when the output ended, else the channel still open.
+func (l *runLoop) readToEnd(output <-chan outputChunk, grace time.Duration) <-chan outputChunk {
+	if output == nil {
+		return nil
+	}
+	timeout := time.NewTimer(grace)
+	defer timeout.Stop()
+	for {
+		select {
+		case chunk, ok := <-output:
+			if !ok {
+				return nil
+			}
+			l.handleOutput(chunk)
+		case <-timeout.C:
+			return output
+		}
+	}
+}
