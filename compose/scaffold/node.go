@@ -11,36 +11,19 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 )
 
 // nodeScripts are the package.json scripts that start a dev server, in
 // the order init prefers them.
 var nodeScripts = []string{"dev", "start", "serve"}
 
-// packageJSON is the part of package.json init reads.
-type packageJSON struct {
-	Scripts        map[string]string `json:"scripts"`
-	Workspaces     json.RawMessage   `json:"workspaces"`
-	PackageManager string            `json:"packageManager"`
-}
-
-func readPackageJSON(dir string) (*packageJSON, bool) {
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		return nil, false
-	}
-	var pkg packageJSON
-	if err := json.Unmarshal(data, &pkg); err != nil {
-		return nil, false
-	}
-	return &pkg, true
-}
-
 // nodeApp runs the dev (or start, or serve) script of package.json in rel
 // with the project's package manager, on the port its script names or the
 // detected preset's default.
 func (pl *plan) nodeApp(rel string) *process {
-	pkg, ok := readPackageJSON(pl.abs(rel))
+	pkg, ok := frameworks.ReadPackageJSON(pl.abs(rel))
 	if !ok {
 		return nil
 	}
@@ -109,9 +92,9 @@ var lockFiles = []struct{ file, manager string }{
 // packageManager is the package manager of the app in rel: the one its
 // package.json or the project's names, else the one whose lock file is
 // there, else npm.
-func (pl *plan) packageManager(rel string, pkg *packageJSON) string {
-	root, _ := readPackageJSON(pl.dir)
-	for _, p := range []*packageJSON{pkg, root} {
+func (pl *plan) packageManager(rel string, pkg *frameworks.PackageJSON) string {
+	root, _ := frameworks.ReadPackageJSON(pl.dir)
+	for _, p := range []*frameworks.PackageJSON{pkg, root} {
 		if p != nil && p.PackageManager != "" {
 			name, _, _ := strings.Cut(p.PackageManager, "@")
 			return name
@@ -158,7 +141,7 @@ func (pl *plan) hasWorkspaces() bool { return len(pl.workspacePatterns()) > 0 }
 // [...] or {"packages": [...]}) and pnpm-workspace.yaml.
 func (pl *plan) workspacePatterns() []string {
 	var patterns []string
-	if pkg, ok := readPackageJSON(pl.dir); ok && len(pkg.Workspaces) > 0 {
+	if pkg, ok := frameworks.ReadPackageJSON(pl.dir); ok && len(pkg.Workspaces) > 0 {
 		var list []string
 		var obj struct {
 			Packages []string `json:"packages"`
