@@ -29,11 +29,12 @@ the link carries a token that the page keeps as a cookie: it is the only way in.
 --listen serves it on another address, e.g. 0.0.0.0:8080, reachable from other machines.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			info, err := c.UI(ctx, control.UIRequest{Listen: listen})
 			if err != nil {
 				return a.clientError(err)
