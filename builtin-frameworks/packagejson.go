@@ -12,6 +12,10 @@ import (
 // PackageJSON is the part of a package.json that detection and `procs
 // init` read.
 type PackageJSON struct {
+	// Name is the package's name, which other workspace packages depend on.
+	Name string `json:"name"`
+	// Main is the package's entry file.
+	Main            string            `json:"main"`
 	Scripts         map[string]string `json:"scripts"`
 	Dependencies    map[string]string `json:"dependencies"`
 	DevDependencies map[string]string `json:"devDependencies"`

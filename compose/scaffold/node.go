@@ -39,10 +39,17 @@ func (pl *plan) nodeApp(rel string) *process {
 		cwd:    rel,
 		source: fmt.Sprintf("%s script %q", path.Join(rel, "package.json"), script),
 		kind:   "node",
+		script: pkg.Scripts[script],
+		pkg:    pkg,
 	}
 	pl.detect(p)
+	if isOneShotBuild(p.script) {
+		// It builds and exits: the packages using it wait for it.
+		p.kind, p.task, p.tier = "build", true, tierBackEnd
+		return p
+	}
 	if port := scriptPort(pkg.Scripts[script]); port != 0 {
-		p.port, p.portNote = port, fmt.Sprintf("in the %s script", script)
+		p.port, p.portNote, p.portFixed = port, fmt.Sprintf("in the %s script", script), true
 		return p
 	}
 	if p.preset == nil || p.preset.DefaultPort == 0 {

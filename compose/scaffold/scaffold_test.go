@@ -87,7 +87,7 @@ func TestInitReadsRealStacks(t *testing.T) {
 		{"hugo", "hugo server --port 1313", "hugo", 1313},
 		{"phoenix", "mix phx.server", "phoenix", 4000},
 		{"laravel", "php artisan serve --port=8000", "laravel", 8000},
-		{"fastapi", "python3 -m uvicorn main:app --reload --port 8000", "uvicorn", 8000},
+		{"fastapi", "python3 -m fastapi dev main.py --port 8000", "uvicorn", 8000},
 		{"flask", "python3 -m flask --app app run --port 5000", "flask", 5000},
 	} {
 		t.Run(tc.sample, func(t *testing.T) {
