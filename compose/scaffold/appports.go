@@ -72,6 +72,7 @@ func (pl *plan) projectPort(p *process) (int, string, bool) {
 		for _, name := range []string{"vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"} {
 			if m := viteServerPort.FindStringSubmatch(readAll(filepath.Join(dir, name))); m != nil {
 				port, _ := strconv.Atoi(m[1])
+				p.ownPort = port // vite picks it without --port
 				return port, "server.port in " + path.Join(p.cwd, name), p.movable
 			}
 		}

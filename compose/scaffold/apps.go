@@ -36,7 +36,11 @@ func (pl *plan) addApps() {
 		// the workspace's scripts (turbo dev, pnpm -r dev), starts the apps
 		// found below, which get processes of their own.
 		if (p.preset == nil || startsWorkspace(p.script)) && (len(nested) > 0 || pl.hasWorkspaces()) {
-			pl.skip("%s: runs %q, which starts the apps below; they have processes of their own", p.source, p.commandLine())
+			runs := p.commandLine()
+			if p.script != "" {
+				runs = p.script
+			}
+			pl.skip("%s: runs %q, which starts the apps below; they have processes of their own", p.source, runs)
 			continue
 		}
 		pl.add(p, "web", presetName(p), p.kind)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 )
@@ -117,7 +118,9 @@ func (pl *plan) readComposeProject(files []string) []composeService {
 				continue
 			}
 			services[i].svc = mergeComposeService(services[i].svc, svc)
-			services[i].file = file
+			if !strings.Contains(services[i].file, file) {
+				services[i].file += " + " + path.Base(file)
+			}
 		}
 	}
 	return services

@@ -43,9 +43,13 @@ func (pl *plan) nodeApp(rel string) *process {
 		pkg:    pkg,
 	}
 	pl.detect(p)
-	if isOneShotBuild(p.script) {
+	switch {
+	case isOneShotBuild(p.script):
 		// It builds and exits: the packages using it wait for it.
 		p.kind, p.task, p.tier = "build", true, tierBackEnd
+		return p
+	case isBuildWatch(p.script):
+		p.kind = "build" // a watcher: it serves nothing and needs no database
 		return p
 	}
 	if port := scriptPort(pkg.Scripts[script]); port != 0 {
@@ -56,14 +60,14 @@ func (pl *plan) nodeApp(rel string) *process {
 		return p
 	}
 	preset := p.preset
-	p.port, p.portNote = preset.DefaultPort, preset.Name+"'s default"
+	p.port, p.portNote, p.ownPort = preset.DefaultPort, preset.Name+"'s default", preset.DefaultPort
 	switch {
 	case preset.PortEnv == "PORT":
 		p.movable = true // procs exports the port as PORT
 	case preset.PortFlag != "":
 		p.movable = true
 		p.run = func(port int) runs {
-			if port == preset.DefaultPort {
+			if port == p.ownPort {
 				return runs{command: base}
 			}
 			return runs{command: fmt.Sprintf("%s%s %s %d", base, passArgs(manager), preset.PortFlag, port)}

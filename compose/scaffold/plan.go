@@ -58,7 +58,9 @@ type process struct {
 	// portFixed marks a port the command or script names itself: the
 	// project's other files do not change it.
 	portFixed bool
-	tier      tier
+	// ownPort is the port the program picks by itself, with no flag.
+	ownPort int
+	tier    tier
 	// preset is the detected preset (nil: none) and reason why.
 	preset *frameworks.Preset
 	reason string

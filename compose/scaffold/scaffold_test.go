@@ -42,6 +42,9 @@ func TestGenerateGolden(t *testing.T) {
 		{golden: "laravel", sample: "laravel", procs: []string{"web"}},
 		{golden: "fastapi", sample: "fastapi", procs: []string{"web"}},
 		{golden: "flask", sample: "flask", procs: []string{"web"}},
+		{golden: "turborepo", sample: "turborepo", procs: []string{"api", "cache", "db", "migrate", "shared", "ui", "web"}},
+		{golden: "fastapi-alembic", sample: "fastapi-alembic", procs: []string{"db", "migrate", "web"}},
+		{golden: "django-env", sample: "django-env", procs: []string{"migrate", "web"}},
 		{golden: "procfile-from-procfile", sample: "procfile", opts: Options{FromProcfile: true}, procs: []string{"assets", "web", "worker"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {

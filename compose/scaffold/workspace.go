@@ -51,12 +51,19 @@ func isOneShotBuild(script string) bool {
 	return builds
 }
 
+// isBuildWatch reports whether a dev script runs a build tool in watch
+// mode (`tsc --watch`): a long-running step that serves nothing.
+func isBuildWatch(script string) bool {
+	words := strings.Fields(script)
+	return len(words) > 0 && slices.Contains(buildTools, words[0]) && watchFlag.MatchString(script)
+}
+
 // linkWorkspaceBuilds makes each package that depends on a workspace
 // package built by a one-shot task (its dev script is `tsc`) wait for that
 // task to have completed.
 func (pl *plan) linkWorkspaceBuilds() {
 	for _, build := range pl.procs {
-		if build.kind != "build" || build.pkg == nil || build.pkg.Name == "" {
+		if build.kind != "build" || !build.task || build.pkg == nil || build.pkg.Name == "" {
 			continue
 		}
 		for _, p := range pl.procs {
