@@ -19,7 +19,9 @@ type wantProc struct {
 	dependsOn config.Dependencies
 }
 
-func ready(name string) config.Dependency { return config.Dependency{Name: name, Condition: config.ConditionReady} }
+func ready(name string) config.Dependency {
+	return config.Dependency{Name: name, Condition: config.ConditionReady}
+}
 func completed(name string) config.Dependency {
 	return config.Dependency{Name: name, Condition: config.ConditionCompleted}
 }
