@@ -198,28 +198,7 @@ func (a *app) waitShowingProgress(ctx context.Context, c *control.Client, wait t
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel() // first: every goroutine below ends with ctx
-	events := make(chan compose.Event)
-	// Two slots: the stream's opening, then its end, each sent once
-	// whether or not anyone reads.
-	opened := make(chan error, 2)
-	wg.Go(func() {
-		opened <- c.Events(ctx, control.EventsOptions{After: -1, OnOpen: func() error { opened <- nil; return nil }},
-			func(ev compose.Event) error {
-				select {
-				case events <- ev:
-					return nil
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			})
-	})
-	// Subscribed before the list is read, so no change falls between
-	// them; a stream that fails leaves the lines to the results alone.
-	select {
-	case <-opened:
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
+	events := subscribeStates(ctx, c, &wg)
 	list, err := c.List(ctx)
 	if err != nil {
 		return false, err
@@ -239,6 +218,7 @@ func (a *app) waitShowingProgress(ctx context.Context, c *control.Client, wait t
 		})
 	})
 	var failures []rules.Result
+	// waited always answers, ctx or not: WaitAll ends when ctx does.
 	for {
 		select {
 		case ev := <-events:
@@ -255,6 +235,33 @@ func (a *app) waitShowingProgress(ctx context.Context, c *control.Client, wait t
 			return len(failures) > 0, err
 		}
 	}
+}
+
+// subscribeStates follows procs' state events on a goroutine of wg, which
+// ends with ctx, and returns once subscribed, so that a list read next
+// misses no change. A stream that fails leaves the channel silent: the
+// lines then follow the results alone.
+func subscribeStates(ctx context.Context, c *control.Client, wg *sync.WaitGroup) <-chan compose.Event {
+	events := make(chan compose.Event)
+	// Two slots: the stream's opening, then its end, each sent once
+	// whether or not anyone reads.
+	opened := make(chan error, 2)
+	wg.Go(func() {
+		opened <- c.Events(ctx, control.EventsOptions{After: -1, OnOpen: func() error { opened <- nil; return nil }},
+			func(ev compose.Event) error {
+				select {
+				case events <- ev:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+	})
+	select {
+	case <-opened:
+	case <-ctx.Done():
+	}
+	return events
 }
 
 // stopReason says why the wait ended before every process was ready.
