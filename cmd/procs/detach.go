@@ -46,6 +46,9 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	if opts.ui {
 		a.openRemoteDashboard(ctx, c)
 	}
+	if !opts.wait && opts.asJSON {
+		return a.printJSON(map[string]any{"pid": pid, "log": relPath(logPath)})
+	}
 	if !opts.wait {
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
