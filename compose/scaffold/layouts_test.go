@@ -107,3 +107,29 @@ func TestInitDjangoPortFromDotEnv(t *testing.T) {
 		"web":     {kind: config.KindService, port: 8010, command: "python3 manage.py runserver 8010", dependsOn: config.Dependencies{completed("migrate")}},
 	})
 }
+
+// TestComposeFilesDockerComposeLooksFor: docker-compose.yml takes
+// docker-compose.override.yml; a .devcontainer/ folder without
+// devcontainer.json still has its compose file read; a devcontainer.json
+// naming the project's own compose file does not add it twice.
+func TestComposeFilesDockerComposeLooksFor(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"docker-compose.yml":               "services:\n  cache: {image: redis}\n",
+		"docker-compose.override.yml":      "services:\n  cache: {ports: ['6390:6379']}\n",
+		".devcontainer/docker-compose.yml": "services:\n  queue: {image: nats:2}\n",
+	})
+	cfg, _ := generateConfig(t, dir)
+	assert.ElementsMatch(t, []string{"cache", "queue"}, cfg.Names())
+	assert.Equal(t, 6390, cfg.Procs["cache"].Port)
+
+	dir = t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"compose.yaml":                    "services:\n  db: {image: postgres}\n",
+		".devcontainer/devcontainer.json": `{"dockerComposeFile": ["../compose.yaml", "extra.yml"], "service": "app"}`,
+		".devcontainer/extra.yml":         "services:\n  app: {image: mcr.microsoft.com/devcontainers/base}\n  cache: {image: redis}\n",
+	})
+	cfg, res := generateConfig(t, dir)
+	assert.ElementsMatch(t, []string{"db", "cache"}, cfg.Names())
+	assert.Contains(t, res.Skipped, `.devcontainer/extra.yml service "app": the dev container itself, where the project's processes run`)
+}
