@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,7 +49,7 @@ var (
 // Procfile lines keep theirs.
 func (pl *plan) applyProjectPorts() {
 	for _, p := range pl.procs {
-		if p.task || p.portFixed || !containsString(appKinds, p.kind) {
+		if p.task || p.portFixed || !slices.Contains(appKinds, p.kind) {
 			continue
 		}
 		port, note, movable := pl.projectPort(p)
@@ -118,13 +119,4 @@ func envFilePort(file string) int {
 		return 0
 	}
 	return port
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
