@@ -30,8 +30,13 @@ type terminalRun struct {
 
 func startOnTerminal(t *testing.T, dir string, args ...string) *terminalRun {
 	t.Helper()
+	return startOnTerminalOfSize(t, 30, dir, args...)
+}
+
+func startOnTerminalOfSize(t *testing.T, rows uint16, dir string, args ...string) *terminalRun {
+	t.Helper()
 	r := &terminalRun{cmd: procsCommand(dir, args...), copied: make(chan struct{}), ended: make(chan error, 1)}
-	terminal, err := pty.StartWithSize(r.cmd, &pty.Winsize{Cols: 100, Rows: 30})
+	terminal, err := pty.StartWithSize(r.cmd, &pty.Winsize{Cols: 100, Rows: rows})
 	require.NoError(t, err)
 	r.terminal = terminal
 	go func() {
@@ -188,4 +193,24 @@ procs:
 	assert.Equal(t, 130, code, screen)
 	assert.Contains(t, screen, "never not ready yet (stopped waiting)")
 	assert.Contains(t, screen, "interrupted by Ctrl-C")
+}
+
+// TestUpWaitProgressOnASmallTerminal: a block taller than the terminal
+// cannot be redrawn in place; each line is printed below the others.
+func TestUpWaitProgressOnASmallTerminal(t *testing.T) {
+	dir := writeProject(t, `
+procs:
+  a: {command: "echo ready; sleep 300", readyPatterns: [ready]}
+  b: {command: "echo ready; sleep 300", readyPatterns: [ready]}
+  c: {command: "echo ready; sleep 300", readyPatterns: [ready]}
+`)
+	r := startOnTerminalOfSize(t, 3, dir, "up", "-d", "--wait")
+	code, _ := r.end(t)
+	out := r.written()
+	require.Equal(t, 0, code, out)
+	assert.NotContains(t, out, "\x1b[", "no cursor movement")
+	for _, name := range []string{"a", "b", "c"} {
+		assert.Contains(t, out, "waiting for "+name+"…")
+		assert.Contains(t, out, name+" ready (run 1")
+	}
 }
