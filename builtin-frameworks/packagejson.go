@@ -9,24 +9,41 @@ import (
 	"strings"
 )
 
-// packageJSON is the part of package.json detection reads.
-type packageJSON struct {
+// PackageJSON is the part of a package.json that detection and `procs
+// init` read.
+type PackageJSON struct {
+	// Name is the package's name, which other workspace packages depend on.
+	Name string `json:"name"`
+	// Main is the package's entry file.
+	Main            string            `json:"main"`
 	Scripts         map[string]string `json:"scripts"`
 	Dependencies    map[string]string `json:"dependencies"`
 	DevDependencies map[string]string `json:"devDependencies"`
+	// Workspaces is "workspaces": a list of globs, or {"packages": [...]}.
+	Workspaces json.RawMessage `json:"workspaces"`
+	// PackageManager is "packageManager", e.g. "pnpm@9.1.0".
+	PackageManager string `json:"packageManager"`
 }
 
-func readPackageJSON(dir string) (*packageJSON, bool) {
+// packageJSON is the name the detection code knew PackageJSON by.
+type packageJSON = PackageJSON
+
+// ReadPackageJSON reads dir/package.json; false when there is none or it
+// is not valid JSON.
+func ReadPackageJSON(dir string) (*PackageJSON, bool) {
 	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
 		return nil, false
 	}
-	var pkg packageJSON
+	var pkg PackageJSON
 	if err := json.Unmarshal(data, &pkg); err != nil {
 		return nil, false
 	}
 	return &pkg, true
 }
+
+// readPackageJSON is ReadPackageJSON under the name refine.go calls.
+var readPackageJSON = ReadPackageJSON
 
 // matchPackageJSON resolves package-manager commands through package.json:
 // a script runs its own command, `npx X` runs X, and a node or
@@ -38,7 +55,7 @@ func (c *catalog) matchPackageJSON(words []string, dir string, depth int) (Detec
 			return d, true
 		}
 	}
-	pkg, ok := readPackageJSON(dir)
+	pkg, ok := ReadPackageJSON(dir)
 	if !ok {
 		return Detection{}, false
 	}

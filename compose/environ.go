@@ -1,17 +1,15 @@
 package compose
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"strconv"
-
-	"github.com/joho/godotenv"
 )
 
 // processEnv builds the environment of the next run of ps, lowest priority
 // first: procs' own environment, the preset's env, the global envFile and
-// env, the process's envFile and env, then the variables procs sets itself.
+// env, the process's envFile and env (config.Environment), then the
+// variables procs sets itself.
 func (e *Engine) processEnv(ps *procState) ([]string, error) {
 	p := ps.cfg
 	vars := map[string]string{}
@@ -34,22 +32,15 @@ func (e *Engine) processEnv(ps *procState) ([]string, error) {
 		}
 		set(k, ps.presetEnv[k])
 	}
-	for _, layer := range []struct {
-		file string
-		env  map[string]string
-	}{{e.cfg.DotEnv, nil}, {e.cfg.EnvFile, e.cfg.Env}, {p.EnvFile, p.Env}} {
-		if layer.file != "" {
-			fileVars, err := godotenv.Read(e.resolvePath(layer.file))
-			if err != nil {
-				return nil, fmt.Errorf("read env file %s: %w", layer.file, err)
-			}
-			for _, k := range sortedEnvKeys(fileVars) {
-				set(k, fileVars[k])
-			}
-		}
-		for _, k := range sortedEnvKeys(layer.env) {
-			set(k, layer.env[k])
-		}
+	configured, err := e.cfg.Environment(p)
+	if err != nil {
+		return nil, err
+	}
+	// Kept to tell, on a reload, whether an edited env file changes what
+	// this run was given.
+	ps.runEnv = configured
+	for _, k := range sortedEnvKeys(configured) {
+		set(k, configured[k])
 	}
 	set("PROCS_NAME", p.Name)
 	set("PROCS_RUN", strconv.Itoa(ps.run))
@@ -62,14 +53,6 @@ func (e *Engine) processEnv(ps *procState) ([]string, error) {
 		env = append(env, k+"="+vars[k])
 	}
 	return env, nil
-}
-
-// resolvePath makes a config-relative path absolute.
-func (e *Engine) resolvePath(path string) string {
-	if path == "" || path[0] == '/' {
-		return path
-	}
-	return e.cfg.Dir + "/" + path
 }
 
 func cutEnv(kv string) (string, string, bool) {

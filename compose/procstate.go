@@ -14,6 +14,9 @@ type procState struct {
 	detect    *rules.Spec
 	preset    string
 	presetEnv map[string]string
+	// runEnv is what the config gave the current run's environment
+	// (config.Environment), env files as they were when it started.
+	runEnv map[string]string
 	// pty says the process runs in a pseudo-terminal.
 	pty bool
 	// recoverable marks a failed state the program recovers from itself.

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/procsdev/procs/compose/config"
@@ -90,6 +91,7 @@ func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
 // apply runs on the engine goroutine.
 func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, error) {
 	diff := config.DiffConfigs(e.cfg, next)
+	diff = diff.WithEnvChanged(next, e.envChanged(next, diff.Unchanged))
 	// Prepare every new state before touching anything: a preset or
 	// onIdle error must leave the running processes as they are.
 	fresh := map[string]*procState{}
@@ -117,7 +119,11 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 	for _, name := range diff.Changed {
 		ps := e.procs[name]
 		neverRan := ps.run == 0
-		switch restarts := e.replaceDefinition(ps, fresh[name]); {
+		why := "definition changed in " + baseName(e.cfg.File)
+		if slices.Contains(diff.EnvChanged, name) {
+			why = "environment changed (env file edited)"
+		}
+		switch restarts := e.replaceDefinition(ps, fresh[name], why); {
 		case restarts && neverRan:
 			rec.Started = append(rec.Started, name)
 			rec.Waits = append(rec.Waits, e.waitTarget(ps, 1, ""))
@@ -141,6 +147,25 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 		}
 	}
 	return rec, nil
+}
+
+// envChanged lists the processes of names whose current run was given
+// other values from the config than next gives them now: an env file was
+// edited, or a variable it held was removed. A process not running is
+// left out, as its next run reads the files anyway.
+func (e *Engine) envChanged(next *config.Config, names []string) []string {
+	var out []string
+	for _, name := range names {
+		ps := e.procs[name]
+		if ps == nil || !ps.running() || ps.runEnv == nil {
+			continue
+		}
+		env, err := next.Environment(next.Procs[name])
+		if err != nil || !maps.Equal(env, ps.runEnv) {
+			out = append(out, name) // an unreadable file fails the restart, which says why
+		}
+	}
+	return out
 }
 
 // startAgain starts ps when it is not running, not waiting to restart,
@@ -176,8 +201,8 @@ func (e *Engine) prepareState(p *config.Proc) (*procState, error) {
 }
 
 // replaceDefinition gives ps its new definition (from fresh) and restarts
-// it if it should run; it reports whether it restarts.
-func (e *Engine) replaceDefinition(ps, fresh *procState) bool {
+// it if it should run, saying why; it reports whether it restarts.
+func (e *Engine) replaceDefinition(ps, fresh *procState, why string) bool {
 	ps.takeDefinition(fresh)
 	switch {
 	case ps.cfg.Disabled:
@@ -188,7 +213,7 @@ func (e *Engine) replaceDefinition(ps, fresh *procState) bool {
 	case !ps.wanted && ps.run > 0:
 		return false // stopped on request: it stays stopped, with its new definition
 	}
-	e.publishInfo(ps, "changed", "definition changed in "+baseName(e.cfg.File)+"; restarting")
+	e.publishInfo(ps, "changed", why+"; restarting")
 	e.requestRestart(ps)
 	return true
 }

@@ -220,3 +220,42 @@ func TestApplyLeavesAStoppedProcessStoppedAndStartsAnEnabledOne(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, rules.StateStopped, st.State)
 }
+
+// TestApplyRestartsWhatAnEditedEnvFileChanges: the config is the same, but
+// db's env file now holds another value: db restarts, api follows it
+// (restart: true), cache, which sets the variable itself, does not; an
+// edit that gives db the values it already has changes nothing.
+func TestApplyRestartsWhatAnEditedEnvFileChanges(t *testing.T) {
+	envFile := filepath.Join(t.TempDir(), "shared.env")
+	require.NoError(t, os.WriteFile(envFile, []byte("MODE=one\n"), 0o644))
+	text := `
+envFile: ` + envFile + `
+procs:
+  db: {command: "echo db $$MODE; echo up; sleep 60", readyPatterns: [up]}
+  api:
+    command: "echo api up; sleep 60"
+    readyPatterns: [up]
+    env: {MODE: api}
+    dependsOn: {db: {condition: ready, restart: true}}
+  cache: {command: "echo cache up; sleep 60", readyPatterns: [up], env: {MODE: cache}}
+`
+	te := startEngine(t, text, Options{NoWatchdog: true})
+	ready := []rules.State{rules.StateReady}
+	te.waitTargets([]WaitTarget{{Name: "db", Run: 1, Targets: ready}, {Name: "api", Run: 1, Targets: ready}, {Name: "cache", Run: 1, Targets: ready}})
+
+	require.NoError(t, os.WriteFile(envFile, []byte("# same values\nMODE=one\n"), 0o644))
+	rec, err := te.Apply(te.reload(text), nil)
+	require.NoError(t, err)
+	assert.Empty(t, rec.Restarted, "the same values: nothing to restart")
+
+	require.NoError(t, os.WriteFile(envFile, []byte("MODE=two\n"), 0o644))
+	rec, err = te.Apply(te.reload(text), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"db"}, rec.Diff.EnvChanged)
+	assert.Equal(t, []string{"db", "api"}, rec.Restarted)
+	te.waitTargets(rec.Waits)
+	assert.Equal(t, map[string]int{"db": 2, "api": 2, "cache": 1}, te.runsOf())
+	lines, err := te.Logs("db", 0)
+	require.NoError(t, err)
+	assert.Equal(t, "db two", lines[len(lines)-2].Text)
+}

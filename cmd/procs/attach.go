@@ -39,11 +39,12 @@ terminal. Ctrl-] detaches and leaves the process running.`,
 }
 
 func (a *app) attach(name string, in *os.File) error {
-	c, ctx, done, err := a.connect()
+	sess, err := a.connect()
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer sess.close()
+	c, ctx := sess.client, sess.ctx
 	cols, rows := a.windowSize()
 	conn, err := c.Attach(ctx, name, cols, rows)
 	if err != nil {

@@ -47,19 +47,33 @@ func (a *app) projectDir() string {
 	}
 }
 
-// connect dials the procs of the project (exit code 3 when none answers)
-// and returns a context that Ctrl-C or SIGTERM cancels; done releases both.
+// clientSession is a client command's connection to the procs of the
+// project, and the context Ctrl-C or SIGTERM cancels for the command.
+type clientSession struct {
+	client *control.Client
+	ctx    context.Context
+	// stop releases the signal handlers.
+	stop func()
+}
+
+// close releases the connection and the signal handlers.
+func (s *clientSession) close() {
+	s.stop()
+	s.client.Close()
+}
+
+// connect dials the procs of the project (exit code 3 when none answers).
 // Signals are caught before dialing, so even a dial to a stopped procs
 // ends on Ctrl-C, and the command then exits saying it was interrupted.
-func (a *app) connect() (c *control.Client, ctx context.Context, done func(), err error) {
+func (a *app) connect() (*clientSession, error) {
 	ctx, stop := signalContext()
 	a.signals = ctx
-	c, err = control.DialContext(ctx, a.projectDir())
+	c, err := control.DialContext(ctx, a.projectDir())
 	if err != nil {
 		stop()
-		return nil, nil, nil, a.clientError(err)
+		return nil, a.clientError(err)
 	}
-	return c, ctx, func() { stop(); c.Close() }, nil
+	return &clientSession{client: c, ctx: ctx, stop: stop}, nil
 }
 
 // clientError maps an API error to the exit code contract: nothing running

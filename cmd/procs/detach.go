@@ -46,6 +46,9 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	if opts.ui {
 		a.openRemoteDashboard(ctx, c)
 	}
+	if !opts.wait && opts.asJSON {
+		return a.printJSON(map[string]any{"pid": pid, "log": relPath(logPath)})
+	}
 	if !opts.wait {
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
@@ -181,33 +184,21 @@ func foregroundArgs(args []string) []string {
 
 // waitAllReady waits for every process procs started to be ready (or
 // completed, for a task); the first failure ends the wait with exit 1. On a
-// terminal each result shows as it comes (progress); piped, or with --json,
-// nothing shows until the end, and then in start order.
+// terminal a line per process shows what it waits for, then its result
+// (progress); piped, or with --json, nothing shows until the end, and then
+// in start order.
 func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) error {
 	deadline, _ := ctx.Deadline()
 	// procs' own waits end a little before this command gives up, so what
 	// each process was doing when time ran out is printed.
 	left := time.Until(deadline)
 	wait := max(left-time.Second, left/2)
-	failed := false
-	live := !asJSON && a.stdoutIsTerminal()
-	var held []placedResult
-	err := c.WaitAll(ctx, wait, func(place int, res rules.Result) bool {
-		if live {
-			a.printResult(res)
-		} else {
-			held = append(held, placedResult{place, res})
-		}
-		failed = !res.Success
-		return res.Success
-	})
-	slices.SortFunc(held, func(x, y placedResult) int { return x.place - y.place })
-	for _, h := range held {
-		if asJSON {
-			_ = a.printJSON(h.res)
-		} else {
-			a.printResult(h.res)
-		}
+	var failed bool
+	var err error
+	if !asJSON && a.stdoutIsTerminal() {
+		failed, err = a.waitShowingProgress(ctx, c, wait)
+	} else {
+		failed, err = a.waitQuietly(ctx, c, wait, asJSON)
 	}
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
@@ -220,6 +211,26 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) 
 		return silentExit(exitFailure)
 	}
 	return a.failedSince(ctx, c)
+}
+
+// waitQuietly is waitAllReady when piped or with --json: the results are
+// printed once the wait ends, in start order.
+func (a *app) waitQuietly(ctx context.Context, c *control.Client, wait time.Duration, asJSON bool) (failed bool, err error) {
+	var held []placedResult
+	err = c.WaitAll(ctx, wait, func(place int, res rules.Result) bool {
+		held = append(held, placedResult{place, res})
+		failed = failed || !res.Success
+		return res.Success
+	})
+	slices.SortFunc(held, func(x, y placedResult) int { return x.place - y.place })
+	for _, h := range held {
+		if asJSON {
+			_ = a.printJSON(h.res)
+		} else {
+			a.printResult(h.res)
+		}
+	}
+	return failed, err
 }
 
 // failedSince fails the wait when a process failed after its own wait

@@ -19,7 +19,7 @@ func (a *app) downCommand() *cobra.Command {
 		Short: "Stop every process in reverse dependency order and end the running procs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if errors.Is(err, errNoProcs) {
 				// Idempotent, so `trap 'procs down' EXIT` works.
 				if asJSON {
@@ -31,7 +31,8 @@ func (a *app) downCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 			defer cancelTimeout()
 			if err := c.DownAndWait(ctx); err != nil {

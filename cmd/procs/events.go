@@ -19,11 +19,12 @@ func (a *app) eventsCommand() *cobra.Command {
 procs stops or Ctrl-C. --after SEQ first replays the kept state events that
 followed event SEQ, so a reader can resume where it stopped.`,
 		RunE: func(cmd *cobra.Command, names []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			err = c.Events(ctx, control.EventsOptions{Lines: lines, Procs: names, After: after},
 				func(ev compose.Event) error { return a.printJSON(ev) })
 			return a.clientError(err)

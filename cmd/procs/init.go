@@ -22,10 +22,13 @@ func (a *app) initCommand() *cobra.Command {
 		Long: `Look at this folder and write procs.yaml with a process for each thing found:
 package.json dev or start scripts (here, in subfolders such as web/ and api/,
 and in workspaces), manage.py (Django), a Gemfile with config/application.rb
-or config.ru (Rails, Rack), go.mod with a main package, the services of
-docker-compose.yml whose images procs can run locally (Postgres, Redis,
-MySQL, MariaDB, MongoDB, Memcached, nginx, RabbitMQ, NATS, MinIO), and a
-Procfile. Each process says in a comment where it came from and which preset
+or config.ru (Rails, Rack), FastAPI and Flask apps, Phoenix, Laravel, Hugo,
+go.mod with a main package, the services of compose.yaml (with its override
+file) and of .devcontainer/ whose images procs can run locally (Postgres,
+Redis, MySQL, MariaDB, MongoDB, Memcached, nginx, RabbitMQ, NATS, MinIO), and
+a Procfile. Migrations (Django, Rails, Ecto, Laravel, Alembic, Prisma) and
+workspace packages built once (tsc) are tasks the processes needing them
+wait for; ports come from the project's files, never twice the same. Each process says in a comment where it came from and which preset
 was detected; services come first, then the APIs, then the front ends that
 depend on them. With a Procfile, its lines are the apps and the other project
 files are not looked at (docker-compose.yml services still are).

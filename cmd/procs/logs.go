@@ -20,14 +20,15 @@ func (a *app) logsCommand() *cobra.Command {
 		Use:   "logs [NAME...]",
 		Short: "Print recent output of NAME... (all processes when none), and follow it with -f",
 		RunE: func(cmd *cobra.Command, names []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if errors.Is(err, errNoProcs) && !follow {
 				return a.offlineLogs(names, lines, asJSON)
 			}
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			prefix := len(names) != 1
 			opts := control.LogsOptions{Procs: names, Tail: &lines, Since: since, Follow: follow}
 			err = c.Logs(ctx, opts, func(l control.LogLine) error {

@@ -24,11 +24,12 @@ func (a *app) idleCommand(verb, short string, act func(*control.Client, context.
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			res, err := act(c, ctx, args[0])
 			if err != nil {
 				return a.clientError(err)

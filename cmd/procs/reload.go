@@ -27,8 +27,9 @@ func (a *app) reloadCommand() *cobra.Command {
 		Use:   "reload",
 		Short: "Apply edits of procs.yaml to the running procs: restart what changed, start what is new, stop what is gone",
 		Long: `Check procs.yaml and apply it to the procs running in this folder, as
-procs up does when procs already runs: processes whose definition changed
-restart (and the dependents that declare restart: true), new ones start in
+procs up does when procs already runs: processes whose definition changed,
+or whose environment changed because an env file (.env, envFile:) was
+edited, restart (and the dependents that declare restart: true), new ones start in
 dependency order, removed ones stop; the rest keep running. A config error
 changes nothing. With --wait, waits until what changed is ready.`,
 		Args: cobra.NoArgs,
@@ -97,6 +98,9 @@ func (a *app) printReconciled(answer control.ReloadAnswer) {
 		{"updated, not running", answer.Updated},
 	}
 	said := false
+	if len(answer.Diff.EnvChanged) > 0 {
+		fmt.Fprintf(a.stdout, "environment changed (env file edited): %s\n", strings.Join(answer.Diff.EnvChanged, ", "))
+	}
 	for _, l := range lines {
 		if len(l.names) > 0 {
 			fmt.Fprintf(a.stdout, "%s: %s\n", l.what, strings.Join(l.names, ", "))

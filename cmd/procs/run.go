@@ -27,11 +27,12 @@ and exit with its exit code. Ctrl-C (or SIGTERM) stops the run it started,
 says so, and exits 130 (143); procs and the other processes go on.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			st, err := c.Get(ctx, args[0])
 			if err != nil {
 				return a.clientError(err)

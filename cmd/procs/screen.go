@@ -13,11 +13,12 @@ func (a *app) screenCommand() *cobra.Command {
 		Short: "Print what a PTY process shows on its screen now (a TUI's log is a jumble of redraws)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			st, err := c.Screen(ctx, args[0])
 			if err != nil {
 				return a.clientError(err)

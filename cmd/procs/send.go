@@ -34,11 +34,12 @@ a paste.`,
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			err = c.Send(ctx, args[0], control.InputRequest{Text: text, Enter: enter, Force: force})
 			var apiErr *control.APIError
 			if asJSON && errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "" {

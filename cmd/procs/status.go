@@ -18,11 +18,12 @@ func (a *app) statusCommand() *cobra.Command {
 		Use:   "status [NAME...]",
 		Short: "Show the state of every process (or NAME...) of the running procs",
 		RunE: func(cmd *cobra.Command, names []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			var list []compose.ProcStatus
 			if len(names) == 0 {
 				list, err = c.List(ctx)

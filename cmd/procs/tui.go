@@ -30,11 +30,11 @@ process (Ctrl-] detaches), p pauses onIdle, / searches the log, ? lists every
 key. q quits and leaves procs running. procs up --tui starts procs and shows it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, _, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			done()
+			sess.close()
 			return a.runTUI(a.projectDir(), false)
 		},
 	}

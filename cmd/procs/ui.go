@@ -18,7 +18,7 @@ import (
 )
 
 func (a *app) uiCommand() *cobra.Command {
-	var noOpen bool
+	var noOpen, asJSON bool
 	var listen string
 	cmd := &cobra.Command{
 		Use:   "ui",
@@ -29,11 +29,12 @@ the link carries a token that the page keeps as a cookie: it is the only way in.
 --listen serves it on another address, e.g. 0.0.0.0:8080, reachable from other machines.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ctx, done, err := a.connect()
+			sess, err := a.connect()
 			if err != nil {
 				return err
 			}
-			defer done()
+			defer sess.close()
+			c, ctx := sess.client, sess.ctx
 			info, err := c.UI(ctx, control.UIRequest{Listen: listen})
 			if err != nil {
 				return a.clientError(err)
@@ -42,18 +43,20 @@ the link carries a token that the page keeps as a cookie: it is the only way in.
 				fmt.Fprintf(a.stderr, "procs: %s\n", info.Note)
 			}
 			warnExposed(a.stderr, info.Addr)
-			if noOpen {
-				fmt.Fprintln(a.stdout, info.URL)
-				return nil
+			if !noOpen {
+				if err := openBrowser(a.getenv("BROWSER"), info.URL, true); err != nil {
+					fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open this link:\n", err)
+				}
 			}
-			if err := openBrowser(a.getenv("BROWSER"), info.URL, true); err != nil {
-				fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open this link:\n", err)
+			if asJSON {
+				return a.printJSON(info)
 			}
 			fmt.Fprintln(a.stdout, info.URL)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link instead of opening a browser")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the dashboard's address and link as JSON")
 	cmd.Flags().StringVar(&listen, "listen", "", "serve on this host:port instead of 127.0.0.1 (other machines can reach it: a warning is printed)")
 	return cmd
 }

@@ -44,11 +44,12 @@ func (a *app) waitFor(names []string, opts control.WaitOptions, asJSON bool) err
 	if opts.Timeout <= 0 {
 		return withCode(exitUsage, fmt.Errorf("--timeout must be positive"))
 	}
-	c, ctx, done, err := a.connect()
+	sess, err := a.connect()
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer sess.close()
+	c, ctx := sess.client, sess.ctx
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.Timeout+requestSlack)
 	defer cancelTimeout()
 	results := make([]rules.Result, len(names))

@@ -21,6 +21,10 @@ type Diff struct {
 	Dependents []string `json:"dependents"`
 	// Unchanged are processes in both configs with the same definition.
 	Unchanged []string `json:"unchanged"`
+	// EnvChanged are the processes of Changed whose definition is the same
+	// but whose env files now give them other values than their run has
+	// (see WithEnvChanged).
+	EnvChanged []string `json:"envChanged"`
 }
 
 // Empty reports whether the two configs define the same processes alike.
@@ -47,7 +51,7 @@ func (d Diff) Restarts(next *Config) []string {
 // DiffConfigs compares the running config old with next. next must be a
 // checked config (Load's result), so its start order exists.
 func DiffConfigs(old, next *Config) Diff {
-	d := Diff{Added: []string{}, Removed: []string{}, Changed: []string{}, Dependents: []string{}, Unchanged: []string{}}
+	d := Diff{Added: []string{}, Removed: []string{}, Changed: []string{}, Dependents: []string{}, Unchanged: []string{}, EnvChanged: []string{}}
 	order, err := next.StartOrder()
 	if err != nil {
 		order = next.Names()
@@ -73,6 +77,37 @@ func DiffConfigs(old, next *Config) Diff {
 	}
 	d.Dependents = restartDependents(next, order, d.Changed)
 	d.Unchanged = slices.DeleteFunc(d.Unchanged, func(n string) bool { return slices.Contains(d.Dependents, n) })
+	return d
+}
+
+// WithEnvChanged returns d with the unchanged processes named in envChanged
+// moved to Changed (and listed in EnvChanged): their definition is the same,
+// but the env files it names now hold other values than their run was
+// given, which the config alone cannot show. Their restart: true
+// dependents follow them.
+func (d Diff) WithEnvChanged(next *Config, envChanged []string) Diff {
+	order, err := next.StartOrder()
+	if err != nil {
+		order = next.Names()
+	}
+	moved := false
+	changed := slices.Clone(d.Changed)
+	for _, name := range order {
+		if slices.Contains(envChanged, name) && slices.Contains(d.Unchanged, name) {
+			changed = append(changed, name)
+			d.EnvChanged = append(slices.Clone(d.EnvChanged), name)
+			moved = true
+		}
+	}
+	if !moved {
+		return d
+	}
+	// Back in start order, as every list of a Diff is.
+	d.Changed = slices.DeleteFunc(slices.Clone(order), func(n string) bool { return !slices.Contains(changed, n) })
+	d.Dependents = restartDependents(next, order, d.Changed)
+	d.Unchanged = slices.DeleteFunc(slices.Clone(d.Unchanged), func(n string) bool {
+		return slices.Contains(d.Changed, n) || slices.Contains(d.Dependents, n)
+	})
 	return d
 }
 

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -117,4 +119,58 @@ func replace(t *testing.T, s, old, with string) string {
 	out := strings.Replace(s, old, with, 1)
 	require.NotEqual(t, s, out, "%q not found", old)
 	return out
+}
+
+// TestDiffWithEnvChanged: a process whose env file was edited is changed,
+// its restart: true dependents follow it (transitively), and the lists stay
+// in start order.
+func TestDiffWithEnvChanged(t *testing.T) {
+	cfg := parseDiffConfig(t, diffBase)
+	d := DiffConfigs(cfg, cfg)
+	require.True(t, d.Empty())
+
+	got := d.WithEnvChanged(cfg, []string{"db"})
+	assert.Equal(t, []string{"db"}, got.Changed)
+	assert.Equal(t, []string{"db"}, got.EnvChanged)
+	assert.Equal(t, []string{"api", "web"}, got.Dependents)
+	assert.Equal(t, []string{"cache", "worker"}, got.Unchanged)
+	assert.Equal(t, []string{"db", "api", "web"}, got.Restarts(cfg))
+	assert.Empty(t, d.EnvChanged, "the diff it was made from is left as it was")
+
+	got = d.WithEnvChanged(cfg, []string{"worker", "cache"})
+	assert.Equal(t, []string{"cache", "worker"}, got.Changed)
+	assert.Empty(t, got.Dependents, "api follows cache's start, not its restart")
+
+	assert.Equal(t, d, d.WithEnvChanged(cfg, nil))
+	assert.Equal(t, d, d.WithEnvChanged(cfg, []string{"gone"}), "only processes of the diff's Unchanged move")
+}
+
+// TestEnvironmentLayers: .env, then the global envFile and env, then the
+// process's envFile and env, read when asked (an edit shows).
+func TestEnvironmentLayers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	write(".env", "A=dotenv\nB=dotenv\nC=dotenv\nD=dotenv\n")
+	write("shared.env", "B=shared\n")
+	write("web.env", "C=web-file\n")
+	write("procs.yaml", "envFile: shared.env\nenv: {D: global}\nprocs:\n  web:\n    command: sleep 1\n    envFile: web.env\n  api:\n    command: sleep 1\n    env: {D: api}\n")
+	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	require.NoError(t, err)
+	env, err := cfg.Environment(cfg.Procs["web"])
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"A": "dotenv", "B": "shared", "C": "web-file", "D": "global"}, env)
+	env, err = cfg.Environment(cfg.Procs["api"])
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"A": "dotenv", "B": "shared", "C": "dotenv", "D": "api"}, env)
+
+	write("web.env", "C=edited\n")
+	env, err = cfg.Environment(cfg.Procs["web"])
+	require.NoError(t, err)
+	assert.Equal(t, "edited", env["C"])
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "web.env")))
+	_, err = cfg.Environment(cfg.Procs["web"])
+	assert.ErrorContains(t, err, "web.env: no such file")
 }

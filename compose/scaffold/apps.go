@@ -32,10 +32,15 @@ func (pl *plan) addApps() {
 		nested = append(nested, pl.findApps(rel)...)
 	}
 	for _, p := range root {
-		// A root script that names no server (turbo, concurrently) starts
-		// the apps found below, which get processes of their own.
-		if p.preset == nil && (len(nested) > 0 || pl.hasWorkspaces()) {
-			pl.skip("%s: runs %q, which starts the apps below; they have processes of their own", p.source, p.commandLine())
+		// A root script that names no server (concurrently), or that runs
+		// the workspace's scripts (turbo dev, pnpm -r dev), starts the apps
+		// found below, which get processes of their own.
+		if (p.preset == nil || startsWorkspace(p.script)) && (len(nested) > 0 || pl.hasWorkspaces()) {
+			runs := p.commandLine()
+			if p.script != "" {
+				runs = p.script
+			}
+			pl.skip("%s: runs %q, which starts the apps below; they have processes of their own", p.source, runs)
 			continue
 		}
 		pl.add(p, "web", presetName(p), p.kind)

@@ -2,13 +2,9 @@ package scaffold
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/goccy/go-yaml"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
 
@@ -25,49 +21,31 @@ const (
 	privilegedOffset      = 8000
 )
 
-// addComposeServices adds the services of docker-compose.yml whose images
-// name a server procs can run locally, on the ports the file publishes.
-// A file it cannot read is reported as skipped: the rest still helps.
+// addComposeServices adds the services of the compose projects (beside
+// procs.yaml, with its override file, and in .devcontainer/) whose images
+// name a server procs can run locally, on the ports the files publish.
 func (pl *plan) addComposeServices() {
-	file := ""
-	for _, name := range composeFiles {
-		if exists(pl.dir, name) {
-			file = name
-			break
+	workspace := pl.devcontainerService()
+	for _, project := range pl.composeProjects() {
+		added := map[string]*process{}
+		for _, s := range project {
+			if s.name == workspace && strings.HasPrefix(s.file, ".devcontainer/") {
+				pl.skip("%s service %q: the dev container itself, where the project's processes run", s.file, s.name)
+				continue
+			}
+			if p := pl.composeService(s.file, s.name, s.svc); p != nil {
+				added[s.name] = p
+			}
 		}
-	}
-	if file == "" {
-		return
-	}
-	data, err := os.ReadFile(filepath.Join(pl.dir, file))
-	if err != nil {
-		pl.skip("%s: cannot read it: %v", file, err)
-		return
-	}
-	var doc struct {
-		Services yaml.MapSlice `yaml:"services"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		pl.skip("%s: not valid YAML, so its services were not read", file)
-		return
-	}
-	added := map[string]*process{}
-	for _, item := range doc.Services {
-		name := fmt.Sprint(item.Key)
-		svc, _ := item.Value.(map[string]any)
-		if p := pl.composeService(file, name, svc); p != nil {
-			added[name] = p
-		}
-	}
-	for _, item := range doc.Services {
-		p := added[fmt.Sprint(item.Key)]
-		if p == nil {
-			continue
-		}
-		svc, _ := item.Value.(map[string]any)
-		for _, dep := range composeDependsOn(svc["depends_on"]) {
-			if d := added[dep]; d != nil {
-				p.composeDeps = append(p.composeDeps, d.name)
+		for _, s := range project {
+			p := added[s.name]
+			if p == nil {
+				continue
+			}
+			for _, dep := range composeDependsOn(s.svc["depends_on"]) {
+				if d := added[dep]; d != nil && !slices.Contains(p.composeDeps, d.name) {
+					p.composeDeps = append(p.composeDeps, d.name)
+				}
 			}
 		}
 	}

@@ -9,23 +9,41 @@ import (
 // migration is the one-shot step a stack's tools define to bring the
 // database up to date before its server starts.
 type migration struct {
-	kind    string // the app kind it belongs to
+	kinds   []string // the app kinds it belongs to
+	file    string   // the file that defines them, when not the app's own
 	command func(pl *plan, app *process) string
 	// applies says whether the app uses migrations at all.
 	applies func(pl *plan, app *process) bool
 }
 
 var migrations = []migration{
-	{kind: "django", command: func(pl *plan, app *process) string { return pl.python(app.cwd) + " manage.py migrate" },
+	{kinds: []string{"django"}, command: func(pl *plan, app *process) string { return pl.python(app.cwd) + " manage.py migrate" },
 		applies: func(*plan, *process) bool { return true }},
-	{kind: "rails", command: func(_ *plan, app *process) string { return railsBin(app) + " db:migrate" },
+	{kinds: []string{"rails"}, command: func(_ *plan, app *process) string { return railsBin(app) + " db:migrate" },
 		applies: func(pl *plan, app *process) bool { return exists(pl.abs(app.cwd), "db", "migrate") }},
-	{kind: "phoenix", command: func(*plan, *process) string { return "mix ecto.migrate" },
+	{kinds: []string{"phoenix"}, command: func(*plan, *process) string { return "mix ecto.migrate" },
 		applies: func(pl *plan, app *process) bool {
 			return fileMatches(filepath.Join(pl.abs(app.cwd), "mix.exs"), `\{:(phoenix_ecto|ecto_sql),`)
 		}},
-	{kind: "laravel", command: func(*plan, *process) string { return "php artisan migrate" },
+	{kinds: []string{"laravel"}, command: func(*plan, *process) string { return "php artisan migrate" },
 		applies: func(pl *plan, app *process) bool { return exists(pl.abs(app.cwd), "database", "migrations") }},
+	// Alembic, beside a FastAPI or Flask app (SQLAlchemy's migrations).
+	{kinds: []string{"fastapi", "flask"}, file: "alembic.ini", command: func(pl *plan, app *process) string { return pl.python(app.cwd) + " -m alembic upgrade head" },
+		applies: func(pl *plan, app *process) bool { return exists(pl.abs(app.cwd), "alembic.ini") }},
+	// Prisma, in a Node app: the migrations it has, else the schema pushed
+	// as it is (projects that keep no migrations).
+	{kinds: []string{"node"}, file: "prisma/schema.prisma", command: prismaCommand,
+		applies: func(pl *plan, app *process) bool { return exists(pl.abs(app.cwd), "prisma", "schema.prisma") }},
+}
+
+// prismaCommand applies a Prisma project's migrations with the app's
+// package manager, without prompting (migrate dev may ask for a name).
+func prismaCommand(pl *plan, app *process) string {
+	exec := map[string]string{"npm": "npx", "pnpm": "pnpm exec", "yarn": "yarn", "bun": "bunx"}[pl.packageManager(app.cwd, app.pkg)]
+	if exists(pl.abs(app.cwd), "prisma", "migrations") {
+		return exec + " prisma migrate deploy"
+	}
+	return exec + " prisma db push"
 }
 
 func railsBin(app *process) string {
@@ -40,14 +58,18 @@ func railsBin(app *process) string {
 func (pl *plan) addMigrations() {
 	for _, app := range slices.Clone(pl.procs) {
 		for _, m := range migrations {
-			if app.kind != m.kind || app.task || !m.applies(pl, app) {
+			if !slices.Contains(m.kinds, app.kind) || app.task || !m.applies(pl, app) {
 				continue
 			}
 			command := m.command(pl, app)
+			source := path.Join(app.cwd, app.sourceFile())
+			if m.file != "" {
+				source = path.Join(app.cwd, m.file)
+			}
 			task := &process{
 				run:    func(int) runs { return runs{command: command} },
 				cwd:    app.cwd,
-				source: path.Join(app.cwd, app.sourceFile()),
+				source: source,
 				kind:   "migrate",
 				task:   true,
 				tier:   tierBackEnd,

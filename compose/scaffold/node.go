@@ -11,36 +11,19 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 )
 
 // nodeScripts are the package.json scripts that start a dev server, in
 // the order init prefers them.
 var nodeScripts = []string{"dev", "start", "serve"}
 
-// packageJSON is the part of package.json init reads.
-type packageJSON struct {
-	Scripts        map[string]string `json:"scripts"`
-	Workspaces     json.RawMessage   `json:"workspaces"`
-	PackageManager string            `json:"packageManager"`
-}
-
-func readPackageJSON(dir string) (*packageJSON, bool) {
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		return nil, false
-	}
-	var pkg packageJSON
-	if err := json.Unmarshal(data, &pkg); err != nil {
-		return nil, false
-	}
-	return &pkg, true
-}
-
 // nodeApp runs the dev (or start, or serve) script of package.json in rel
 // with the project's package manager, on the port its script names or the
 // detected preset's default.
 func (pl *plan) nodeApp(rel string) *process {
-	pkg, ok := readPackageJSON(pl.abs(rel))
+	pkg, ok := frameworks.ReadPackageJSON(pl.abs(rel))
 	if !ok {
 		return nil
 	}
@@ -56,24 +39,35 @@ func (pl *plan) nodeApp(rel string) *process {
 		cwd:    rel,
 		source: fmt.Sprintf("%s script %q", path.Join(rel, "package.json"), script),
 		kind:   "node",
+		script: pkg.Scripts[script],
+		pkg:    pkg,
 	}
 	pl.detect(p)
+	switch {
+	case isOneShotBuild(p.script):
+		// It builds and exits: the packages using it wait for it.
+		p.kind, p.task, p.tier = "build", true, tierBackEnd
+		return p
+	case isBuildWatch(p.script):
+		p.kind = "build" // a watcher: it serves nothing and needs no database
+		return p
+	}
 	if port := scriptPort(pkg.Scripts[script]); port != 0 {
-		p.port, p.portNote = port, fmt.Sprintf("in the %s script", script)
+		p.port, p.portNote, p.portFixed = port, fmt.Sprintf("in the %s script", script), true
 		return p
 	}
 	if p.preset == nil || p.preset.DefaultPort == 0 {
 		return p
 	}
 	preset := p.preset
-	p.port, p.portNote = preset.DefaultPort, preset.Name+"'s default"
+	p.port, p.portNote, p.ownPort = preset.DefaultPort, preset.Name+"'s default", preset.DefaultPort
 	switch {
 	case preset.PortEnv == "PORT":
 		p.movable = true // procs exports the port as PORT
 	case preset.PortFlag != "":
 		p.movable = true
 		p.run = func(port int) runs {
-			if port == preset.DefaultPort {
+			if port == p.ownPort {
 				return runs{command: base}
 			}
 			return runs{command: fmt.Sprintf("%s%s %s %d", base, passArgs(manager), preset.PortFlag, port)}
@@ -109,9 +103,9 @@ var lockFiles = []struct{ file, manager string }{
 // packageManager is the package manager of the app in rel: the one its
 // package.json or the project's names, else the one whose lock file is
 // there, else npm.
-func (pl *plan) packageManager(rel string, pkg *packageJSON) string {
-	root, _ := readPackageJSON(pl.dir)
-	for _, p := range []*packageJSON{pkg, root} {
+func (pl *plan) packageManager(rel string, pkg *frameworks.PackageJSON) string {
+	root, _ := frameworks.ReadPackageJSON(pl.dir)
+	for _, p := range []*frameworks.PackageJSON{pkg, root} {
 		if p != nil && p.PackageManager != "" {
 			name, _, _ := strings.Cut(p.PackageManager, "@")
 			return name
@@ -158,7 +152,7 @@ func (pl *plan) hasWorkspaces() bool { return len(pl.workspacePatterns()) > 0 }
 // [...] or {"packages": [...]}) and pnpm-workspace.yaml.
 func (pl *plan) workspacePatterns() []string {
 	var patterns []string
-	if pkg, ok := readPackageJSON(pl.dir); ok && len(pkg.Workspaces) > 0 {
+	if pkg, ok := frameworks.ReadPackageJSON(pl.dir); ok && len(pkg.Workspaces) > 0 {
 		var list []string
 		var obj struct {
 			Packages []string `json:"packages"`

@@ -56,6 +56,11 @@ type process struct {
 	// movable is true when the program follows a port other than the one
 	// wanted (its command takes it, or it reads PORT).
 	movable bool
+	// portFixed marks a port the command or script names itself: the
+	// project's other files do not change it.
+	portFixed bool
+	// ownPort is the port the program picks by itself, with no flag.
+	ownPort int
 	tier    tier
 	// preset is the detected preset (nil: none) and reason why.
 	preset *frameworks.Preset
@@ -75,6 +80,10 @@ type process struct {
 	// process waits to have completed.
 	task     bool
 	taskDeps []string
+	// script is the package.json script a node process runs, and pkg its
+	// package.json (nil for other kinds).
+	script string
+	pkg    *frameworks.PackageJSON
 }
 
 // commandLine is the command for the port the process was given.
@@ -200,7 +209,9 @@ func (pl *plan) inferDependencies() {
 				}
 			}
 		case tierBackEnd:
-			p.dependsOn = services
+			if p.kind != "build" { // a build needs no database
+				p.dependsOn = services
+			}
 		case tierFrontEnd:
 			p.dependsOn = servers
 			if len(servers) == 0 {

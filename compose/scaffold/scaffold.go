@@ -68,6 +68,8 @@ func Generate(opts Options) (*Result, error) {
 		if !procfile {
 			p.addApps()
 			p.addMigrations()
+			p.linkWorkspaceBuilds()
+			p.applyProjectPorts()
 		}
 	}
 	if len(p.procs) == 0 {

@@ -42,6 +42,9 @@ func TestGenerateGolden(t *testing.T) {
 		{golden: "laravel", sample: "laravel", procs: []string{"web"}},
 		{golden: "fastapi", sample: "fastapi", procs: []string{"web"}},
 		{golden: "flask", sample: "flask", procs: []string{"web"}},
+		{golden: "turborepo", sample: "turborepo", procs: []string{"api", "cache", "db", "migrate", "shared", "ui", "web"}},
+		{golden: "fastapi-alembic", sample: "fastapi-alembic", procs: []string{"db", "migrate", "web"}},
+		{golden: "django-env", sample: "django-env", procs: []string{"migrate", "web"}},
 		{golden: "procfile-from-procfile", sample: "procfile", opts: Options{FromProcfile: true}, procs: []string{"assets", "web", "worker"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -87,7 +90,7 @@ func TestInitReadsRealStacks(t *testing.T) {
 		{"hugo", "hugo server --port 1313", "hugo", 1313},
 		{"phoenix", "mix phx.server", "phoenix", 4000},
 		{"laravel", "php artisan serve --port=8000", "laravel", 8000},
-		{"fastapi", "python3 -m uvicorn main:app --reload --port 8000", "uvicorn", 8000},
+		{"fastapi", "python3 -m fastapi dev main.py --port 8000", "uvicorn", 8000},
 		{"flask", "python3 -m flask --app app run --port 5000", "flask", 5000},
 	} {
 		t.Run(tc.sample, func(t *testing.T) {

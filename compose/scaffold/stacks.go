@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // Default ports of the stacks below, as their dev servers choose them.
@@ -95,6 +97,13 @@ func (pl *plan) pythonWebApp(rel string) *process {
 	python := pl.python(rel)
 	p := &process{cwd: rel, movable: true, source: path.Join(rel, strings.ReplaceAll(module, ".", "/")+".py")}
 	switch {
+	case fastapiCLI.MatchString(deps):
+		// FastAPI's own CLI (fastapi[standard]) is what its docs run.
+		file := strings.ReplaceAll(module, ".", "/") + ".py"
+		p.kind, p.port, p.portNote = "fastapi", fastapiPort, "fastapi dev's default"
+		p.run = func(port int) runs {
+			return runs{command: fmt.Sprintf("%s -m fastapi dev %s --port %d", python, file, port)}
+		}
 	case regexp.MustCompile(`(?im)^\s*"?(fastapi|uvicorn)\b`).MatchString(deps):
 		p.kind, p.port, p.portNote = "fastapi", fastapiPort, "uvicorn's default"
 		p.run = func(port int) runs {
@@ -111,6 +120,10 @@ func (pl *plan) pythonWebApp(rel string) *process {
 	pl.detect(p)
 	return p
 }
+
+// fastapiCLI matches a requirement of FastAPI's CLI: fastapi[standard]
+// (which brings it) or fastapi-cli itself.
+var fastapiCLI = lazyregexp.New(`(?im)^\s*"?(fastapi\[[^\]]*standard[^\]]*\]|fastapi-cli)`)
 
 // fileMatches reports whether the file exists and matches the regexp.
 func fileMatches(file, pattern string) bool {

@@ -1,0 +1,122 @@
+package scaffold
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/joho/godotenv"
+	"github.com/procsdev/procs/internal/lazyregexp"
+)
+
+// appKinds are the kinds of apps whose port the project itself may set.
+var appKinds = []string{"node", "django", "fastapi", "flask", "rails", "phoenix", "laravel", "go", "hugo"}
+
+// portPattern finds a port in a file, and says whether the program follows
+// PORT (movable) when it is found this way.
+type portPattern struct {
+	re      *lazyregexp.Regexp
+	movable bool
+	what    string
+}
+
+var (
+	// viteServerPort is server.port in vite.config.*; vite's --port beats it.
+	viteServerPort = lazyregexp.New(`(?s)\bserver\s*:\s*\{[^{}]*?\bport\s*:\s*(\d{2,5})\b`)
+	// sourcePorts are the ways a program names its port: a default for
+	// PORT, then a port it listens on whatever PORT says.
+	sourcePorts = []portPattern{
+		{lazyregexp.New(`process\.env\.PORT\s*(?:\|\||\?\?)\s*['"]?(\d{2,5})\b`), true, "the default for PORT"},
+		{lazyregexp.New(`(?:environ\.get|getenv)\(\s*["']PORT["']\s*,\s*["']?(\d{2,5})\b`), true, "the default for PORT"},
+		{lazyregexp.New(`Getenv\("PORT"\)(?s:.{0,200}?)["']:?(\d{2,5})["']`), true, "the default for PORT"},
+		{lazyregexp.New(`\.listen\(\s*(\d{2,5})\b`), false, "the port it listens on"},
+		{lazyregexp.New(`ListenAndServe\(\s*"[^"]*:(\d{2,5})"`), false, "the port it listens on"},
+	}
+	// sourceFiles are where a Node or Go server usually starts.
+	sourceFiles = []string{"server.js", "index.js", "app.js", "main.js", "server.ts", "index.ts", "app.ts", "main.ts",
+		"src/server.js", "src/index.js", "src/app.js", "src/main.js", "src/server.ts", "src/index.ts", "src/app.ts", "src/main.ts",
+		"main.go", "server.go"}
+	// scriptFile is the file a node, nodemon, tsx or ts-node script runs.
+	scriptFile = lazyregexp.New(`(?:^|\s)(?:node|nodemon|tsx|ts-node|bun)(?:\s+watch)?(?:\s+-\S+)*\s+(\S+\.[cm]?[jt]s)\b`)
+)
+
+// applyProjectPorts gives each app the port its project sets, when its
+// command does not name one: PORT in its .env, server.port of its
+// vite.config, else the port its source defaults to. Services, tasks and
+// Procfile lines keep theirs.
+func (pl *plan) applyProjectPorts() {
+	for _, p := range pl.procs {
+		if p.task || p.portFixed || !slices.Contains(appKinds, p.kind) {
+			continue
+		}
+		port, note, movable := pl.projectPort(p)
+		if port == 0 {
+			continue
+		}
+		// A port the program listens on whatever PORT says cannot move.
+		p.port, p.portNote, p.movable = port, note, movable
+	}
+}
+
+// projectPort is the port the files of p's project give it, where it was
+// found, and whether the program follows PORT when moved.
+func (pl *plan) projectPort(p *process) (int, string, bool) {
+	dir := pl.abs(p.cwd)
+	if port := envFilePort(filepath.Join(dir, ".env")); port != 0 {
+		// The program reads PORT (its .env is for that), which procs sets.
+		return port, "PORT in " + path.Join(p.cwd, ".env"), true
+	}
+	if p.kind == "node" {
+		for _, name := range []string{"vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"} {
+			if m := viteServerPort.FindStringSubmatch(readAll(filepath.Join(dir, name))); m != nil {
+				port, _ := strconv.Atoi(m[1])
+				p.ownPort = port // vite picks it without --port
+				return port, "server.port in " + path.Join(p.cwd, name), p.movable
+			}
+		}
+	}
+	if p.kind != "node" && p.kind != "go" {
+		return 0, "", false
+	}
+	for _, file := range pl.sourceCandidates(p) {
+		text := readAll(filepath.Join(dir, filepath.FromSlash(file)))
+		for _, pat := range sourcePorts {
+			if m := pat.re.FindStringSubmatch(text); m != nil {
+				port, err := strconv.Atoi(m[1])
+				if err == nil && port > 0 && port <= 65535 {
+					return port, fmt.Sprintf("%s in %s", pat.what, path.Join(p.cwd, file)), pat.movable
+				}
+			}
+		}
+	}
+	return 0, "", false
+}
+
+// sourceCandidates are the files that may start p's server: the one its
+// script runs, its package.json main, then the usual names.
+func (pl *plan) sourceCandidates(p *process) []string {
+	var files []string
+	if m := scriptFile.FindStringSubmatch(p.script); m != nil {
+		files = append(files, strings.TrimPrefix(m[1], "./"))
+	}
+	if p.pkg != nil && p.pkg.Main != "" {
+		files = append(files, strings.TrimPrefix(p.pkg.Main, "./"))
+	}
+	return append(files, sourceFiles...)
+}
+
+// envFilePort is PORT in a dotenv file, 0 when it sets none.
+func envFilePort(file string) int {
+	vars, err := godotenv.Read(file)
+	if err != nil {
+		return 0
+	}
+	port, err := strconv.Atoi(strings.TrimSpace(vars["PORT"]))
+	if err != nil || port < 1 || port > 65535 {
+		return 0
+	}
+	return port
+}

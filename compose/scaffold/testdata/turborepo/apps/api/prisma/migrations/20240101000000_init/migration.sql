@@ -1,0 +1,1 @@
+CREATE TABLE "User" ("id" SERIAL PRIMARY KEY, "email" TEXT NOT NULL);
