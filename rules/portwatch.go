@@ -65,21 +65,11 @@ func (t listenerTable) portsOf(inodes []uint64) []int {
 // watcher's goroutine.
 func WatchPorts(ctx context.Context, rootPID int, onChange func([]int)) {
 	var w portWatch
-	wait := portWatchFirst
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
+	onBackoff(ctx, portWatchFirst, portWatchMax, func() {
 		if ports, changed := w.look(rootPID); changed && ctx.Err() == nil {
 			onChange(ports)
 		}
-		timer.Reset(wait)
-		wait = min(wait*2, portWatchMax)
-	}
+	})
 }
 
 // portWatch remembers what WatchPorts last saw of one tree.

@@ -72,9 +72,9 @@ func (d *Detector) condition(now time.Time, line string) bool {
 	if !hasPatterns && d.spec.Rule == nil {
 		switch {
 		case d.spec.Port != 0:
-			return d.portOpen
+			return d.portOpen && d.probeAgrees()
 		case d.spec.ReadyOnListen:
-			return listening
+			return listening && d.probeAgrees()
 		}
 		return !d.spec.Task
 	}
@@ -82,9 +82,9 @@ func (d *Detector) condition(now time.Time, line string) bool {
 		return false
 	}
 	if d.spec.Rule != nil {
-		return d.evalRule(now, line)
+		return d.evalRule(now, line) && d.probeAgrees()
 	}
-	return d.readyLine == "" || d.lineAgreesWithPorts()
+	return (d.readyLine == "" || d.lineAgreesWithPorts()) && d.probeAgrees()
 }
 
 // lineAgreesWithPorts reports whether the port a ready line stands for is
@@ -173,6 +173,9 @@ func (d *Detector) readyMessage() string {
 	if d.spec.Rule != nil {
 		parts = append(parts, "rule "+strconv.Quote(d.spec.Rule.Source)+" true")
 	}
+	if probe := d.probeReadyText(); probe != "" {
+		parts = append(parts, probe)
+	}
 	if len(parts) == 0 {
 		if settle := d.spec.Settle(); settle > 0 {
 			return fmt.Sprintf("running for %s without error", settle)
@@ -221,6 +224,9 @@ func (d *Detector) timeoutMessage() string {
 			rule += " (" + d.ruleErr.Error() + ")"
 		}
 		parts = append(parts, rule)
+	}
+	if probe := d.probeWaitText(); probe != "" {
+		parts = append(parts, probe)
 	}
 	if d.log.lines == 0 {
 		parts = append(parts, "no output")
