@@ -220,3 +220,34 @@ func lastIndexOf(list []string, s string) int {
 	}
 	return -1
 }
+
+// Issue 19: a page open when procs restarts says so, and how to open it
+// again, rather than retrying for ever a sign-in the new procs refuses.
+func TestBrowserSaysProcsRestarted(t *testing.T) {
+	tab := browser(t)
+	dir := t.TempDir()
+	const one = `
+procs:
+  db:
+    command: sh -c 'echo "db ready"; exec sleep 600'
+    readyPatterns: ['db ready']
+`
+	first := startHarnessIn(t, dir, one)
+	first.waitReady(t, "db")
+	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(first.ui.URL())))
+	pollJS[string](t, tab, "db row", stateOf("db"))
+	first.stop()
+	pollJS[bool](t, tab, "reconnecting", `document.getElementById('conn').textContent.includes('reconnecting')`)
+
+	second := startHarnessIn(t, dir, one)
+	second.waitReady(t, "db")
+	banner := pollJS[string](t, tab, "the restarted banner", `(b => !b.hidden && b.textContent)(document.getElementById('restarted'))`)
+	assert.Contains(t, banner, "procs ui")
+	assert.Equal(t, "procs restarted: reopen with procs ui", evalJS[string](t, tab, `document.getElementById('conn').textContent`))
+	png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	keepScreenshot(t, "restarted.png", png)
+
+	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(second.ui.URL())))
+	pollJS[bool](t, tab, "the new link signs in", `document.getElementById('restarted').hidden && document.getElementById('conn').textContent === 'live'`)
+}

@@ -146,3 +146,40 @@ func readLogEvents(t *testing.T, body io.Reader, n int) []LogLine {
 	require.GreaterOrEqual(t, len(out), n)
 	return out
 }
+
+// Issue 19: the token is new with every run of procs. A page signed in to
+// the run before is told that procs restarted, on the same port, instead
+// of being let in or failing silently.
+func TestTokenIsNewWithEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	first := startHarnessIn(t, dir, twoProcs)
+	first.waitReady(t, "db", "web")
+	oldToken, oldCookie, oldAddr := first.token(t), first.cookie(t), first.ui.Addr()
+	first.stop()
+
+	second := startHarnessIn(t, dir, twoProcs)
+	second.waitReady(t, "db", "web")
+	assert.NotEqual(t, oldToken, second.token(t), "a new token for the new run")
+	require.Equal(t, oldAddr, second.ui.Addr(), "the port of the last run, so that an open page finds the new procs")
+
+	anon := &http.Client{CheckRedirect: noRedirect}
+	resp := second.do(t, anon, "GET", "/v1/info", map[string]string{"Cookie": oldCookie})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get("X-Procs-Restarted"))
+	assert.Contains(t, string(body), "procs was restarted since this page was opened; run `procs ui`")
+
+	resp = second.do(t, anon, "GET", "/?token="+oldToken, nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the old link does not sign in")
+
+	resp = second.do(t, anon, "GET", "/v1/info", nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Empty(t, resp.Header.Get("X-Procs-Restarted"), "no sign-in at all is not a restart")
+
+	resp = second.do(t, second.signedIn(t), "GET", "/v1/info", nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
