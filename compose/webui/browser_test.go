@@ -86,12 +86,15 @@ procs:
   repl:
     command: python3 -i -q
     pty: true
+  prompt:
+    command: sh -c 'printf "\033[1;32muser@host\033[0m:\033[34m~\033[0m$ "; exec sleep 600'
+    pty: true
 `
 
 func TestBrowserDashboard(t *testing.T) {
 	tab := browser(t)
 	h := startHarness(t, stack)
-	h.waitReady(t, "db", "web", "echo", "repl")
+	h.waitReady(t, "db", "web", "echo", "repl", "prompt")
 	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(h.ui.URL())))
 
 	t.Run("the states shown are procs status's", func(t *testing.T) {
@@ -162,6 +165,15 @@ func TestBrowserDashboard(t *testing.T) {
 		screen, err := h.client.Screen(context.Background(), "repl")
 		require.NoError(t, err)
 		assert.Contains(t, screen.Text, ">>> 1+1\n2")
+	})
+
+	t.Run("a coloured prompt is drawn in its colours, with the cursor after it", func(t *testing.T) {
+		require.NoError(t, chromedp.Do(tab, chromedp.Click(chromedp.CSS(`tr[data-proc="prompt"]`))))
+		cls := pollJS[string](t, tab, "the prompt's green span", `Array.from(document.querySelectorAll('#screen span')).filter(s => s.textContent === 'user@host').map(s => s.className).join()`)
+		assert.Equal(t, "fg-c10 b", cls, "bold green, which the terminal shows bright")
+		assert.Equal(t, "fg-c4", evalJS[string](t, tab, `Array.from(document.querySelectorAll('#screen span')).filter(s => s.textContent === '~').map(s => s.className).join()`))
+		assert.Equal(t, "user@host:~$  ", evalJS[string](t, tab, `document.getElementById('screen').textContent`), "the cursor cell after the prompt")
+		assert.Equal(t, 1, evalJS[int](t, tab, `document.querySelectorAll('#screen .cursor').length`))
 	})
 
 	t.Run("keys: j/k move, / searches, t switches the theme", func(t *testing.T) {

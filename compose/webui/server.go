@@ -166,6 +166,7 @@ func routes(client *control.Client) http.Handler {
 		http.ServeFileFS(w, r, static, "index.html")
 	})
 	mux.Handle("GET /ui/logs", logStream{client: client})
+	mux.Handle("GET /ui/screen", screenView{client: client})
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.Header.Del("Cookie")

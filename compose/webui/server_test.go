@@ -183,3 +183,28 @@ func TestTokenIsNewWithEveryRun(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
+
+// Issue 19: the screen of a PTY process reaches the page in its colours.
+func TestScreenKeepsColours(t *testing.T) {
+	h := startHarness(t, `
+procs:
+  prompt:
+    command: sh -c 'printf "\033[1;32muser@host\033[0m:\033[34m~\033[0m$ "; exec sleep 600'
+    pty: true
+`)
+	h.waitReady(t, "prompt")
+	resp := h.do(t, h.signedIn(t), "GET", "/ui/screen?proc=prompt", nil)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var s Screen
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
+	assert.Equal(t, "user@host:~$ ", s.Text, "the row up to the cursor")
+	require.NotEmpty(t, s.Lines)
+	assert.Equal(t, []Span{{Text: "user@host", Fg: "c10", Bold: true}, {Text: ":"}, {Text: "~", Fg: "c4"}, {Text: "$ "}}, s.Lines[0])
+	require.NotNil(t, s.Cursor)
+	assert.Equal(t, Cursor{Col: 13, Row: 0}, *s.Cursor)
+
+	resp = h.do(t, h.signedIn(t), "GET", "/ui/screen?proc=nope", nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+}
