@@ -16,7 +16,7 @@ import (
 
 // browser starts a headless Chromium for one test and returns its tab. A
 // machine without chromium skips the test, unless PROCS_REQUIRE_E2E=1.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -52,7 +52,7 @@ func browser(t *testing.T) context.Context {
 }
 
 // pollJS waits (generously) until the expression is truthy and returns it.
-func pollJS[T any](t *testing.T, tab context.Context, what, expr string) T {
+func pollJS[T any](t testing.TB, tab context.Context, what, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(tab, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(testDeadline), chromedp.WithPollingInterval(20*time.Millisecond)))
 	require.NoError(t, err, "waiting for %s: %s", what, expr)
@@ -60,7 +60,7 @@ func pollJS[T any](t *testing.T, tab context.Context, what, expr string) T {
 }
 
 // evalJS evaluates an expression (awaiting a promise) and returns its value.
-func evalJS[T any](t *testing.T, tab context.Context, expr string) T {
+func evalJS[T any](t testing.TB, tab context.Context, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(tab, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	require.NoError(t, err, "evaluate %s", expr)
