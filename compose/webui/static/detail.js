@@ -55,11 +55,13 @@ function loadResult() {
   const seq = ui.resultSeq;
   if (ui.acting) return; // the action's own result comes
   api('GET', procPath(name, 'wait') + '?for=' + encodeURIComponent(p.state) + '&timeout=2s')
-    .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result'); })
+    .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result', false); })
     .catch(() => {});
 }
 
-function showResult(res, title) {
+// showResult draws a wait's result; timed says the wait's duration means
+// something (an action's), not a look at a state already reached.
+function showResult(res, title, timed = true) {
   const box = $('d-result');
   box.hidden = false;
   // A wait for the current state succeeds even when that state is failed.
@@ -68,7 +70,7 @@ function showResult(res, title) {
   box.textContent = '';
   const head = document.createElement('div');
   head.textContent = title + ': ' + (ok ? '✓ ' : '✗ ') + res.state + ' (run ' + res.run + ')' +
-    (res.message ? ' — ' + res.message : '') + (res.durationMs ? ' in ' + res.durationMs + ' ms' : '');
+    (res.message ? ' — ' + res.message : '') + (timed && res.durationMs ? ' (took ' + res.durationMs + ' ms)' : '');
   box.appendChild(head);
   if (res.logs && res.logs.length) {
     const pre = document.createElement('pre');
