@@ -99,7 +99,10 @@ func Probe(ctx context.Context, p ProbeSpec) ProbeResult {
 	default:
 		r = ProbeResult{Err: fmt.Sprintf("unknown probe kind %q", p.Kind)}
 	}
-	if !r.OK && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// A greeting's read ends at the same deadline as ctx, which may not
+	// have said so yet.
+	deadline, _ := ctx.Deadline()
+	if !r.OK && (errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(deadline)) {
 		r.Err = fmt.Sprintf("%s probe timed out after %s", p.Kind, timeout)
 	}
 	r.Kind, r.Time = p.Kind, time.Now()
