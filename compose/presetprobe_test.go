@@ -114,3 +114,19 @@ func TestReadyProbeOf(t *testing.T) {
 		assert.Nil(t, spec, "a probe whose program is missing would never pass")
 	})
 }
+
+// etcd's ready line comes a few ms before /health answers: its preset's
+// HTTP probe, on the real server, is what makes it ready.
+func TestRealEtcdReadyByItsHealthProbe(t *testing.T) {
+	needProgram(t, "etcd")
+	client, peer := freePort(t), freePort(t)
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  kv:
+    command: etcd --data-dir %s --listen-client-urls http://127.0.0.1:%[2]d --advertise-client-urls http://127.0.0.1:%[2]d --listen-peer-urls http://127.0.0.1:%d
+    port: %[2]d
+`, filepath.Join(t.TempDir(), "data"), client, peer), Options{NoWatchdog: true})
+	ev := te.waitState("kv", rules.StateReady)
+	assert.Contains(t, ev.Message, "ready to serve client requests")
+	assert.Contains(t, ev.Message, fmt.Sprintf("GET http://localhost:%d/health answered 200", client))
+}
