@@ -61,6 +61,7 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		if spec.StabilityDelay == 0 {
 			spec.StabilityDelay = preset.StabilityDelay
 		}
+		spec.ReadyProbe, spec.ProbePort = readyProbeOf(p, preset)
 	}
 	if err := interactiveSpec(p, d.Preset, spec); err != nil {
 		return d, err

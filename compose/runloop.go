@@ -34,6 +34,10 @@ type runLoop struct {
 	healthFails  int
 	stopWatch    context.CancelFunc
 	stopExec     context.CancelFunc
+	// probeCtx ends with the loop; stopReadyProbe ends the preset's ready
+	// probe (nil until it starts: presetprobe.go).
+	probeCtx       context.Context
+	stopReadyProbe context.CancelFunc
 
 	writer    *inputWriter
 	responder *responder
@@ -153,6 +157,7 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 
 // handlePorts takes a change in the ports the run's tree listens on.
 func (l *runLoop) handlePorts(ports []int) {
+	l.probeWhenListening(ports)
 	if l.ready {
 		// Ready before it listened (a line decided): status shows the
 		// ports once there are some, and then stops looking.
@@ -196,14 +201,7 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 			}
 		})
 	}
-	if h := l.s.spec.health; h != nil {
-		go rules.RunProbe(ctx, *h, l.s.spec.interval, func(r rules.ProbeResult) {
-			select {
-			case l.probeCh <- r:
-			case <-ctx.Done():
-			}
-		})
-	}
+	l.startProbes(ctx)
 }
 
 func (l *runLoop) handle(ev rules.Event) {
@@ -214,6 +212,7 @@ func (l *runLoop) handle(ev rules.Event) {
 	if v.State == rules.StateReady && !l.ready {
 		l.ready = true
 		l.stopExec()
+		l.readyProbeDone()
 		// Once ready, /proc need not be read again; but a ready line can
 		// come before the watcher's next look, so take one last look now
 		// (the port a dev server moved to is bound before it says so).
@@ -239,6 +238,9 @@ func (l *runLoop) handleProbe(r rules.ProbeResult) {
 	if !l.ready {
 		l.handle(rules.Event{Kind: rules.EventProbe, Time: r.Time, Probe: r})
 		return
+	}
+	if l.s.spec.health == nil {
+		return // the preset's ready probe, whose last result came after ready
 	}
 	if r.OK {
 		if l.healthFails >= l.s.spec.failures {

@@ -65,23 +65,13 @@ func (t listenerTable) portsOf(inodes []uint64) []int {
 // watcher's goroutine.
 func WatchPorts(ctx context.Context, rootPID int, onChange func([]int)) {
 	var w portWatch
-	wait := portWatchFirst
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
+	onBackoff(ctx, portWatchFirst, portWatchMax, func(next time.Duration) {
 		// A read of the socket tables up to a quarter of the backoff old
 		// is recent enough: it only delays this look, never hides a change.
-		if ports, changed := w.look(rootPID, wait/4); changed && ctx.Err() == nil {
+		if ports, changed := w.look(rootPID, next/4); changed && ctx.Err() == nil {
 			onChange(ports)
 		}
-		timer.Reset(wait)
-		wait = min(wait*2, portWatchMax)
-	}
+	})
 }
 
 // portWatch remembers what WatchPorts last saw of one tree.

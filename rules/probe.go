@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os/exec"
@@ -30,9 +32,15 @@ const DefaultProbeInterval = time.Second
 // ProbeSpec says what to probe: URL for http, Addr (host:port) for tcp,
 // Argv (run in Dir) for exec.
 type ProbeSpec struct {
-	Kind    ProbeKind
-	URL     string
-	Addr    string
+	Kind ProbeKind
+	URL  string
+	Addr string
+	// Send and Expect make a tcp probe a protocol greeting: Send is
+	// written once connected (redis "PING\r\n"), and the reply must match
+	// Expect (/^\+PONG/). With neither, a connection is enough; with Send
+	// alone, any reply is.
+	Send    string
+	Expect  *Pattern
 	Argv    []string
 	Dir     string
 	Timeout time.Duration
@@ -46,8 +54,11 @@ type ProbeResult struct {
 	// Status is the HTTP status, or the exit code of an exec probe.
 	Status int
 	// Err says why the probe failed, "" when it did not.
-	Err  string
-	Time time.Time
+	Err string
+	// Answer is the start of a greeting's reply ("+PONG"), "" for other
+	// probes.
+	Answer string
+	Time   time.Time
 }
 
 // RunProbe probes p at once and then every interval until ctx is done,
@@ -58,23 +69,12 @@ func RunProbe(ctx context.Context, p ProbeSpec, interval time.Duration, out func
 	}
 	// A server becomes reachable soon after it starts: probe quickly at
 	// first, doubling the wait up to the interval.
-	wait := min(probeFirstWait, interval)
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
+	onBackoff(ctx, probeFirstWait, interval, func(time.Duration) {
 		r := Probe(ctx, p)
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() == nil {
+			out(r)
 		}
-		out(r)
-		timer.Reset(wait)
-		wait = min(wait*2, interval)
-	}
+	})
 }
 
 // probeFirstWait is the wait after the first probe of a run.
@@ -93,13 +93,16 @@ func Probe(ctx context.Context, p ProbeSpec) ProbeResult {
 	case ProbeHTTP:
 		r = probeHTTP(ctx, p.URL)
 	case ProbeTCP:
-		r = probeTCP(ctx, p.Addr)
+		r = probeTCP(ctx, p)
 	case ProbeExec:
 		r = probeExec(ctx, p.Argv, p.Dir)
 	default:
 		r = ProbeResult{Err: fmt.Sprintf("unknown probe kind %q", p.Kind)}
 	}
-	if !r.OK && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// A greeting's read ends at the same deadline as ctx, which may not
+	// have said so yet.
+	deadline, _ := ctx.Deadline()
+	if !r.OK && (errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(deadline)) {
 		r.Err = fmt.Sprintf("%s probe timed out after %s", p.Kind, timeout)
 	}
 	r.Kind, r.Time = p.Kind, time.Now()
@@ -131,14 +134,81 @@ func probeHTTP(ctx context.Context, url string) ProbeResult {
 	return r
 }
 
-func probeTCP(ctx context.Context, addr string) ProbeResult {
+func probeTCP(ctx context.Context, p ProbeSpec) ProbeResult {
 	var dialer net.Dialer
-	conn, err := dialer.DialContext(ctx, "tcp", addr)
+	conn, err := dialer.DialContext(ctx, "tcp", p.Addr)
 	if err != nil {
 		return ProbeResult{Err: fmt.Sprintf("tcp probe: %v", err)}
 	}
-	conn.Close()
-	return ProbeResult{OK: true}
+	defer conn.Close()
+	if p.Send == "" && p.Expect == nil {
+		return ProbeResult{OK: true}
+	}
+	return greet(ctx, conn, p)
+}
+
+// maxGreeting bounds the reply a greeting probe reads.
+const maxGreeting = 512
+
+// greet writes the greeting and reads the reply until it matches Expect
+// (or, with no Expect, until it is not empty), a line of it does not, it
+// ends, or time is up.
+func greet(ctx context.Context, conn net.Conn, p ProbeSpec) ProbeResult {
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(deadline)
+	}
+	if p.Send != "" {
+		if _, err := io.WriteString(conn, p.Send); err != nil {
+			return ProbeResult{Err: fmt.Sprintf("tcp probe: send %q: %v", p.Send, err)}
+		}
+	}
+	var reply []byte
+	buf := make([]byte, maxGreeting)
+	for {
+		n, err := conn.Read(buf[:maxGreeting-len(reply)])
+		reply = append(reply, buf[:n]...)
+		answer := firstLine(reply)
+		switch {
+		case p.Expect == nil && len(reply) > 0, p.Expect != nil && p.Expect.Re.Match(reply):
+			return ProbeResult{OK: true, Answer: answer}
+		case err != nil || len(reply) == maxGreeting || bytes.IndexByte(reply, '\n') >= 0:
+			// A line that does not match is the answer: the server says
+			// something else (redis "-LOADING ...") and then waits.
+			return ProbeResult{Answer: answer, Err: greetingError(p, answer, err)}
+		}
+	}
+}
+
+// greetingError says what a greeting got instead of its answer.
+func greetingError(p ProbeSpec, answer string, err error) string {
+	asked := "connected"
+	if p.Send != "" {
+		asked = fmt.Sprintf("sent %q", p.Send)
+	}
+	want := ""
+	if p.Expect != nil {
+		want = fmt.Sprintf(", want /%s/", p.Expect.Source)
+	}
+	switch {
+	case answer != "":
+		return fmt.Sprintf("tcp probe: %s, answered %q%s", asked, answer, want)
+	case errors.Is(err, io.EOF):
+		return fmt.Sprintf("tcp probe: %s, connection closed without an answer%s", asked, want)
+	case err != nil:
+		return fmt.Sprintf("tcp probe: %s, no answer%s: %v", asked, want, err)
+	}
+	return fmt.Sprintf("tcp probe: %s, no answer%s", asked, want)
+}
+
+// firstLine is the first line of a reply, shortened, for messages.
+func firstLine(reply []byte) string {
+	line, _, _ := bytes.Cut(reply, []byte("\n"))
+	line = bytes.TrimRight(line, "\r")
+	const limit = 64
+	if len(line) > limit {
+		line = line[:limit]
+	}
+	return string(line)
 }
 
 func probeExec(ctx context.Context, argv []string, dir string) ProbeResult {

@@ -73,9 +73,9 @@ func (d *Detector) condition(now time.Time, line string) bool {
 	if !hasPatterns && d.spec.Rule == nil {
 		switch {
 		case d.spec.Port != 0:
-			return d.portOpen
+			return d.portOpen && d.probeAgrees()
 		case d.spec.ReadyOnListen:
-			return listening
+			return listening && d.probeAgrees()
 		}
 		return !d.spec.Task
 	}
@@ -83,9 +83,9 @@ func (d *Detector) condition(now time.Time, line string) bool {
 		return false
 	}
 	if d.spec.Rule != nil {
-		return d.evalRule(now, line)
+		return d.evalRule(now, line) && d.probeAgrees()
 	}
-	return d.readyLine == "" || d.lineAgreesWithPorts()
+	return (d.readyLine == "" || d.lineAgreesWithPorts()) && d.probeAgrees()
 }
 
 // lineAgreesWithPorts reports whether the port a ready line stands for is
@@ -174,6 +174,9 @@ func (d *Detector) readyMessage() string {
 	if d.spec.Rule != nil {
 		parts = append(parts, "rule "+strconv.Quote(d.spec.Rule.Source)+" true")
 	}
+	if probe := d.probeReadyText(); probe != "" {
+		parts = append(parts, probe)
+	}
 	if len(parts) == 0 {
 		if settle := d.spec.Settle(); settle > 0 {
 			return fmt.Sprintf("running for %s without error", settle)
@@ -222,6 +225,9 @@ func (d *Detector) timeoutMessage() string {
 			rule += " (" + d.ruleErr.Error() + ")"
 		}
 		parts = append(parts, rule)
+	}
+	if probe := d.probeWaitText(); probe != "" {
+		parts = append(parts, probe)
 	}
 	if d.log.lines == 0 {
 		parts = append(parts, "no output")

@@ -79,8 +79,11 @@ type choiceView struct {
 	// ReadyOnListen: a port its tree listens on counts as ready.
 	ReadyOnListen bool `json:"readyOnListen,omitempty"`
 	// AssumeReadyAfter: with no sign by then, and no error, it is ready.
-	AssumeReadyAfter string            `json:"assumeReadyAfter,omitempty"`
-	Env              map[string]string `json:"env,omitempty"`
+	AssumeReadyAfter string `json:"assumeReadyAfter,omitempty"`
+	// Probe is the preset's probe that must pass too, once the process
+	// tree listens on its port ("" when none).
+	Probe string            `json:"probe,omitempty"`
+	Env   map[string]string `json:"env,omitempty"`
 	// Mode says how it runs and what decides its state: interactive
 	// (its screen), a terminal (lines and the cursor row) or pipes.
 	Mode string `json:"mode"`
@@ -114,6 +117,9 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c.ReadyPatterns, c.ErrorPatterns, c.NotReadyPatterns = sources(spec.ReadyPatterns), sources(spec.ErrorPatterns), sources(spec.NotReadyPatterns)
 	c.ReadyTimeout, c.StabilityDelay = durationText(spec.ReadyTimeout), durationText(spec.StabilityDelay)
 	c.ReadyOnListen, c.AssumeReadyAfter = spec.ReadyOnListen, durationText(spec.AssumeReadyAfter)
+	if spec.ReadyProbe != nil {
+		c.Probe = rules.DescribeProbe(*spec.ReadyProbe)
+	}
 	c.ReadyWhen = readyWhen(c, spec)
 	c.Mode = compose.ModeOf(p, det)
 	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask())
@@ -160,6 +166,9 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	}
 	if settle := spec.Settle(); settle > 0 {
 		text += fmt.Sprintf(", and then %s without an error line", settle)
+	}
+	if c.Probe != "" {
+		text += fmt.Sprintf("; once its process tree listens on port %d, only when %s passes", spec.ProbePort, c.Probe)
 	}
 
 	switch {

@@ -3,12 +3,23 @@ package control
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/procsdev/procs/compose"
 )
 
-// handleScreen answers what a PTY process shows now.
+// handleScreen answers what a PTY process shows now; with ?styled=true,
+// with its colours and cursor (compose.StyledScreen).
 func (s *Server) handleScreen(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("styled") == "true" {
+		st, err := s.engine.StyledScreen(r.PathValue("name"))
+		if err != nil {
+			writeEngineError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, st)
+		return
+	}
 	st, err := s.engine.Screen(r.PathValue("name"))
 	if err != nil {
 		writeEngineError(w, err)
@@ -21,4 +32,11 @@ func (s *Server) handleScreen(w http.ResponseWriter, r *http.Request) {
 func (c *Client) Screen(ctx context.Context, name string) (compose.ScreenText, error) {
 	var st compose.ScreenText
 	return st, c.getJSON(ctx, http.MethodGet, procPath(name, "screen"), nil, nil, &st)
+}
+
+// StyledScreen returns what a PTY process shows now with its colours and
+// cursor, for a dashboard.
+func (c *Client) StyledScreen(ctx context.Context, name string) (compose.StyledScreen, error) {
+	var st compose.StyledScreen
+	return st, c.getJSON(ctx, http.MethodGet, procPath(name, "screen"), url.Values{"styled": {"true"}}, nil, &st)
 }

@@ -46,7 +46,13 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			g.admit(w, r, token)
 			return
 		}
-		if !g.hasCookie(r) {
+		if signedIn, stale := g.checkCookie(r); !signedIn {
+			if stale {
+				// The page signed in to an earlier run of procs on this port.
+				w.Header().Set(restartedHeader, "1")
+				refuse(w, http.StatusUnauthorized, "procs ui: procs was restarted since this page was opened; run `procs ui` to open it again")
+				return
+			}
 			refuse(w, http.StatusUnauthorized, "procs ui: not signed in; run `procs ui` for a fresh link")
 			return
 		}
@@ -76,9 +82,19 @@ func (g *guard) admit(w http.ResponseWriter, r *http.Request, token string) {
 	http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
 }
 
-func (g *guard) hasCookie(r *http.Request) bool {
+// restartedHeader marks the refusal of a page signed in to an earlier run
+// of procs, which the page shows as such rather than retrying.
+const restartedHeader = "X-Procs-Restarted"
+
+// checkCookie says whether the request is signed in to this run, and if not,
+// whether it carries the cookie of an earlier run (stale).
+func (g *guard) checkCookie(r *http.Request) (signedIn, stale bool) {
 	c, err := r.Cookie(g.cookie)
-	return err == nil && g.matches(c.Value)
+	if err != nil {
+		return false, false
+	}
+	ok := g.matches(c.Value)
+	return ok, !ok
 }
 
 func (g *guard) matches(token string) bool {

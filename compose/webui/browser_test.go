@@ -16,7 +16,7 @@ import (
 
 // browser starts a headless Chromium for one test and returns its tab. A
 // machine without chromium skips the test, unless PROCS_REQUIRE_E2E=1.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -52,7 +52,7 @@ func browser(t *testing.T) context.Context {
 }
 
 // pollJS waits (generously) until the expression is truthy and returns it.
-func pollJS[T any](t *testing.T, tab context.Context, what, expr string) T {
+func pollJS[T any](t testing.TB, tab context.Context, what, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(tab, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(testDeadline), chromedp.WithPollingInterval(20*time.Millisecond)))
 	require.NoError(t, err, "waiting for %s: %s", what, expr)
@@ -60,7 +60,7 @@ func pollJS[T any](t *testing.T, tab context.Context, what, expr string) T {
 }
 
 // evalJS evaluates an expression (awaiting a promise) and returns its value.
-func evalJS[T any](t *testing.T, tab context.Context, expr string) T {
+func evalJS[T any](t testing.TB, tab context.Context, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(tab, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	require.NoError(t, err, "evaluate %s", expr)
@@ -86,12 +86,15 @@ procs:
   repl:
     command: python3 -i -q
     pty: true
+  prompt:
+    command: sh -c 'printf "\033[1;32muser@host\033[0m:\033[34m~\033[0m$ "; exec sleep 600'
+    pty: true
 `
 
 func TestBrowserDashboard(t *testing.T) {
 	tab := browser(t)
 	h := startHarness(t, stack)
-	h.waitReady(t, "db", "web", "echo", "repl")
+	h.waitReady(t, "db", "web", "echo", "repl", "prompt")
 	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(h.ui.URL())))
 
 	t.Run("the states shown are procs status's", func(t *testing.T) {
@@ -164,6 +167,15 @@ func TestBrowserDashboard(t *testing.T) {
 		assert.Contains(t, screen.Text, ">>> 1+1\n2")
 	})
 
+	t.Run("a coloured prompt is drawn in its colours, with the cursor after it", func(t *testing.T) {
+		require.NoError(t, chromedp.Do(tab, chromedp.Click(chromedp.CSS(`tr[data-proc="prompt"]`))))
+		cls := pollJS[string](t, tab, "the prompt's green span", `Array.from(document.querySelectorAll('#screen span')).filter(s => s.textContent === 'user@host').map(s => s.className).join()`)
+		assert.Equal(t, "fg-c10 b", cls, "bold green, which the terminal shows bright")
+		assert.Equal(t, "fg-c4", evalJS[string](t, tab, `Array.from(document.querySelectorAll('#screen span')).filter(s => s.textContent === '~').map(s => s.className).join()`))
+		assert.Equal(t, "user@host:~$  ", evalJS[string](t, tab, `document.getElementById('screen').textContent`), "the cursor cell after the prompt")
+		assert.Equal(t, 1, evalJS[int](t, tab, `document.querySelectorAll('#screen .cursor').length`))
+	})
+
 	t.Run("keys: j/k move, / searches, t switches the theme", func(t *testing.T) {
 		key := func(k string) string {
 			return fmt.Sprintf(`document.activeElement.blur(); document.dispatchEvent(new KeyboardEvent('keydown', {key: %q})); true`, k)
@@ -219,4 +231,35 @@ func lastIndexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// Issue 19: a page open when procs restarts says so, and how to open it
+// again, rather than retrying for ever a sign-in the new procs refuses.
+func TestBrowserSaysProcsRestarted(t *testing.T) {
+	tab := browser(t)
+	dir := t.TempDir()
+	const one = `
+procs:
+  db:
+    command: sh -c 'echo "db ready"; exec sleep 600'
+    readyPatterns: ['db ready']
+`
+	first := startHarnessIn(t, dir, one)
+	first.waitReady(t, "db")
+	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(first.ui.URL())))
+	pollJS[string](t, tab, "db row", stateOf("db"))
+	first.stop()
+	pollJS[bool](t, tab, "reconnecting", `document.getElementById('conn').textContent.includes('reconnecting')`)
+
+	second := startHarnessIn(t, dir, one)
+	second.waitReady(t, "db")
+	banner := pollJS[string](t, tab, "the restarted banner", `(b => !b.hidden && b.textContent)(document.getElementById('restarted'))`)
+	assert.Contains(t, banner, "procs ui")
+	assert.Equal(t, "procs restarted: reopen with procs ui", evalJS[string](t, tab, `document.getElementById('conn').textContent`))
+	png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	keepScreenshot(t, "restarted.png", png)
+
+	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(second.ui.URL())))
+	pollJS[bool](t, tab, "the new link signs in", `document.getElementById('restarted').hidden && document.getElementById('conn').textContent === 'live'`)
 }

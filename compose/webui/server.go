@@ -34,8 +34,9 @@ type Options struct {
 	// Port is the port on 127.0.0.1 when Listen is "" (0: the port of the
 	// last run if free, else any free one).
 	Port int
-	// StateDir keeps the token and port across restarts of procs, so an
-	// open page reconnects ("" keeps nothing).
+	// StateDir keeps the port across restarts of procs, so that an open
+	// page finds the new procs and says it must be opened again ("" keeps
+	// nothing). The token is never kept: it is new with every run.
 	StateDir string
 }
 
@@ -54,20 +55,18 @@ const readHeaderTimeout = 5 * time.Second
 // Start listens and serves the dashboard of the procs client talks to,
 // until ctx ends or Close is called.
 func Start(ctx context.Context, client *control.Client, opts Options) (*Server, error) {
-	saved := loadState(opts.StateDir)
-	token := saved.Token
-	if token == "" {
-		var err error
-		if token, err = newToken(); err != nil {
-			return nil, fmt.Errorf("web dashboard token: %w", err)
-		}
+	// A new token for every run of procs: a link or a page of an earlier
+	// run does not sign in to this one.
+	token, err := newToken()
+	if err != nil {
+		return nil, fmt.Errorf("web dashboard token: %w", err)
 	}
-	ln, hosts, err := listen(opts, saved.Port)
+	ln, hosts, err := listen(opts, loadState(opts.StateDir).Port)
 	if err != nil {
 		return nil, err
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	saveState(opts.StateDir, uiState{Port: port, Token: token})
+	saveState(opts.StateDir, uiState{Port: port})
 	g := &guard{token: token, cookie: "procs_ui_" + strconv.Itoa(port), hosts: hosts}
 	s := &Server{addr: ln.Addr().String(), served: make(chan struct{})}
 	s.url = fmt.Sprintf("http://%s/?token=%s", urlHost(ln, opts.Listen), token)
@@ -167,6 +166,7 @@ func routes(client *control.Client) http.Handler {
 		http.ServeFileFS(w, r, static, "index.html")
 	})
 	mux.Handle("GET /ui/logs", logStream{client: client})
+	mux.Handle("GET /ui/screen", screenView{client: client})
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.Header.Del("Cookie")

@@ -146,3 +146,65 @@ func readLogEvents(t *testing.T, body io.Reader, n int) []LogLine {
 	require.GreaterOrEqual(t, len(out), n)
 	return out
 }
+
+// Issue 19: the token is new with every run of procs. A page signed in to
+// the run before is told that procs restarted, on the same port, instead
+// of being let in or failing silently.
+func TestTokenIsNewWithEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	first := startHarnessIn(t, dir, twoProcs)
+	first.waitReady(t, "db", "web")
+	oldToken, oldCookie, oldAddr := first.token(t), first.cookie(t), first.ui.Addr()
+	first.stop()
+
+	second := startHarnessIn(t, dir, twoProcs)
+	second.waitReady(t, "db", "web")
+	assert.NotEqual(t, oldToken, second.token(t), "a new token for the new run")
+	require.Equal(t, oldAddr, second.ui.Addr(), "the port of the last run, so that an open page finds the new procs")
+
+	anon := &http.Client{CheckRedirect: noRedirect}
+	resp := second.do(t, anon, "GET", "/v1/info", map[string]string{"Cookie": oldCookie})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get("X-Procs-Restarted"))
+	assert.Contains(t, string(body), "procs was restarted since this page was opened; run `procs ui`")
+
+	resp = second.do(t, anon, "GET", "/?token="+oldToken, nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the old link does not sign in")
+
+	resp = second.do(t, anon, "GET", "/v1/info", nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Empty(t, resp.Header.Get("X-Procs-Restarted"), "no sign-in at all is not a restart")
+
+	resp = second.do(t, second.signedIn(t), "GET", "/v1/info", nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// Issue 19: the screen of a PTY process reaches the page in its colours.
+func TestScreenKeepsColours(t *testing.T) {
+	h := startHarness(t, `
+procs:
+  prompt:
+    command: sh -c 'printf "\033[1;32muser@host\033[0m:\033[34m~\033[0m$ "; exec sleep 600'
+    pty: true
+`)
+	h.waitReady(t, "prompt")
+	resp := h.do(t, h.signedIn(t), "GET", "/ui/screen?proc=prompt", nil)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var s Screen
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
+	assert.Equal(t, "user@host:~$ ", s.Text, "the row up to the cursor")
+	require.NotEmpty(t, s.Lines)
+	assert.Equal(t, []Span{{Text: "user@host", Fg: "c10", Bold: true}, {Text: ":"}, {Text: "~", Fg: "c4"}, {Text: "$ "}}, s.Lines[0])
+	require.NotNil(t, s.Cursor)
+	assert.Equal(t, Cursor{Col: 13, Row: 0}, *s.Cursor)
+
+	resp = h.do(t, h.signedIn(t), "GET", "/ui/screen?proc=nope", nil)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+}

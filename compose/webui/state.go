@@ -7,11 +7,11 @@ import (
 )
 
 // uiState is what the dashboard keeps in the project's .procs folder so
-// that after procs restarts an open page finds it again at the same place
-// with the same token.
+// that after procs restarts it listens at the same place: an open page
+// then reaches the new procs, which tells it that its sign-in was for the
+// old one (the token is new with every run of procs, and kept nowhere).
 type uiState struct {
-	Port  int    `json:"port"`
-	Token string `json:"token"`
+	Port int `json:"port"`
 }
 
 // stateFile is its name; mode 0600, like the API socket.
@@ -23,7 +23,7 @@ func loadState(dir string) uiState {
 		return st
 	}
 	data, err := os.ReadFile(filepath.Join(dir, stateFile))
-	if err != nil || json.Unmarshal(data, &st) != nil || len(st.Token) < 32 {
+	if err != nil || json.Unmarshal(data, &st) != nil {
 		return uiState{}
 	}
 	return st

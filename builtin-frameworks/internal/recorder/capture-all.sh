@@ -310,4 +310,10 @@ if want rabbitmq; then
 # The temp dir stays root-only: the node (user rabbitmq) cannot read it.
 RENV='env HOME=$TMP RABBITMQ_MNESIA_BASE=$TMP/mnesia RABBITMQ_LOG_BASE=$TMP/log RABBITMQ_LOGS=- RABBITMQ_NODE_PORT=27843 RABBITMQ_DIST_PORT=27844 RABBITMQ_NODENAME=rabbit27843@localhost RABBITMQ_ENABLED_PLUGINS_FILE=$TMP/plugins RABBITMQ_PID_FILE=$TMP/pid RABBITMQ_FEATURE_FLAGS_FILE=$TMP/feature_flags ERL_EPMD_PORT=27833'
 rec rabbitmq unreadable-dir -expect error -setup 'echo "[]." > plugins' -port 27843 -timeout 90s -- "$RENV rabbitmq-server"
+# Handed to rabbitmq, the node can read its files. Run as root, Debian's
+# wrapper runs the node through su in a session of its own, which the stop
+# signal to the process group does not reach: stop the node (beam.smp) by
+# hand once the capture has its ready line.
+RENV2=$(echo "$RENV" | sed 's/2784\([345]\)/2785\1/g; s/27833/27855/')
+rec rabbitmq start -setup 'echo "[]." > plugins && chown -R rabbitmq .' -port 27853 -ready-line 'Server startup complete' -stop-after 1s -timeout 150s -- "$RENV2 rabbitmq-server"
 fi

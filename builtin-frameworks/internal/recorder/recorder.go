@@ -1,17 +1,16 @@
 // Package recorder runs a real program and records what it writes, read by
-// read, with timing, in the capture format of shared/fixtures: chunks.jsonl,
-// output.raw, meta.json and cmd.txt. Captures are the ground truth the
+// read, with timing, in the capture format of package internal/capture:
+// chunks.jsonl, output.raw, meta.json and cmd.txt. Captures are the ground truth the
 // presets are tested against, so the recorder never edits output.
 package recorder
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
-	"os/user"
 	"regexp"
 	"strconv"
 	"sync"
@@ -23,8 +22,8 @@ import (
 	"github.com/procsdev/procs/internal/capture"
 )
 
-// DefaultEnv is the environment every recorded program gets, the same as
-// the shared fixtures, so captures do not depend on the recording shell.
+// DefaultEnv is the environment every recorded program gets, the same for
+// every capture, so captures do not depend on the recording shell.
 var DefaultEnv = []string{
 	"PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 	"HOME=/root", "LANG=C.UTF-8", "TERM=xterm-256color", "USER=root",
@@ -77,75 +76,37 @@ type Result struct {
 	ExitSignal string
 }
 
-// recording collects chunks from the output readers.
-type recording struct {
-	mu       sync.Mutex
-	start    time.Time
-	max      int
-	bytes    int
-	res      *Result
-	ready    *regexp.Regexp
-	partial  map[string][]byte
-	readyHit chan struct{}
-}
-
-func (r *recording) since() float64 {
-	return float64(time.Since(r.start).Microseconds()/1000) / 1000
-}
-
-func (r *recording) add(stream string, data []byte) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	t := r.since()
-	if r.bytes+len(data) > r.max {
-		data = data[:max(0, r.max-r.bytes)]
-		r.res.Truncated = true
-	}
-	if len(data) == 0 {
-		return
-	}
-	r.bytes += len(data)
-	r.res.Chunks = append(r.res.Chunks, capture.Chunk{T: t, Stream: stream, Data: append([]byte(nil), data...)})
-	r.findReadyLine(stream, data, t)
-}
-
-// findReadyLine looks for the first line matching the ready regex.
-func (r *recording) findReadyLine(stream string, data []byte, t float64) {
-	if r.ready == nil || r.res.ReadyLineT != nil {
-		return
-	}
-	buf := append(r.partial[stream], data...)
-	for {
-		i := indexEOL(buf)
-		if i < 0 {
-			break
-		}
-		line := stripANSI(string(buf[:i]))
-		buf = buf[i+1:]
-		if r.ready.MatchString(line) {
-			r.res.ReadyLine, r.res.ReadyLineT = line, &t
-			close(r.readyHit)
-			return
-		}
-	}
-	r.partial[stream] = buf
-}
-
-func indexEOL(b []byte) int {
-	for i, c := range b {
-		if c == '\n' {
-			return i
-		}
-	}
-	return -1
-}
-
-var ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r`)
-
-func stripANSI(s string) string { return ansiRe.ReplaceAllString(s, "") }
-
 // Run runs the program and records it until it exits.
 func Run(ctx context.Context, opts Options) (*Result, error) {
+	opts = withDefaults(opts)
+	if opts.Occupy && opts.Port > 0 {
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(opts.Port))
+		if err != nil {
+			return nil, fmt.Errorf("occupy port %d: %w", opts.Port, err)
+		}
+		defer ln.Close()
+	}
+	cmd, err := command(opts)
+	if err != nil {
+		return nil, err
+	}
+	rec := &recording{max: opts.MaxBytes, res: &Result{}, ready: opts.ReadyLine,
+		partial: map[string][]byte{}, readyHit: make(chan struct{})}
+	var readers sync.WaitGroup
+	if opts.PTY {
+		ptmx, err := rec.startPTY(cmd, opts, &readers)
+		if err != nil {
+			return nil, err
+		}
+		defer ptmx.Close()
+	} else if err := rec.startPipes(cmd, opts, &readers); err != nil {
+		return nil, err
+	}
+	return rec.supervise(ctx, cmd, opts, &readers)
+}
+
+// withDefaults fills the options left at zero.
+func withDefaults(opts Options) Options {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = 64 << 10
 	}
@@ -155,15 +116,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
 	}
-	if opts.Occupy && opts.Port > 0 {
-		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(opts.Port))
-		if err != nil {
-			return nil, fmt.Errorf("occupy port %d: %w", opts.Port, err)
-		}
-		defer ln.Close()
-	}
-	// exec: the program, not a shell around it, gets the signal and its
-	// exit status is the one recorded.
+	return opts
+}
+
+// command builds the command that runs opts.Command: through sh -c with
+// exec, so the program, not a shell around it, gets the signal and its exit
+// status is the one recorded; in a process group (a session on a PTY).
+func command(opts Options) (*exec.Cmd, error) {
 	cmd := exec.Command("sh", "-c", "exec "+opts.Command)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append([]string(nil), DefaultEnv...), opts.Env...)
@@ -175,188 +134,57 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		cmd.SysProcAttr.Credential = cred
 	}
-	rec := &recording{max: opts.MaxBytes, res: &Result{}, ready: opts.ReadyLine,
-		partial: map[string][]byte{}, readyHit: make(chan struct{})}
-	var readers sync.WaitGroup
-	read := func(stream string, r io.Reader) {
-		defer readers.Done()
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				rec.add(stream, buf[:n])
-			}
-			if err != nil {
-				return
-			}
-		}
-	}
-	if opts.PTY {
-		ptmx, tty, err := pty.Open()
-		if err != nil {
-			return nil, fmt.Errorf("open pty: %w", err)
-		}
-		defer ptmx.Close()
-		_ = pty.Setsize(ptmx, &pty.Winsize{Cols: 120, Rows: 40})
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-		rec.start = time.Now()
-		if err := cmd.Start(); err != nil {
-			tty.Close()
-			return nil, fmt.Errorf("start %q: %w", opts.Command, err)
-		}
-		tty.Close()
-		readers.Add(1)
-		if opts.Terminal != nil {
-			go func() {
-				defer readers.Done()
-				opts.Terminal.run(rec, ptmx)
-			}()
-		} else {
-			go read("pty", ptmx)
-		}
-	} else {
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			return nil, err
-		}
-		rec.start = time.Now()
-		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("start %q: %w", opts.Command, err)
-		}
-		readers.Add(2)
-		go read("stdout", stdout)
-		go read("stderr", stderr)
-	}
-	return rec.supervise(ctx, cmd, opts, &readers)
+	return cmd, nil
 }
 
-// supervise probes the port, stops the program when asked, and waits.
-func (rec *recording) supervise(ctx context.Context, cmd *exec.Cmd, opts Options, readers *sync.WaitGroup) (*Result, error) {
-	exited := make(chan error, 1)
+// startPTY starts cmd on a new pseudo-terminal and reads it (through the
+// Terminal when there is one); the caller closes the returned master.
+func (rec *recording) startPTY(cmd *exec.Cmd, opts Options, readers *sync.WaitGroup) (*os.File, error) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open pty: %w", err)
+	}
+	_ = pty.Setsize(ptmx, &pty.Winsize{Cols: 120, Rows: 40})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	rec.start = time.Now()
+	err = cmd.Start()
+	tty.Close()
+	if err != nil {
+		ptmx.Close()
+		return nil, fmt.Errorf("start %q: %w", opts.Command, err)
+	}
+	readers.Add(1)
 	go func() {
-		// The pipes must be drained before Wait closes them.
-		if !opts.PTY {
-			readers.Wait()
-		}
-		exited <- cmd.Wait()
-	}()
-	portOpen := make(chan struct{})
-	probeCtx, stopProbe := context.WithCancel(ctx)
-	defer stopProbe()
-	if opts.Port > 0 && !opts.Occupy {
-		go rec.probe(probeCtx, opts.Port, portOpen)
-	}
-	readySignal := portOpen
-	if opts.Port == 0 || opts.Occupy {
-		readySignal = rec.readyHit
-	}
-	var stopTimer <-chan time.Time
-	timeout := time.After(opts.Timeout)
-	signal := func() {
-		if rec.res.SignalAt == nil {
-			t := rec.since()
-			rec.res.SignalAt, rec.res.Signal = &t, signalName(opts.Signal)
-			_ = syscall.Kill(-cmd.Process.Pid, opts.Signal)
-		}
-	}
-	var waitErr error
-loop:
-	for {
-		select {
-		case <-readySignal:
-			readySignal = nil
-			if opts.StopAfter > 0 {
-				stopTimer = time.After(opts.StopAfter)
-			}
-		case <-stopTimer:
-			signal()
-			timeout = time.After(10 * time.Second)
-		case <-timeout:
-			if rec.res.SignalAt == nil {
-				signal()
-				timeout = time.After(10 * time.Second)
-			} else {
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			}
-		case waitErr = <-exited:
-			break loop
-		}
-	}
-	rec.mu.Lock()
-	rec.res.ExitT = rec.since()
-	rec.mu.Unlock()
-	if opts.PTY {
-		// The pty reader ends when the last holder of the tty exits.
-		done := make(chan struct{})
-		go func() { readers.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-		}
-	}
-	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) {
-		return nil, fmt.Errorf("wait: %w", waitErr)
-	}
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		rec.res.ExitSignal = signalName(ws.Signal())
-	} else {
-		code := ws.ExitStatus()
-		rec.res.ExitCode = &code
-	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return rec.res, nil
-}
-
-// probe connects to the port until it accepts.
-func (rec *recording) probe(ctx context.Context, port int, open chan<- struct{}) {
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	for ctx.Err() == nil {
-		conn, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			conn.Close()
-			rec.mu.Lock()
-			t := rec.since()
-			rec.res.PortOpenT = &t
-			rec.mu.Unlock()
-			close(open)
+		defer readers.Done()
+		if opts.Terminal != nil {
+			opts.Terminal.run(rec, ptmx)
 			return
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+		rec.read("pty", ptmx)
+	}()
+	return ptmx, nil
 }
 
-func credential(name string) (*syscall.Credential, error) {
-	u, err := user.Lookup(name)
+// startPipes starts cmd with stdout and stderr on pipes and reads both.
+func (rec *recording) startPipes(cmd *exec.Cmd, opts Options, readers *sync.WaitGroup) error {
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("look up user %s: %w", name, err)
+		return err
 	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGQUIT:
-		return "SIGQUIT"
-	case syscall.SIGHUP:
-		return "SIGHUP"
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
 	}
-	return s.String()
+	rec.start = time.Now()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %q: %w", opts.Command, err)
+	}
+	readers.Add(2)
+	for stream, r := range map[string]io.Reader{"stdout": stdout, "stderr": stderr} {
+		go func() {
+			defer readers.Done()
+			rec.read(stream, r)
+		}()
+	}
+	return nil
 }

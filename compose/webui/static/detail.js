@@ -55,11 +55,13 @@ function loadResult() {
   const seq = ui.resultSeq;
   if (ui.acting) return; // the action's own result comes
   api('GET', procPath(name, 'wait') + '?for=' + encodeURIComponent(p.state) + '&timeout=2s')
-    .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result'); })
+    .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result', false); })
     .catch(() => {});
 }
 
-function showResult(res, title) {
+// showResult draws a wait's result; timed says the wait's duration means
+// something (an action's), not a look at a state already reached.
+function showResult(res, title, timed = true) {
   const box = $('d-result');
   box.hidden = false;
   // A wait for the current state succeeds even when that state is failed.
@@ -68,7 +70,7 @@ function showResult(res, title) {
   box.textContent = '';
   const head = document.createElement('div');
   head.textContent = title + ': ' + (ok ? '✓ ' : '✗ ') + res.state + ' (run ' + res.run + ')' +
-    (res.message ? ' — ' + res.message : '') + (res.durationMs ? ' in ' + res.durationMs + ' ms' : '');
+    (res.message ? ' — ' + res.message : '') + (timed && res.durationMs ? ' (took ' + res.durationMs + ' ms)' : '');
   box.appendChild(head);
   if (res.logs && res.logs.length) {
     const pre = document.createElement('pre');
@@ -113,20 +115,62 @@ function refreshScreen() {
   if (!p || !p.pty || screenBusy) return;
   screenBusy = true;
   const name = p.name;
-  api('GET', procPath(name, 'screen'))
+  api('GET', '/ui/screen?proc=' + encodeURIComponent(name))
     .then((s) => { if (name === ui.selected) drawScreen(s); })
-    .catch((err) => { if (name === ui.selected) $('screen').textContent = '(' + err.message + ')'; })
+    .catch((err) => { if (name === ui.selected) { lastScreen = ''; $('screen').textContent = '(' + err.message + ')'; } })
     .finally(() => { screenBusy = false; });
 }
 
-// drawScreen shows the screen at its size; a screen taller than the box
-// scrolls to its bottom, where prompts and cursors usually are.
+let lastScreen = '';
+
+// drawScreen shows the screen at its size, in its colours, with the
+// cursor; a screen taller than the box scrolls to its bottom, where
+// prompts and cursors usually are.
 function drawScreen(s) {
   const pre = $('screen');
-  if (pre.textContent === s.text) return;
+  const key = JSON.stringify([s.lines, s.cursor]);
+  if (key === lastScreen) return;
+  lastScreen = key;
   pre.style.height = (s.rows * 1.25 + 1) + 'em';
-  pre.textContent = s.text;
+  const frag = document.createDocumentFragment();
+  s.lines.forEach((spans, row) => {
+    if (row > 0) frag.appendChild(document.createTextNode('\n'));
+    appendSpans(frag, s.cursor && s.cursor.row === row ? withCursor(spans, s.cursor.col) : spans);
+  });
+  if (s.cursor && s.cursor.row >= s.lines.length) {
+    for (let row = s.lines.length; row <= s.cursor.row; row++) frag.appendChild(document.createTextNode('\n'));
+    appendSpans(frag, withCursor([], s.cursor.col));
+  }
+  pre.textContent = '';
+  pre.appendChild(frag);
   pre.scrollTop = pre.scrollHeight;
+}
+
+// withCursor splits spans so that the character at col (a blank past the
+// end of the row) is a span of its own marked as the cursor.
+function withCursor(spans, col) {
+  const out = [];
+  let at = 0;
+  let placed = false;
+  for (const s of spans) {
+    const chars = Array.from(s.t);
+    if (placed || col < at || col >= at + chars.length) {
+      out.push(s);
+      at += chars.length;
+      continue;
+    }
+    const i = col - at;
+    if (i > 0) out.push({ ...s, t: chars.slice(0, i).join('') });
+    out.push({ ...s, t: chars[i], cur: true });
+    if (i + 1 < chars.length) out.push({ ...s, t: chars.slice(i + 1).join('') });
+    at += chars.length;
+    placed = true;
+  }
+  if (!placed) {
+    if (col > at) out.push({ t: ' '.repeat(col - at) });
+    out.push({ t: ' ', cur: true });
+  }
+  return out;
 }
 
 function scheduleScreen() {

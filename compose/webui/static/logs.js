@@ -134,9 +134,16 @@ function lineElement(l) {
   const div = document.createElement('div');
   div.className = 'line' + (l.stream === 'stderr' ? ' err' : l.stream === 'procs' ? ' procs' : '');
   div.title = l.stream + ' · ' + l.time + (l.run ? ' · run ' + l.run : '');
-  for (const s of l.spans) {
-    if (!s.fg && !s.bg && !s.b && !s.d && !s.i && !s.u && !s.r) {
-      div.appendChild(document.createTextNode(s.t));
+  appendSpans(div, l.spans);
+  return div;
+}
+
+// appendSpans draws styled spans (as /ui/logs and /ui/screen send them)
+// into el: plain text as text, the rest as spans with the theme's classes.
+function appendSpans(el, spans) {
+  for (const s of spans) {
+    if (!s.fg && !s.bg && !s.b && !s.d && !s.i && !s.u && !s.r && !s.cur) {
+      el.appendChild(document.createTextNode(s.t));
       continue;
     }
     const span = document.createElement('span');
@@ -147,9 +154,9 @@ function lineElement(l) {
     paint(span, 'fg', 'color', fg);
     paint(span, 'bg', 'background', bg);
     for (const k of ['b', 'd', 'i', 'u']) if (s[k]) span.classList.add(k);
-    div.appendChild(span);
+    if (s.cur) span.classList.add('cursor');
+    el.appendChild(span);
   }
-  return div;
 }
 
 function paint(el, prefix, prop, colour) {

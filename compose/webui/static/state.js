@@ -22,6 +22,7 @@ const ui = {
   eventAt: new Map(),
   resultSeq: 0, // bumped by actions, so a slower "last result" does not cover their answer
   acting: false,
+  restarted: false, // procs was restarted: this page must be opened again
   // applied records, per process, the last state event drawn and how long
   // it took from procs publishing it to the row showing it (tests read it).
   applied: {},
@@ -36,6 +37,7 @@ async function api(method, path, body) {
     init.body = JSON.stringify(body);
   }
   const resp = await fetch(path, init);
+  if (isRestarted(resp)) showRestarted();
   const text = await resp.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text.trim() }; }
@@ -49,3 +51,20 @@ async function api(method, path, body) {
 }
 
 const procPath = (name, action) => '/v1/procs/' + encodeURIComponent(name) + (action ? '/' + action : '');
+
+// isRestarted says whether procs refused the page because it signed in to
+// an earlier run of procs: the token is new with every run.
+const isRestarted = (resp) => resp.status === 401 && resp.headers.get('X-Procs-Restarted') === '1';
+
+// showRestarted stops every stream and says how to open the page again:
+// retrying can never sign in.
+function showRestarted() {
+  if (ui.restarted) return;
+  ui.restarted = true;
+  if (ui.events) { ui.events.close(); ui.events = null; }
+  if (ui.logSource) { ui.logSource.close(); ui.logSource = null; }
+  const c = $('conn');
+  c.className = 'conn restarted';
+  c.textContent = 'procs restarted: reopen with procs ui';
+  $('restarted').hidden = false;
+}

@@ -245,11 +245,13 @@ function connectEvents() {
   es.onmessage = (m) => onEvent(JSON.parse(m.data));
   es.onerror = () => {
     // Closed by hand and retried, so that a procs restarted (a new
-    // answer, even an error page) is found again.
+    // answer, even an error page) is found again; a procs restarted on
+    // this port refuses this page's sign-in, which ends the retries.
     es.close();
     if (ui.events !== es) return;
     setConn('down', 'reconnecting…');
-    setTimeout(connectEvents, retry);
+    fetch('/v1/info').then((resp) => { if (isRestarted(resp)) showRestarted(); }).catch(() => {});
+    setTimeout(() => { if (!ui.restarted) connectEvents(); }, retry);
     retry = Math.min(retry * 2, 5000);
   };
 }

@@ -1,0 +1,144 @@
+package frameworks
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Probe is how a preset asks its server whether it serves, beyond an open
+// port: a protocol greeting (redis PING → +PONG), an HTTP path (/health)
+// or a command (pg_isready). Exactly one of TCP, HTTP and Exec is set. The
+// engine runs it, with the port filled in, when the process has no
+// healthcheck of its own.
+type Probe struct {
+	// TCP connects to the port and, with a Send or an Expect, greets it.
+	TCP *Greeting
+	// HTTP is a path to GET on the port ("/health"): a status below 400
+	// passes.
+	HTTP string
+	// Exec is a command, run without a shell, that exits 0 when the server
+	// serves; "{port}" in a word stands for the port.
+	Exec []string
+}
+
+// Greeting is a TCP probe's exchange: Send is written once connected, and
+// the reply must match the RE2 regex Expect. Either may be empty: with no
+// Expect any reply passes, with neither a connection does.
+type Greeting struct {
+	Send   string `yaml:"send"`
+	Expect string `yaml:"expect"`
+}
+
+// probeFile is the YAML form of a preset's probe.
+type probeFile struct {
+	TCP  *Greeting `yaml:"tcp"`
+	HTTP string    `yaml:"http"`
+	Exec execWords `yaml:"exec"`
+}
+
+// execWords is a command as a list of words, or as one string split like a
+// shell would (without running one).
+type execWords []string
+
+// UnmarshalYAML accepts a command string or a list of words.
+func (w *execWords) UnmarshalYAML(unmarshal func(any) error) error {
+	var line string
+	if err := unmarshal(&line); err == nil {
+		*w = shellWords(line)
+		return nil
+	}
+	var words []string
+	if err := unmarshal(&words); err != nil {
+		return fmt.Errorf("exec: want a command or a list of words: %w", err)
+	}
+	*w = words
+	return nil
+}
+
+// probe turns the file form into a Probe, checking it.
+func (f *probeFile) probe() (*Probe, error) {
+	if f == nil {
+		return nil, nil
+	}
+	p := &Probe{TCP: f.TCP, HTTP: f.HTTP, Exec: f.Exec}
+	set := 0
+	for _, isSet := range []bool{p.TCP != nil, p.HTTP != "", len(p.Exec) > 0} {
+		if isSet {
+			set++
+		}
+	}
+	switch {
+	case set != 1:
+		return nil, fmt.Errorf("probe: want exactly one of tcp, http and exec")
+	case p.HTTP != "" && !strings.HasPrefix(p.HTTP, "/"):
+		return nil, fmt.Errorf("probe.http %q: want a path such as /health", p.HTTP)
+	case p.TCP != nil && p.TCP.Expect != "":
+		if _, err := regexp.Compile(p.TCP.Expect); err != nil {
+			return nil, fmt.Errorf("probe.tcp.expect: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// Fill returns the words of an exec probe with "{port}" replaced by port.
+func (p *Probe) Fill(port int) []string {
+	words := make([]string, len(p.Exec))
+	for i, w := range p.Exec {
+		words[i] = strings.ReplaceAll(w, "{port}", strconv.Itoa(port))
+	}
+	return words
+}
+
+// PortOf finds the port a command runs the preset's program on, for its
+// probe: the value of the preset's port flag in the command (`--port 7000`,
+// `--port=7000`), else its port variable in env or in the command's
+// VAR=value prefixes, else the default port. from says which ("--port",
+// "RABBITMQ_NODE_PORT", "default"); 0 when none is known.
+func (p *Preset) PortOf(command string, env map[string]string) (port int, from string) {
+	words := allWords(command, 0)
+	if p.PortFlag != "" {
+		for i, w := range words {
+			value, ok := "", false
+			switch {
+			case w == p.PortFlag && i+1 < len(words):
+				value, ok = words[i+1], true
+			case strings.HasPrefix(w, p.PortFlag+"="):
+				value, ok = strings.TrimPrefix(w, p.PortFlag+"="), true
+			}
+			if n, err := strconv.Atoi(value); ok && err == nil && n > 0 && n < 65536 {
+				return n, p.PortFlag
+			}
+		}
+	}
+	if p.PortEnv != "" {
+		value, ok := env[p.PortEnv]
+		for _, w := range words {
+			if v, isVar := strings.CutPrefix(w, p.PortEnv+"="); isVar {
+				value, ok = v, true
+			}
+		}
+		if n, err := strconv.Atoi(value); ok && err == nil && n > 0 && n < 65536 {
+			return n, p.PortEnv
+		}
+	}
+	if p.DefaultPort != 0 {
+		return p.DefaultPort, "default"
+	}
+	return 0, ""
+}
+
+// allWords splits a command and the commands it nests (`sh -c '...'`)
+// into words.
+func allWords(command string, depth int) []string {
+	var out []string
+	for _, w := range shellWords(command) {
+		if depth < 4 && strings.ContainsAny(w, " \t") {
+			out = append(out, allWords(w, depth+1)...)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}

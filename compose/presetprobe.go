@@ -1,0 +1,109 @@
+package compose
+
+import (
+	"context"
+	"net"
+	"os/exec"
+	"strconv"
+	"time"
+
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
+)
+
+// A preset's probe (redis PING, memcached version, pg_isready, RabbitMQ's
+// AMQP greeting) tells that a server answers, not only that its port is
+// open. The engine runs it while a run starts, from when the run's tree
+// listens on its port until the run is ready; the detector is ready only
+// once it passes (rules.Spec.ReadyProbe). It is not kept as a healthcheck
+// once ready: some servers log every probe (RabbitMQ warns of each
+// connection closed after its greeting); a healthcheck in procs.yaml does
+// that, and replaces the preset's probe.
+
+// presetProbeTimeout bounds one probe of a preset.
+const presetProbeTimeout = 2 * time.Second
+
+// presetProbeInterval is the longest wait between two probes of a preset
+// while the run starts (they start 50 ms apart and double).
+const presetProbeInterval = time.Second
+
+// readyProbeOf builds the ready probe a process gets from its preset, and
+// the port it asks: none for a process with a healthcheck of its own, a
+// task, an interactive program, a preset without a probe, a port that is
+// not known, or an exec probe whose program is not installed.
+func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, int) {
+	if preset == nil || preset.Probe == nil || p.Healthcheck != nil || p.IsTask() || preset.Interactive {
+		return nil, 0
+	}
+	port := p.Port
+	if port == 0 {
+		port, _ = preset.PortOf(p.Command.String(), p.Env)
+	}
+	if port == 0 {
+		return nil, 0
+	}
+	// localhost: the server may listen on 127.0.0.1, ::1 or both, and a
+	// dial of localhost tries each.
+	addr := net.JoinHostPort("localhost", strconv.Itoa(port))
+	probe := preset.Probe
+	spec := &rules.ProbeSpec{Timeout: presetProbeTimeout, Dir: p.Cwd}
+	switch {
+	case probe.TCP != nil:
+		spec.Kind, spec.Addr, spec.Send = rules.ProbeTCP, addr, probe.TCP.Send
+		if probe.TCP.Expect != "" {
+			// Checked when the preset was loaded.
+			patterns, err := rules.CompilePatterns([]string{probe.TCP.Expect})
+			if err != nil {
+				return nil, 0
+			}
+			spec.Expect = &patterns[0]
+		}
+	case probe.HTTP != "":
+		spec.Kind, spec.URL = rules.ProbeHTTP, "http://"+addr+probe.HTTP
+	default:
+		spec.Kind, spec.Argv = rules.ProbeExec, probe.Fill(port)
+		if _, err := exec.LookPath(spec.Argv[0]); err != nil {
+			return nil, 0
+		}
+	}
+	return spec, port
+}
+
+// startProbes starts the healthcheck of procs.yaml at once; the preset's
+// ready probe waits for its port (probeWhenListening).
+func (l *runLoop) startProbes(ctx context.Context) {
+	l.probeCtx = ctx
+	if h := l.s.spec.health; h != nil {
+		l.runProbe(ctx, *h, l.s.spec.interval)
+	}
+}
+
+// probeWhenListening starts the preset's ready probe once the run's tree
+// listens on its port, until the run is ready.
+func (l *runLoop) probeWhenListening(ports []int) {
+	spec := l.s.spec.detect
+	if l.ready || l.stopReadyProbe != nil || spec == nil || !spec.ProbeGate(ports) {
+		return
+	}
+	ctx, stop := context.WithCancel(l.probeCtx)
+	l.stopReadyProbe = stop
+	l.runProbe(ctx, *spec.ReadyProbe, presetProbeInterval)
+}
+
+// readyProbeDone stops the preset's ready probe, if it runs.
+func (l *runLoop) readyProbeDone() {
+	if l.stopReadyProbe != nil {
+		l.stopReadyProbe()
+	}
+}
+
+// runProbe probes until ctx ends, sending each result to the loop.
+func (l *runLoop) runProbe(ctx context.Context, p rules.ProbeSpec, interval time.Duration) {
+	go rules.RunProbe(ctx, p, interval, func(r rules.ProbeResult) {
+		select {
+		case l.probeCh <- r:
+		case <-ctx.Done():
+		}
+	})
+}

@@ -1,0 +1,111 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// absorb records what ev says and returns the stripped line of a line event.
+func (d *Detector) absorb(ev Event) string {
+	switch ev.Kind {
+	case EventLine:
+		return d.absorbLine(ev.Line, ev.Time)
+	case EventScreen:
+		return d.absorbCursorRow(ev.Time)
+	case EventPorts:
+		d.ports = slices.Sorted(slices.Values(ev.Ports))
+		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
+	case EventProbe:
+		d.probe = ev.Probe
+		switch ev.Probe.Kind {
+		case ProbeHTTP:
+			d.httpStatus = ev.Probe.Status
+		case ProbeExec:
+			d.execOK = ev.Probe.OK
+		}
+	case EventExec:
+		if d.spec.ReadyByRunning() && !d.ready {
+			// A shim has not yet chosen the program; once it has, the
+			// program settles from then.
+			was := d.launching
+			d.launching, d.busy = isLauncher(ev.Program), ev.Busy
+			if d.launching != was {
+				d.readySince = ev.Time
+			}
+		}
+	case EventDeps:
+		d.deps = make(map[string]string, len(ev.Deps))
+		for name, state := range ev.Deps {
+			d.deps[name] = string(state)
+		}
+	}
+	return ""
+}
+
+// absorbLine applies the line priorities: error, then not-ready, then
+// ready. After an error line, lines are collected into the failure.
+func (d *Detector) absorbLine(l Line, now time.Time) string {
+	text := l.Text
+	if text == "" && len(l.Raw) > 0 {
+		text = StripText(l.Raw)
+	}
+	d.log.add(text)
+	if l.Stream == StreamStderr && strings.TrimSpace(text) != "" {
+		d.lastStderr = text
+	}
+	if d.interactive() {
+		// The screen, not the jumble of redrawn lines, decides.
+		return text
+	}
+	return d.matchLine(text, now)
+}
+
+// matchLine applies the line priorities to text: error, then not-ready,
+// then ready. It returns text.
+func (d *Detector) matchLine(text string, now time.Time) string {
+	d.remember(text)
+	if d.failing != nil {
+		d.failing.add(text, now)
+		return text
+	}
+	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
+		if d.ready && !d.spec.waitsForNothing() {
+			// Up and serving, by a signal of its own: an error now (a dev
+			// server's compile error after an edit) makes the run
+			// unhealthy, not failed. A ready line brings it back; an exit
+			// ends it. A run ready only because it was running has shown
+			// nothing that outweighs an error line: it fails.
+			if d.verdict.State != StateUnhealthy {
+				d.set(Verdict{State: StateUnhealthy, Reason: "error", Message: errorMessage(p, text), Line: text})
+			}
+			return text
+		}
+		// The first error line begins the failure; what follows it until
+		// the output is quiet says what it is.
+		if d.verdict.Reason != "error" && !d.exited {
+			d.beginFailure(p, text, now)
+		}
+		return text
+	}
+	if _, ok := matchAny(d.spec.NotReadyPatterns, text); ok {
+		d.notReadyLine, d.readyLine, d.readyPort = text, "", 0
+		d.ready, d.readySince = false, time.Time{}
+		return text
+	}
+	if _, ok := matchAny(d.spec.ReadyPatterns, text); ok {
+		if d.readyLine == "" || d.ready || d.spec.Interactive {
+			// Before ready, the first ready line is the one that decides
+			// (the lines after it may only add its URL: see readyPort).
+			d.readyLine = text
+		}
+		d.notReadyLine = ""
+		if d.readyPort == 0 {
+			d.readyPort = urlPortOf(text)
+		}
+		if d.ready && d.verdict.State == StateUnhealthy {
+			d.set(Verdict{State: StateReady, Reason: "recovered", Message: "recovered: matched " + quote(text), Line: text})
+		}
+	}
+	return text
+}

@@ -1,0 +1,83 @@
+package rules
+
+import "time"
+
+// decide moves between starting and ready after an event.
+func (d *Detector) decide(now time.Time, line string) {
+	if d.notReadyLine != "" {
+		d.set(Verdict{State: StateStarting, Reason: "not-ready", Line: d.notReadyLine,
+			Message: "waiting at prompt " + quote(d.notReadyLine)})
+		return
+	}
+	if d.ready {
+		return
+	}
+	if d.launching && now.Before(d.readySince.Add(launcherMax)) {
+		d.set(startingVerdict)
+		return
+	}
+	if !d.condition(now, line) {
+		d.readySince = time.Time{}
+		d.set(startingVerdict)
+		return
+	}
+	if d.readySince.IsZero() {
+		d.readySince = now
+	}
+	if now.Sub(d.readySince) < d.settle() || d.settling(now) {
+		d.set(startingVerdict)
+		return
+	}
+	d.ready = true
+	d.set(Verdict{State: StateReady, Reason: "ready", Message: d.readyMessage(), Line: d.readyLine})
+}
+
+// checkTimeout fails the run once the readiness timeout has passed, unless
+// the ready condition already holds and only the stability delay remains;
+// with no timeout but AssumeReadyAfter, it assumes the run ready instead.
+func (d *Detector) checkTimeout(now time.Time) {
+	if d.failed || d.failing != nil || d.ready || d.up || !d.readySince.IsZero() {
+		return
+	}
+	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
+	case timeout > 0 && !now.Before(d.started.Add(timeout)):
+		d.fail("timeout", d.timeoutMessage(), "")
+	case timeout <= 0 && assume > 0 && !now.Before(d.started.Add(assume)):
+		d.ready = true
+		d.set(Verdict{State: StateReady, Reason: "assumed", Message: d.assumedMessage()})
+	}
+}
+
+func (d *Detector) handleExit(e Exit) {
+	if d.failing != nil {
+		d.decideFailure()
+	}
+	d.exited = true
+	v := classifyExit(e, d.spec.Task)
+	if d.spec.Interactive && !d.spec.Task {
+		v = classifyExitInteractive(e)
+	}
+	switch {
+	case (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted:
+		// The error line (or the timeout) says more than the exit code.
+		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
+		v.Message = d.verdict.Message + "; then " + e.describe()
+	case v.State == StateFailed && v.Reason != "daemonized":
+		v.Message, v.Line = d.crashMessage(v.Message)
+	}
+	d.verdict = v
+}
+
+func (d *Detector) fail(reason, message, line string) {
+	d.failed = true
+	d.verdict = Verdict{State: StateFailed, Reason: reason, Message: message, Line: line}
+}
+
+// set replaces the verdict only when it changes, so the hot path of lines
+// that change nothing copies no strings.
+func (d *Detector) set(v Verdict) {
+	if v.State == d.verdict.State && v.Reason == d.verdict.Reason && v.Line == d.verdict.Line {
+		return
+	}
+	d.verdict = v
+}

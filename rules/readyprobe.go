@@ -1,0 +1,96 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// probePortGrace is how long a run with a ReadyProbe whose port its tree
+// is not seen listening on waits, its ready condition otherwise holding,
+// before it is ready without the probe: the port watcher looks every
+// 250 ms at most, so a port opened just before the ready line is seen in
+// this time; a server that never listens on it (postgres on a Unix socket
+// only, redis --port 0) is ready by its line this much later.
+const probePortGrace = 500 * time.Millisecond
+
+// ProbeGate reports whether the engine should run the spec's ReadyProbe
+// now, given the ports the process tree listens on: it has one, and the
+// tree listens on its port. A probe of a port the tree does not hold would
+// ask another program.
+func (s *Spec) ProbeGate(ports []int) bool {
+	return s.ReadyProbe != nil && slices.Contains(ports, s.ProbePort)
+}
+
+// probeAgrees reports whether the ReadyProbe lets the run be ready: there
+// is none, the tree does not listen on its port (nothing to ask), or its
+// latest result is OK.
+func (d *Detector) probeAgrees() bool {
+	if !d.spec.ProbeGate(d.ports) {
+		return true
+	}
+	return d.probe.OK
+}
+
+// settle is how long the ready condition must hold: the spec's Settle, and
+// at least probePortGrace while a ReadyProbe's port is not seen listened on.
+func (d *Detector) settle() time.Duration {
+	if d.spec.ReadyProbe != nil && !d.spec.ProbeGate(d.ports) {
+		return max(d.spec.Settle(), probePortGrace)
+	}
+	return d.spec.Settle()
+}
+
+// probeReadyText says what the ReadyProbe answered, for the ready message;
+// "" when it did not decide.
+func (d *Detector) probeReadyText() string {
+	if !d.spec.ProbeGate(d.ports) || !d.probe.OK {
+		return ""
+	}
+	return DescribeProbe(*d.spec.ReadyProbe) + " " + answered(d.probe)
+}
+
+// probeWaitText says what the ReadyProbe has said so far, for the timeout
+// message; "" when it does not hold the run back.
+func (d *Detector) probeWaitText() string {
+	if !d.spec.ProbeGate(d.ports) || d.probe.OK {
+		return ""
+	}
+	if d.probe.Time.IsZero() {
+		return DescribeProbe(*d.spec.ReadyProbe) + " not answered yet"
+	}
+	return DescribeProbe(*d.spec.ReadyProbe) + " failing: " + d.probe.Err
+}
+
+// DescribeProbe names a probe for people: `GET http://localhost:8080/health`,
+// `"PING\r\n" to localhost:6379`, `pg_isready`.
+func DescribeProbe(p ProbeSpec) string {
+	switch p.Kind {
+	case ProbeHTTP:
+		return "GET " + p.URL
+	case ProbeTCP:
+		if p.Send != "" {
+			return fmt.Sprintf("probe %q to %s", p.Send, p.Addr)
+		}
+		return "probe of " + p.Addr
+	case ProbeExec:
+		if len(p.Argv) > 0 {
+			return filepath.Base(p.Argv[0])
+		}
+	}
+	return string(p.Kind) + " probe"
+}
+
+// answered says how a probe that passed answered.
+func answered(r ProbeResult) string {
+	switch {
+	case r.Answer != "":
+		return fmt.Sprintf("answered %q", r.Answer)
+	case r.Kind == ProbeHTTP:
+		return fmt.Sprintf("answered %d", r.Status)
+	case r.Kind == ProbeExec:
+		return "exited 0"
+	}
+	return "connected"
+}

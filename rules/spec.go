@@ -1,0 +1,50 @@
+package rules
+
+import "time"
+
+// Spec is what a process's config says about detecting its readiness and
+// failure. It is built once at config load and shared by every run.
+type Spec struct {
+	ReadyPatterns, ErrorPatterns, NotReadyPatterns []Pattern
+	// Rule is the compiled `ready` expression; nil when none.
+	Rule *Rule
+	// Port is the configured port; 0 when none.
+	Port int
+	// ReadyTimeout fails a run not ready in time; 0 means wait forever.
+	ReadyTimeout time.Duration
+	// StabilityDelay is how long the ready condition must hold without an
+	// error line before the run is ready; 0 means at once.
+	StabilityDelay time.Duration
+	// Task marks a one-shot process: exit 0 is completed, not a failure.
+	Task bool
+	// ReadyOnListen makes a TCP port the process tree listens on count as
+	// ready, as a ready line does: for servers that print nothing when
+	// ready, and runtimes whose servers may not say so.
+	ReadyOnListen bool
+	// ReadyLinePort makes a ready line that names a URL with a port (a
+	// preset's "Uvicorn running on http://127.0.0.1:8000") wait for the
+	// process tree to listen on that port: some servers say so before
+	// their worker accepts. A configured Port is waited for in any case.
+	ReadyLinePort bool
+	// AssumeReadyAfter, when set and ReadyTimeout is not, makes a run still
+	// starting after it, without an error, ready with reason "assumed": for
+	// generic runtimes (go run, node app.js) that may run a worker, which
+	// never listens nor says it is ready.
+	AssumeReadyAfter time.Duration
+	// PortInUse answers the rule's portOpen(n); nil means the PortInUse of
+	// this package (reads /proc). Tests replace it to stay pure.
+	PortInUse func(port int) bool
+	// Interactive marks a program driven through its terminal (an agent
+	// CLI, a shell, a REPL): with a screen attached, its state comes from
+	// the screen (classifyScreen), not from the lines.
+	Interactive bool
+	// Agent holds the interactive patterns beyond ready/error/not-ready.
+	Agent AgentSpec
+	// ReadyProbe is a preset's probe of its own server (a redis PING, an
+	// HTTP /health, pg_isready), nil when none: once the process tree
+	// listens on ProbePort, the run is ready only when the latest result of
+	// this probe is OK. The engine runs it from then on (see ProbeGate).
+	ReadyProbe *ProbeSpec
+	// ProbePort is the port ReadyProbe asks.
+	ProbePort int
+}
