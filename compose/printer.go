@@ -2,6 +2,7 @@ package compose
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -15,11 +16,18 @@ import (
 // Printer writes events to a terminal as `name | line`, with names padded
 // and coloured, and state changes on lines of their own.
 type Printer struct {
-	w       *bufio.Writer
-	width   int
-	colors  map[string]*color.Color
-	plain   bool
-	procsCo *color.Color
+	w     *bufio.Writer
+	width int
+	plain bool
+	// prefixes are the rendered `name | ` of each process (colour codes
+	// included), made once instead of formatted for every line.
+	prefixes map[string][]byte
+	// notePrefix starts procs' own lines.
+	notePrefix []byte
+	procsCo    *color.Color
+	// spare is the slice of the last events printed, given back to the
+	// subscription to queue the next ones in.
+	spare []Event
 }
 
 // palette is the sequence of name colours.
@@ -29,13 +37,21 @@ var palette = []color.Attribute{color.FgCyan, color.FgYellow, color.FgGreen, col
 // no colour codes are written (NO_COLOR, --no-color, or not a terminal);
 // colours the children write themselves are kept either way.
 func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
-	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), colors: map[string]*color.Color{}, plain: plain}
-	for i, name := range names {
+	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), prefixes: map[string][]byte{}, plain: plain}
+	for _, name := range names {
 		p.width = max(p.width, len(name))
-		p.colors[name] = p.color(palette[i%len(palette)])
 	}
 	p.procsCo = p.color(color.Bold)
+	p.notePrefix = p.render(p.procsCo, "procs")
+	for i, name := range names {
+		p.prefixes[name] = p.render(p.color(palette[i%len(palette)]), name)
+	}
 	return p
+}
+
+// render is the prefix of name's lines in colour c.
+func (p *Printer) render(c *color.Color, name string) []byte {
+	return []byte(c.Sprintf("%-*s | ", p.width, name))
 }
 
 func (p *Printer) color(attr color.Attribute) *color.Color {
@@ -54,15 +70,17 @@ func (p *Printer) Run(sub *Subscription, stop <-chan struct{}) {
 	for {
 		select {
 		case <-sub.Ready():
-			p.print(sub.Next())
+			p.print(sub.NextReusing(p.spare))
 		case <-stop:
-			p.print(sub.Next())
+			p.print(sub.NextReusing(p.spare))
 			return
 		}
 	}
 }
 
 func (p *Printer) print(events []Event, dropped int) {
+	// The queue is bounded (maxQueuedBytes), and so is what the spare keeps.
+	p.spare = events
 	if dropped > 0 {
 		p.note(fmt.Sprintf("%d lines not shown (output too fast for this terminal; all are in .procs/logs)", dropped))
 	}
@@ -75,7 +93,7 @@ func (p *Printer) print(events []Event, dropped int) {
 			} else {
 				p.w.Write(ev.Raw)
 			}
-			if !p.plain && strings.Contains(string(ev.Raw), "\x1b[") {
+			if !p.plain && bytes.Contains(ev.Raw, colorIntro) {
 				p.w.WriteString("\x1b[0m") // a child's colour must not bleed into the next line
 			}
 			p.w.WriteByte('\n')
@@ -94,16 +112,21 @@ func (p *Printer) print(events []Event, dropped int) {
 	_ = p.w.Flush()
 }
 
+// colorIntro starts the escape sequences a child colours its output with.
+var colorIntro = []byte("\x1b[")
+
 func (p *Printer) prefix(name string) {
-	c := p.colors[name]
-	if c == nil {
-		c = p.procsCo
+	prefix, ok := p.prefixes[name]
+	if !ok {
+		// A process added by a reload: shown like procs' own lines.
+		prefix = p.render(p.procsCo, name)
+		p.prefixes[name] = prefix
 	}
-	c.Fprintf(p.w, "%-*s | ", p.width, name)
+	p.w.Write(prefix)
 }
 
 func (p *Printer) note(text string) {
-	p.procsCo.Fprintf(p.w, "%-*s | ", p.width, "procs")
+	p.w.Write(p.notePrefix)
 	p.w.WriteString(text)
 	p.w.WriteByte('\n')
 }
