@@ -154,8 +154,9 @@ type Subscription struct {
 	queue       []Event
 	queued      int // line events in queue
 	queuedBytes int // their queuedSize
-	dropped     int
-	closed      bool
+	// dropped counts the line events dropped since the last Next, by process.
+	dropped map[string]int
+	closed  bool
 }
 
 func (s *Subscription) push(ev Event) {
@@ -164,7 +165,7 @@ func (s *Subscription) push(ev Event) {
 	}
 	s.mu.Lock()
 	if ev.Type == EventLine && !s.room(&ev) {
-		s.dropped++
+		s.drop(ev.Proc)
 		s.mu.Unlock()
 		return
 	}
@@ -182,7 +183,7 @@ func (s *Subscription) pushLines(evs []Event) {
 	s.mu.Lock()
 	for i := range evs {
 		if !s.room(&evs[i]) {
-			s.dropped++
+			s.drop(evs[i].Proc)
 			continue
 		}
 		s.queue = append(s.queue, evs[i])
@@ -203,6 +204,14 @@ func (s *Subscription) room(ev *Event) bool {
 	return true
 }
 
+// drop counts a line event of proc not queued. Callers hold mu.
+func (s *Subscription) drop(proc string) {
+	if s.dropped == nil {
+		s.dropped = map[string]int{}
+	}
+	s.dropped[proc]++
+}
+
 func (s *Subscription) wake() {
 	select {
 	case s.ready <- struct{}{}:
@@ -216,14 +225,19 @@ func (s *Subscription) Ready() <-chan struct{} { return s.ready }
 // Next takes every queued event, and the number of line events dropped since
 // the last call because the subscriber was too slow.
 func (s *Subscription) Next() (events []Event, dropped int) {
-	return s.NextReusing(nil)
+	events, byProc := s.NextReusing(nil)
+	for _, n := range byProc {
+		dropped += n
+	}
+	return events, dropped
 }
 
 // NextReusing is Next for a subscriber that is done with the events of its
 // previous call: their slice, spare (as that call returned it), becomes the
 // queue again, so a steady stream of lines does not regrow a queue from
-// nothing after every call.
-func (s *Subscription) NextReusing(spare []Event) (events []Event, dropped int) {
+// nothing after every call. The dropped line events are counted by
+// process (nil when none were).
+func (s *Subscription) NextReusing(spare []Event) (events []Event, dropped map[string]int) {
 	clear(spare) // keep no line bytes alive through the spare slice
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -232,7 +246,7 @@ func (s *Subscription) NextReusing(spare []Event) (events []Event, dropped int) 
 		spare = make([]Event, 0, len(s.queue))
 	}
 	events, s.queue = s.queue, spare[:0]
-	dropped, s.dropped = s.dropped, 0
+	dropped, s.dropped = s.dropped, nil
 	s.queued, s.queuedBytes = 0, 0
 	return events, dropped
 }

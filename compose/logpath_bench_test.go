@@ -48,7 +48,7 @@ func (r *chunkReader) Close() error { return nil }
 // returns when the printer has printed every line.
 func logPathBench(b *testing.B, data []byte, lines int) (skipped int) {
 	b.Helper()
-	logs, err := openLogFile(b.TempDir(), "seq", defaultLogLimit)
+	logs, err := openLogFile(b.TempDir(), "seq", defaultLogLimit, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,11 +84,11 @@ func logPathBench(b *testing.B, data []byte, lines int) (skipped int) {
 // were not shown.
 type lineCounter struct{ lines, notes, skipped int }
 
-var skipMarker = regexp.MustCompile(`(?m)^procs \| (\d+) lines not shown`)
+var skipMarker = regexp.MustCompile(`(?m)^procs \| (\d+) lines of seq not shown`)
 
 func (c *lineCounter) Write(p []byte) (int, error) {
 	c.lines += bytes.Count(p, []byte{'\n'})
-	if !bytes.Contains(p, []byte("lines not shown")) {
+	if !bytes.Contains(p, []byte("not shown")) {
 		return len(p), nil
 	}
 	for _, m := range skipMarker.FindAllSubmatch(p, -1) {

@@ -5,10 +5,16 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fatih/color"
+
+	"github.com/procsdev/procs/internal/statedir"
 
 	"github.com/procsdev/procs/rules"
 )
@@ -28,6 +34,9 @@ type Printer struct {
 	// spare is the slice of the last events printed, given back to the
 	// subscription to queue the next ones in.
 	spare []Event
+	// logPath names the log file of a process, for the note about lines
+	// not shown.
+	logPath func(name string) string
 }
 
 // palette is the sequence of name colours.
@@ -42,11 +51,26 @@ func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
 		p.width = max(p.width, len(name))
 	}
 	p.procsCo = p.color(color.Bold)
+	p.logPath = func(name string) string { return filepath.Join(statedir.Name, "logs", name+".log") }
 	p.notePrefix = p.render(p.procsCo, "procs")
 	for i, name := range names {
 		p.prefixes[name] = p.render(p.color(palette[i%len(palette)]), name)
 	}
 	return p
+}
+
+// SetLogPaths tells the printer where the log file of each process is
+// (Engine.LogPath), for the note about lines it could not show; paths
+// under the current folder are shown relative to it.
+func (p *Printer) SetLogPaths(logPath func(name string) string) {
+	wd, _ := os.Getwd()
+	p.logPath = func(name string) string {
+		path := logPath(name)
+		if rel, err := filepath.Rel(wd, path); err == nil && wd != "" && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+		return path
+	}
 }
 
 // render is the prefix of name's lines in colour c.
@@ -78,12 +102,10 @@ func (p *Printer) Run(sub *Subscription, stop <-chan struct{}) {
 	}
 }
 
-func (p *Printer) print(events []Event, dropped int) {
+func (p *Printer) print(events []Event, dropped map[string]int) {
 	// The queue is bounded (maxQueuedBytes), and so is what the spare keeps.
 	p.spare = events
-	if dropped > 0 {
-		p.note(fmt.Sprintf("%d lines not shown (output too fast for this terminal; all are in .procs/logs)", dropped))
-	}
+	p.noteDropped(dropped)
 	for _, ev := range events {
 		switch ev.Type {
 		case EventLine:
@@ -123,6 +145,18 @@ func (p *Printer) prefix(name string) {
 		p.prefixes[name] = prefix
 	}
 	p.w.Write(prefix)
+}
+
+// noteDropped says, per process, how many lines the terminal could not
+// keep up with, and in which file they are.
+func (p *Printer) noteDropped(dropped map[string]int) {
+	for _, name := range slices.Sorted(maps.Keys(dropped)) {
+		lines := "lines"
+		if dropped[name] == 1 {
+			lines = "line"
+		}
+		p.note(fmt.Sprintf("%d %s of %s not shown (output too fast for this terminal); all are in %s", dropped[name], lines, name, p.logPath(name)))
+	}
 }
 
 func (p *Printer) note(text string) {

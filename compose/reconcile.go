@@ -107,6 +107,7 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 	}
 	e.cfg, e.order = next, order
 	e.published.Store(next)
+	e.applyLogRetention()
 	for _, name := range diff.Added {
 		ps := fresh[name]
 		e.procs[name] = ps
