@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"io"
 	"regexp"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/procsdev/procs/rules"
 )
@@ -99,16 +102,119 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// BenchmarkLogPath is the cost of one line of `seq` from the child's pipe
-// to the terminal (ns/op and allocs/op are per line).
+// BenchmarkLogPath is the cost of one line of `seq 1 1000000` (and of
+// 200-byte lines) from the child's pipe to the terminal: ns/line, and
+// lines the terminal skipped (it is not paced by a run loop here).
 func BenchmarkLogPath(b *testing.B) {
 	const lines = 1_000_000
-	data := seqOutput(1, lines)
-	b.ReportAllocs()
-	skipped := 0
-	for b.Loop() {
-		skipped += logPathBench(b, data, lines)
+	for _, bc := range []struct {
+		name string
+		data []byte
+	}{{"seq", seqOutput(1, lines)}, {"200-byte", padded(seqOutput(1, lines), 199)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			skipped := 0
+			for b.Loop() {
+				skipped += logPathBench(b, bc.data, lines)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
+			b.ReportMetric(float64(skipped)/float64(b.N), "skipped/op")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
-	b.ReportMetric(float64(skipped)/float64(b.N), "skipped/op")
+}
+
+// padded left-pads every line of out with zeros to width bytes, as
+// `seq -f %0199.0f` prints.
+func padded(out []byte, width int) []byte {
+	res := make([]byte, 0, bytes.Count(out, []byte{'\n'})*(width+1))
+	for line := range bytes.Lines(out) {
+		res = append(res, bytes.Repeat([]byte{'0'}, width-len(line)+1)...)
+		res = append(res, line...)
+	}
+	return res
+}
+
+// BenchmarkLongLine sends one 64 MiB line without a newline (then "ready")
+// through the log path and reports the most heap it took while it passed
+// (peak-MiB, sampled) and what it keeps once written (kept-MiB, after a GC):
+// issue 18 item 4 wants under 16 MiB and next to nothing.
+func BenchmarkLongLine(b *testing.B) {
+	var peak, kept float64
+	for b.Loop() {
+		runtime.GC()
+		before := heapBytes()
+		stop, sampled := make(chan struct{}), make(chan uint64)
+		go func() {
+			most := uint64(0)
+			for {
+				select {
+				case <-stop:
+					sampled <- most
+					return
+				case <-time.After(time.Millisecond):
+					most = max(most, heapBytes())
+				}
+			}
+		}()
+		logs, err := openLogFile(b.TempDir(), "long", defaultLogLimit, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bus := NewBus()
+		sub := bus.Subscribe(true)
+		s := &supervisor{spec: runSpec{name: "long", run: 1}, logs: logs, ring: rules.NewRing(1000), bus: bus}
+		printed, done := make(chan struct{}), make(chan struct{})
+		go func() { NewPrinter(io.Discard, []string{"long"}, true).Run(sub, done); close(printed) }()
+		chunks := make(chan outputChunk, 64)
+		go func() {
+			for chunk := range chunks {
+				recycleLines(chunk.lines)
+			}
+		}()
+		s.readOutput(output{stream: rules.StreamStdout, r: &longLineReader{left: 64 << 20}}, chunks, false)
+		close(chunks)
+		close(done)
+		<-printed
+		logs.Close()
+		close(stop)
+		most := <-sampled
+		peak = max(peak, float64(most-min(before, most))/(1<<20))
+		runtime.GC()
+		kept = float64(max(heapBytes(), before)-before) / (1 << 20)
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(peak, "peak-MiB")
+	b.ReportMetric(kept, "kept-MiB")
+}
+
+// longLineReader reads as left bytes of x, then "\nready\n", in 64 KiB
+// reads; it holds none of it, so the heap measured is procs' alone.
+type longLineReader struct {
+	left int
+	end  bool
+}
+
+func (r *longLineReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		if r.end {
+			return 0, io.EOF
+		}
+		r.end = true
+		return copy(p, "\nready\n"), nil
+	}
+	n := min(len(p), r.left, 64<<10)
+	for i := range n {
+		p[i] = 'x'
+	}
+	r.left -= n
+	return n, nil
+}
+
+func (r *longLineReader) Close() error { return nil }
+
+// heapBytes is the heap taken by live and not yet swept objects.
+func heapBytes() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }

@@ -13,6 +13,11 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
+// outputChunksQueued is how many reads a run's readers may be ahead of its
+// loop: each holds all the lines of a read, so a few dozen absorb a burst,
+// and an idle run's channel costs little.
+const outputChunksQueued = 32
+
 // outputChunk is what one read of a child's output produced: its complete
 // lines and, for a PTY run, the bytes as read, for the screen.
 type outputChunk struct {
