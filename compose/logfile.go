@@ -251,15 +251,26 @@ func (s *streamLog) Write(p []byte) {
 		return
 	}
 	if len(s.held) > 0 {
-		s.log.Write(append(s.held, p[:i+1]...))
+		// The held line is completed on its own: a second write costs less
+		// than copying the whole read behind it.
+		j := bytes.IndexByte(p, '\n')
+		s.log.Write(append(s.held, p[:j+1]...))
+		if j < i {
+			s.log.Write(p[j+1 : i+1])
+		}
 	} else {
 		s.log.Write(p[:i+1])
 	}
-	s.held, s.open = append(s.held[:0], p[i+1:]...), false
-	if cap(s.held) > 4*maxLineBytes {
-		s.held = nil // do not keep the buffer of a giant line
+	rest := p[i+1:]
+	if cap(s.held) > heldKept && len(rest) <= heldKept {
+		s.held = nil // keep no long line's buffer behind a short partial one
 	}
+	s.held, s.open = append(s.held[:0], rest...), false
 }
+
+// heldKept is the buffer a streamLog keeps between reads at most, unless
+// the partial line it holds is longer.
+const heldKept = 4 << 10
 
 // Close writes what is held; a stream that ended inside a line gets a
 // newline, so the next output starts a line of its own.

@@ -114,8 +114,7 @@ procs:
     command: [python3, -c, "for i in range(3000): print('line %05d' % i)"]
     logs: {keep: 0}
 `, Options{NoWatchdog: true})
-	te.waitState("chatty", rules.StateCompleted)
-	te.waitState("alone", rules.StateCompleted)
+	te.waitOutcome() // both tasks have ended, their logs closed
 	dir := filepath.Join(te.dir, ".procs", "logs")
 
 	chatty := filepath.Join(dir, "chatty.log")
