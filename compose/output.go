@@ -106,7 +106,7 @@ func recycleLines(lines []rules.Line) {
 // idle process's reader holds while it waits, and takes a big one from a
 // shared pool while reads fill the small one.
 const (
-	smallReadBuffer = 4 << 10
+	smallReadBuffer = 1 << 10
 	bigReadBuffer   = 32 << 10
 )
 
