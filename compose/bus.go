@@ -101,10 +101,12 @@ func (b *Bus) Publish(ev Event) {
 // PublishLines publishes the line events of one read at once: one lock and
 // one wake-up per subscriber instead of one per line. The events get
 // consecutive sequence numbers, so they stay in order for every subscriber.
-// evs is not kept: the caller may reuse it.
-func (b *Bus) PublishLines(evs []Event) {
+// evs is not kept: the caller may reuse it. It reports whether a
+// subscriber is more than half way to dropping lines: a publisher that can
+// wait a moment (yield) gives it the chance to catch up.
+func (b *Bus) PublishLines(evs []Event) (behind bool) {
 	if len(evs) == 0 {
-		return
+		return false
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -116,9 +118,11 @@ func (b *Bus) PublishLines(evs []Event) {
 			evs[i].Time = now
 		}
 	}
+	behind = false
 	for s := range b.subs {
-		s.pushLines(evs)
+		behind = s.pushLines(evs) || behind
 	}
+	return behind
 }
 
 // Subscribe returns a subscription receiving every event published from now
@@ -175,10 +179,10 @@ func (s *Subscription) push(ev Event) {
 }
 
 // pushLines queues the line events evs, dropping (and counting) those past
-// the bounds.
-func (s *Subscription) pushLines(evs []Event) {
+// the bounds; it reports whether the queue is past half its bounds.
+func (s *Subscription) pushLines(evs []Event) (behind bool) {
 	if !s.lines {
-		return
+		return false
 	}
 	s.mu.Lock()
 	for i := range evs {
@@ -188,8 +192,10 @@ func (s *Subscription) pushLines(evs []Event) {
 		}
 		s.queue = append(s.queue, evs[i])
 	}
+	behind = s.queuedBytes > maxQueuedBytes/2 || s.queued > maxQueuedLines/2
 	s.mu.Unlock()
 	s.wake()
+	return behind
 }
 
 // room counts the line event ev as queued if the bounds allow it. Callers

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -47,7 +48,11 @@ func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw boo
 		for _, l := range lines {
 			events = append(events, Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
 		}
-		s.bus.PublishLines(events)
+		if s.bus.PublishLines(events) {
+			// A subscriber (the terminal) lags: let it run before reading
+			// more, rather than make it skip lines. Yielding never blocks.
+			runtime.Gosched()
+		}
 		clear(events) // hold no line bytes until the next read
 		chunks <- outputChunk{lines: lines, raw: raw, at: at}
 		lines = nil
