@@ -107,7 +107,6 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 	}
 	e.cfg, e.order = next, order
 	e.published.Store(next)
-	e.applyLogRetention()
 	for _, name := range diff.Added {
 		ps := fresh[name]
 		e.procs[name] = ps
@@ -142,6 +141,7 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 			e.startAgain(&rec, ps, "failed; started again by up")
 		}
 	}
+	e.applyLogRetention()
 	return rec, nil
 }
 
