@@ -3,6 +3,7 @@ package compose
 import (
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/procsdev/procs/rules"
 )
@@ -45,9 +46,20 @@ type Event struct {
 	Recoverable bool `json:"recoverable,omitempty"`
 }
 
-// maxQueuedLines bounds what a slow subscriber can hold back; past it, line
-// events are dropped for that subscriber and counted.
-const maxQueuedLines = 8192
+// maxQueuedBytes and maxQueuedLines bound what a slow subscriber can hold
+// back; past either, line events are dropped for that subscriber and
+// counted. The bytes bound is the one that matters: it lets a terminal
+// fall a few hundred thousand bytes of short lines behind a burst without
+// losing any, and keeps a giant line (64 KiB pieces) from piling up
+// hundreds of megabytes behind it.
+const (
+	maxQueuedBytes = 8 << 20
+	maxQueuedLines = 64 << 10
+)
+
+// queuedSize is what a queued line event is counted as against
+// maxQueuedBytes: its bytes and the event itself.
+func queuedSize(ev *Event) int { return len(ev.Raw) + int(unsafe.Sizeof(Event{})) }
 
 // Bus fans events out to subscribers, each with its own queue, so a slow
 // subscriber never blocks the publisher or the others.
@@ -86,6 +98,33 @@ func (b *Bus) Publish(ev Event) {
 	}
 }
 
+// PublishLines publishes the line events of one read at once: one lock and
+// one wake-up per subscriber instead of one per line. The events get
+// consecutive sequence numbers, so they stay in order for every subscriber.
+// evs is not kept: the caller may reuse it. It reports whether a
+// subscriber is more than half way to dropping lines: a publisher that can
+// wait a moment (yield) gives it the chance to catch up.
+func (b *Bus) PublishLines(evs []Event) (behind bool) {
+	if len(evs) == 0 {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	for i := range evs {
+		b.seq++
+		evs[i].Seq = b.seq
+		if evs[i].Time.IsZero() {
+			evs[i].Time = now
+		}
+	}
+	behind = false
+	for s := range b.subs {
+		behind = s.pushLines(evs) || behind
+	}
+	return behind
+}
+
 // Subscribe returns a subscription receiving every event published from now
 // on. With lines false, line events are not delivered to it.
 func (b *Bus) Subscribe(lines bool) *Subscription {
@@ -115,10 +154,12 @@ type Subscription struct {
 	lines bool
 	ready chan struct{}
 
-	mu      sync.Mutex
-	queue   []Event
-	queued  int // line events in queue
-	dropped int
+	mu          sync.Mutex
+	queue       []Event
+	queued      int // line events in queue
+	queuedBytes int // their queuedSize
+	// dropped counts the line events dropped since the last Next, by process.
+	dropped map[string]int
 	closed  bool
 }
 
@@ -127,16 +168,57 @@ func (s *Subscription) push(ev Event) {
 		return
 	}
 	s.mu.Lock()
-	if ev.Type == EventLine {
-		if s.queued >= maxQueuedLines {
-			s.dropped++
-			s.mu.Unlock()
-			return
-		}
-		s.queued++
+	if ev.Type == EventLine && !s.room(&ev) {
+		s.drop(ev.Proc)
+		s.mu.Unlock()
+		return
 	}
 	s.queue = append(s.queue, ev)
 	s.mu.Unlock()
+	s.wake()
+}
+
+// pushLines queues the line events evs, dropping (and counting) those past
+// the bounds; it reports whether the queue is past half its bounds.
+func (s *Subscription) pushLines(evs []Event) (behind bool) {
+	if !s.lines {
+		return false
+	}
+	s.mu.Lock()
+	for i := range evs {
+		if !s.room(&evs[i]) {
+			s.drop(evs[i].Proc)
+			continue
+		}
+		s.queue = append(s.queue, evs[i])
+	}
+	behind = s.queuedBytes > maxQueuedBytes/2 || s.queued > maxQueuedLines/2
+	s.mu.Unlock()
+	s.wake()
+	return behind
+}
+
+// room counts the line event ev as queued if the bounds allow it. Callers
+// hold mu.
+func (s *Subscription) room(ev *Event) bool {
+	size := queuedSize(ev)
+	if s.queued >= maxQueuedLines || (s.queued > 0 && s.queuedBytes+size > maxQueuedBytes) {
+		return false
+	}
+	s.queued++
+	s.queuedBytes += size
+	return true
+}
+
+// drop counts a line event of proc not queued. Callers hold mu.
+func (s *Subscription) drop(proc string) {
+	if s.dropped == nil {
+		s.dropped = map[string]int{}
+	}
+	s.dropped[proc]++
+}
+
+func (s *Subscription) wake() {
 	select {
 	case s.ready <- struct{}{}:
 	default:
@@ -149,11 +231,29 @@ func (s *Subscription) Ready() <-chan struct{} { return s.ready }
 // Next takes every queued event, and the number of line events dropped since
 // the last call because the subscriber was too slow.
 func (s *Subscription) Next() (events []Event, dropped int) {
+	events, byProc := s.NextReusing(nil)
+	for _, n := range byProc {
+		dropped += n
+	}
+	return events, dropped
+}
+
+// NextReusing is Next for a subscriber that is done with the events of its
+// previous call: their slice, spare (as that call returned it), becomes the
+// queue again, so a steady stream of lines does not regrow a queue from
+// nothing after every call. The dropped line events are counted by
+// process (nil when none were).
+func (s *Subscription) NextReusing(spare []Event) (events []Event, dropped map[string]int) {
+	clear(spare) // keep no line bytes alive through the spare slice
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	events, s.queue = s.queue, nil
-	dropped, s.dropped = s.dropped, 0
-	s.queued = 0
+	if spare == nil {
+		// The first call: a queue as big as this one saves regrowing it.
+		spare = make([]Event, 0, len(s.queue))
+	}
+	events, s.queue = s.queue, spare[:0]
+	dropped, s.dropped = s.dropped, nil
+	s.queued, s.queuedBytes = 0, 0
 	return events, dropped
 }
 

@@ -30,7 +30,8 @@ type Options struct {
 	Only []string
 	// Bus receives every event; a new one is made when nil.
 	Bus *Bus
-	// LogLimit is the size at which a log file is rotated (default 32 MiB).
+	// LogLimit is the size at which a log file is rotated where the config
+	// (logs: maxSize) gives none (default 32 MiB).
 	LogLimit int64
 	// NoWatchdog skips the watchdog process (tests of the engine alone).
 	NoWatchdog bool

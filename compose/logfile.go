@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/procsdev/procs/compose/config"
 )
 
 // defaultLogLimit is the size at which a process log is rotated to NAME.log.1.
-const defaultLogLimit = 32 << 20
+const defaultLogLimit = int64(config.DefaultLogMaxSize)
 
 // Log files and the state folder are private: what processes print (tokens,
 // DSNs) is for their owner, like the control socket.
@@ -19,7 +22,8 @@ const (
 	logFilePerm = 0o600
 )
 
-// logFile is the lossless, size-rotated log of one process: it holds the
+// logFile is the lossless, size-rotated log of one process (NAME.log, and
+// the keep files rotated out of it, NAME.log.1 the newest): it holds the
 // bytes the process wrote, unchanged (long lines, carriage returns and
 // escape sequences included). The readers of a process write to it
 // directly, so a slow terminal or client never makes it lose a line. A
@@ -30,6 +34,7 @@ type logFile struct {
 	mu    sync.Mutex
 	path  string
 	limit int64
+	keep  int
 	f     *os.File
 	size  int64
 	// lineStart: the last byte written ends a line (or nothing is written).
@@ -46,12 +51,13 @@ type logFile struct {
 	onResume  func(lost int64)
 }
 
-// openLogFile opens (appending) the log of a process in dir.
-func openLogFile(dir, name string, limit int64) (*logFile, error) {
+// openLogFile opens (appending) the log of a process in dir, rotated at
+// limit bytes into keep older files.
+func openLogFile(dir, name string, limit int64, keep int) (*logFile, error) {
 	if err := privateDir(dir); err != nil {
 		return nil, fmt.Errorf("open log of %s: %w", name, err)
 	}
-	l := &logFile{path: filepath.Join(dir, name+".log"), limit: limit, lineStart: true}
+	l := &logFile{path: filepath.Join(dir, name+".log"), limit: limit, keep: keep, lineStart: true}
 	if err := l.open(); err != nil {
 		return nil, fmt.Errorf("open log of %s: %w", name, err)
 	}
@@ -159,13 +165,33 @@ func (l *logFile) failed(err error, lost int) {
 	l.failure = err
 }
 
-// rotate moves the current file to NAME.log.1 and starts a new one.
+// setRetention changes the size and the number of rotated files from the
+// next write on (a reloaded config).
+func (l *logFile) setRetention(limit int64, keep int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.limit, l.keep = limit, keep
+}
+
+// rotatedPath is the name of the n-th newest rotated file.
+func (l *logFile) rotatedPath(n int) string { return l.path + "." + strconv.Itoa(n) }
+
+// rotate moves the current file to NAME.log.1 (NAME.log.1 to .2, and so
+// on, the oldest beyond keep dropped) and starts a new one.
 func (l *logFile) rotate() {
 	if l.f != nil {
 		_ = l.f.Close()
 		l.f = nil
 	}
-	_ = os.Rename(l.path, l.path+".1")
+	if l.keep <= 0 {
+		_ = os.Remove(l.path)
+	} else {
+		_ = os.Remove(l.rotatedPath(l.keep))
+		for n := l.keep - 1; n >= 1; n-- {
+			_ = os.Rename(l.rotatedPath(n), l.rotatedPath(n+1))
+		}
+		_ = os.Rename(l.path, l.rotatedPath(1))
+	}
 	l.size, l.lineStart = 0, true
 	if err := l.open(); err != nil {
 		l.failed(err, 0)
@@ -225,15 +251,26 @@ func (s *streamLog) Write(p []byte) {
 		return
 	}
 	if len(s.held) > 0 {
-		s.log.Write(append(s.held, p[:i+1]...))
+		// The held line is completed on its own: a second write costs less
+		// than copying the whole read behind it.
+		j := bytes.IndexByte(p, '\n')
+		s.log.Write(append(s.held, p[:j+1]...))
+		if j < i {
+			s.log.Write(p[j+1 : i+1])
+		}
 	} else {
 		s.log.Write(p[:i+1])
 	}
-	s.held, s.open = append(s.held[:0], p[i+1:]...), false
-	if cap(s.held) > 4*maxLineBytes {
-		s.held = nil // do not keep the buffer of a giant line
+	rest := p[i+1:]
+	if cap(s.held) > heldKept && len(rest) <= heldKept {
+		s.held = nil // keep no long line's buffer behind a short partial one
 	}
+	s.held, s.open = append(s.held[:0], rest...), false
 }
+
+// heldKept is the buffer a streamLog keeps between reads at most, unless
+// the partial line it holds is longer.
+const heldKept = 4 << 10
 
 // Close writes what is held; a stream that ended inside a line gets a
 // newline, so the next output starts a line of its own.
@@ -242,6 +279,37 @@ func (s *streamLog) Close() {
 		s.log.Write(append(s.held, '\n'))
 	}
 	s.held, s.open = nil, false
+}
+
+// logRetention is the size at which p's log rotates and how many rotated
+// files it keeps, from the config being run (Options.LogLimit is the size
+// where the config gives none).
+func (e *Engine) logRetention(p *config.Proc) (limit int64, keep int) {
+	logs := e.cfg.LogsOf(p)
+	limit, keep = int64(logs.MaxSize), config.DefaultLogKeep
+	if limit == 0 {
+		limit = e.opts.LogLimit
+	}
+	if logs.Keep != nil {
+		keep = *logs.Keep
+	}
+	return limit, keep
+}
+
+// applyLogRetention gives every log the retention of the config now run:
+// a changed logs: setting needs no restart.
+func (e *Engine) applyLogRetention() {
+	for name, ps := range e.procs {
+		if p := e.cfg.Procs[name]; p != nil && ps.logs != nil {
+			ps.logs.setRetention(e.logRetention(p))
+		}
+	}
+}
+
+// LogPath is the file that keeps the output of process name (its rotated
+// files are beside it, NAME.log.1 the newest). Safe for concurrent use.
+func (e *Engine) LogPath(name string) string {
+	return filepath.Join(e.opts.LogDir, name+".log")
 }
 
 // Reasons of the info events about a log file.

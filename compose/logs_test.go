@@ -97,3 +97,64 @@ procs:
 		assert.Equal(t, fmt.Sprintf("line %05d", first+i), line, "in order, none lost between the files")
 	}
 }
+
+// Issue 18 item 5: logs: {maxSize, keep} sets the retention, at the top
+// level and per process: keep rotated files are kept, newest .1, and
+// together with NAME.log they end with the newest lines, in order; keep 0
+// keeps NAME.log alone.
+func TestLogRetentionIsASetting(t *testing.T) {
+	te := startEngine(t, `
+logs: {maxSize: 4KiB, keep: 3}
+procs:
+  chatty:
+    kind: task
+    command: [python3, -c, "for i in range(3000): print('line %05d' % i)"]
+  alone:
+    kind: task
+    command: [python3, -c, "for i in range(3000): print('line %05d' % i)"]
+    logs: {keep: 0}
+`, Options{NoWatchdog: true})
+	te.waitOutcome() // both tasks have ended, their logs closed
+	dir := filepath.Join(te.dir, ".procs", "logs")
+
+	chatty := filepath.Join(dir, "chatty.log")
+	all := readLogs(t, 4<<10, chatty+".3", chatty+".2", chatty+".1", chatty)
+	assert.NoFileExists(t, chatty+".4", "no more than keep rotated files")
+	assertNewestInOrder(t, all)
+	assert.Greater(t, len(all), 3*300, "the rotated files hold lines too")
+
+	alone := filepath.Join(dir, "alone.log")
+	assert.NoFileExists(t, alone+".1", "keep 0: no rotated file")
+	assertNewestInOrder(t, readLogs(t, 4<<10, alone))
+}
+
+// readLogs reads the lines of the files in order, checking each is at most
+// limit bytes.
+func readLogs(t *testing.T, limit int64, paths ...string) []string {
+	t.Helper()
+	var all []string
+	for _, path := range paths {
+		info, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, info.Size(), limit, path)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		all = append(all, strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")...)
+	}
+	return all
+}
+
+// assertNewestInOrder checks that lines are "line N" for consecutive N
+// ending with the last line the test programs print.
+func assertNewestInOrder(t *testing.T, lines []string) {
+	t.Helper()
+	require.NotEmpty(t, lines)
+	assert.Equal(t, "line 02999", lines[len(lines)-1], "the newest line is last")
+	first, err := strconv.Atoi(strings.TrimPrefix(lines[0], "line "))
+	require.NoError(t, err, "every line whole: %q", lines[0])
+	for i, line := range lines {
+		if !assert.Equal(t, fmt.Sprintf("line %05d", first+i), line, "in order, none lost between the files") {
+			return
+		}
+	}
+}

@@ -4,13 +4,20 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/procsdev/procs/rules"
 )
+
+// outputChunksQueued is how many reads a run's readers may be ahead of its
+// loop: each holds all the lines of a read, so a few dozen absorb a burst,
+// and an idle run's channel costs little.
+const outputChunksQueued = 32
 
 // outputChunk is what one read of a child's output produced: its complete
 // lines and, for a PTY run, the bytes as read, for the screen.
@@ -21,32 +28,50 @@ type outputChunk struct {
 }
 
 // readOutput reads one stream to EOF. The bytes go to the log file as they
-// are; split into lines, they go to the ring and the bus here, and to the
-// run loop with the raw bytes when keepRaw (the loop draws them on the
-// run's screen).
+// are; split into lines, they go to the ring and the bus here, all the
+// lines of one read at once, and to the run loop with the raw bytes when
+// keepRaw (the loop draws them on the run's screen).
 func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw bool) {
 	stream := streamName(o.stream)
 	var lines []rules.Line
+	var events []Event // reused read after read: the bus copies them
 	logw := &streamLog{log: s.logs}
 	split := rules.NewSplitter(o.stream, maxLineBytes, func(l rules.Line) {
-		s.ring.Add(l)
-		s.bus.Publish(Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
+		if lines == nil {
+			lines = takeLines()
+		}
 		lines = append(lines, l)
 	})
-	buf := make([]byte, 32<<10)
+	publish := func(at time.Time, raw []byte) {
+		s.ring.AddAll(lines)
+		events = events[:0]
+		for _, l := range lines {
+			events = append(events, Event{Type: EventLine, Time: l.Time, Proc: s.spec.name, Run: s.spec.run, Line: l.Text, Raw: l.Raw, Stream: stream})
+		}
+		if s.bus.PublishLines(events) {
+			// A subscriber (the terminal) lags: let it run before reading
+			// more, rather than make it skip lines. Yielding never blocks.
+			runtime.Gosched()
+		}
+		clear(events) // hold no line bytes until the next read
+		chunks <- outputChunk{lines: lines, raw: raw, at: at}
+		lines = nil
+	}
+	var buf readBuffer
+	defer buf.release()
 	for {
-		n, err := o.r.Read(buf)
+		n, err := o.r.Read(buf.next())
 		if n > 0 {
 			at := time.Now()
-			logw.Write(buf[:n])
-			_, _ = split.Write(buf[:n])
-			chunk := outputChunk{lines: lines, at: at}
+			logw.Write(buf.got(n))
+			_, _ = split.Write(buf.got(n))
+			var raw []byte
 			if keepRaw {
-				chunk.raw = append([]byte(nil), buf[:n]...)
+				raw = append([]byte(nil), buf.got(n)...)
 			}
-			lines = nil
-			chunks <- chunk
+			publish(at, raw)
 		}
+		buf.done(n)
 		if err != nil {
 			// A PTY master reports EIO once the last slave holder closes: that is EOF.
 			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.EIO) && !errors.Is(err, os.ErrClosed) {
@@ -58,7 +83,77 @@ func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw boo
 	logw.Close()
 	split.Flush()
 	if len(lines) > 0 {
-		chunks <- outputChunk{lines: lines, at: time.Now()}
+		publish(time.Now(), nil)
+	}
+}
+
+// lineSlices holds the line slices of chunks the run loop is done with, for
+// the readers to fill again: a burst of output then does not allocate a
+// slice, and regrow it, for every read.
+var lineSlices = sync.Pool{New: func() any { return new([]rules.Line) }}
+
+// takeLines returns an empty slice to collect the lines of one read in.
+func takeLines() []rules.Line {
+	return (*lineSlices.Get().(*[]rules.Line))[:0]
+}
+
+// recycleLines gives back the slice of a handled chunk; the lines were
+// copied where they are kept.
+func recycleLines(lines []rules.Line) {
+	if cap(lines) == 0 {
+		return
+	}
+	clear(lines)
+	lineSlices.Put(&lines)
+}
+
+// Read buffer sizes: a reader starts with a small buffer, which is what an
+// idle process's reader holds while it waits, and takes a big one from a
+// shared pool while reads fill the small one.
+const (
+	smallReadBuffer = 1 << 10
+	bigReadBuffer   = 32 << 10
+)
+
+var bigReadBuffers = sync.Pool{New: func() any { b := make([]byte, bigReadBuffer); return &b }}
+
+// readBuffer is the buffer one output stream is read into.
+type readBuffer struct {
+	small []byte
+	big   *[]byte
+}
+
+// next is the buffer for the next read.
+func (b *readBuffer) next() []byte {
+	if b.big != nil {
+		return *b.big
+	}
+	if b.small == nil {
+		b.small = make([]byte, smallReadBuffer)
+	}
+	return b.small
+}
+
+// got is what the last read put in the buffer.
+func (b *readBuffer) got(n int) []byte { return b.next()[:n] }
+
+// done picks the buffer for the next read after one of n bytes: the big one
+// while reads fill the small one (a burst), the small one again after a
+// read the small one would have held.
+func (b *readBuffer) done(n int) {
+	switch {
+	case b.big == nil && n == len(b.small):
+		b.big = bigReadBuffers.Get().(*[]byte)
+	case b.big != nil && n < smallReadBuffer:
+		b.release()
+	}
+}
+
+// release gives the big buffer back to the pool.
+func (b *readBuffer) release() {
+	if b.big != nil {
+		bigReadBuffers.Put(b.big)
+		b.big = nil
 	}
 }
 
@@ -70,6 +165,7 @@ func (l *runLoop) handleOutput(chunk outputChunk) {
 		l.handle(rules.Event{Kind: rules.EventLine, Time: line.Time, Line: line})
 		l.answer(l.responder.line(line.Text, l.screen != nil))
 	}
+	recycleLines(chunk.lines)
 	if l.screen == nil || len(chunk.raw) == 0 {
 		return
 	}

@@ -2,12 +2,19 @@ package compose
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fatih/color"
+
+	"github.com/procsdev/procs/internal/statedir"
 
 	"github.com/procsdev/procs/rules"
 )
@@ -15,11 +22,21 @@ import (
 // Printer writes events to a terminal as `name | line`, with names padded
 // and coloured, and state changes on lines of their own.
 type Printer struct {
-	w       *bufio.Writer
-	width   int
-	colors  map[string]*color.Color
-	plain   bool
-	procsCo *color.Color
+	w     *bufio.Writer
+	width int
+	plain bool
+	// prefixes are the rendered `name | ` of each process (colour codes
+	// included), made once instead of formatted for every line.
+	prefixes map[string][]byte
+	// notePrefix starts procs' own lines.
+	notePrefix []byte
+	procsCo    *color.Color
+	// spare is the slice of the last events printed, given back to the
+	// subscription to queue the next ones in.
+	spare []Event
+	// logPath names the log file of a process, for the note about lines
+	// not shown.
+	logPath func(name string) string
 }
 
 // palette is the sequence of name colours.
@@ -29,13 +46,36 @@ var palette = []color.Attribute{color.FgCyan, color.FgYellow, color.FgGreen, col
 // no colour codes are written (NO_COLOR, --no-color, or not a terminal);
 // colours the children write themselves are kept either way.
 func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
-	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), colors: map[string]*color.Color{}, plain: plain}
-	for i, name := range names {
+	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), prefixes: map[string][]byte{}, plain: plain}
+	for _, name := range names {
 		p.width = max(p.width, len(name))
-		p.colors[name] = p.color(palette[i%len(palette)])
 	}
 	p.procsCo = p.color(color.Bold)
+	p.logPath = func(name string) string { return filepath.Join(statedir.Name, "logs", name+".log") }
+	p.notePrefix = p.render(p.procsCo, "procs")
+	for i, name := range names {
+		p.prefixes[name] = p.render(p.color(palette[i%len(palette)]), name)
+	}
 	return p
+}
+
+// SetLogPaths tells the printer where the log file of each process is
+// (Engine.LogPath), for the note about lines it could not show; paths
+// under the current folder are shown relative to it.
+func (p *Printer) SetLogPaths(logPath func(name string) string) {
+	wd, _ := os.Getwd()
+	p.logPath = func(name string) string {
+		path := logPath(name)
+		if rel, err := filepath.Rel(wd, path); err == nil && wd != "" && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+		return path
+	}
+}
+
+// render is the prefix of name's lines in colour c.
+func (p *Printer) render(c *color.Color, name string) []byte {
+	return []byte(c.Sprintf("%-*s | ", p.width, name))
 }
 
 func (p *Printer) color(attr color.Attribute) *color.Color {
@@ -54,18 +94,18 @@ func (p *Printer) Run(sub *Subscription, stop <-chan struct{}) {
 	for {
 		select {
 		case <-sub.Ready():
-			p.print(sub.Next())
+			p.print(sub.NextReusing(p.spare))
 		case <-stop:
-			p.print(sub.Next())
+			p.print(sub.NextReusing(p.spare))
 			return
 		}
 	}
 }
 
-func (p *Printer) print(events []Event, dropped int) {
-	if dropped > 0 {
-		p.note(fmt.Sprintf("%d lines not shown (output too fast for this terminal; all are in .procs/logs)", dropped))
-	}
+func (p *Printer) print(events []Event, dropped map[string]int) {
+	// The queue is bounded (maxQueuedBytes), and so is what the spare keeps.
+	p.spare = events
+	p.noteDropped(dropped)
 	for _, ev := range events {
 		switch ev.Type {
 		case EventLine:
@@ -75,7 +115,7 @@ func (p *Printer) print(events []Event, dropped int) {
 			} else {
 				p.w.Write(ev.Raw)
 			}
-			if !p.plain && strings.Contains(string(ev.Raw), "\x1b[") {
+			if !p.plain && bytes.Contains(ev.Raw, colorIntro) {
 				p.w.WriteString("\x1b[0m") // a child's colour must not bleed into the next line
 			}
 			p.w.WriteByte('\n')
@@ -94,16 +134,33 @@ func (p *Printer) print(events []Event, dropped int) {
 	_ = p.w.Flush()
 }
 
+// colorIntro starts the escape sequences a child colours its output with.
+var colorIntro = []byte("\x1b[")
+
 func (p *Printer) prefix(name string) {
-	c := p.colors[name]
-	if c == nil {
-		c = p.procsCo
+	prefix, ok := p.prefixes[name]
+	if !ok {
+		// A process added by a reload: shown like procs' own lines.
+		prefix = p.render(p.procsCo, name)
+		p.prefixes[name] = prefix
 	}
-	c.Fprintf(p.w, "%-*s | ", p.width, name)
+	p.w.Write(prefix)
+}
+
+// noteDropped says, per process, how many lines the terminal could not
+// keep up with, and in which file they are.
+func (p *Printer) noteDropped(dropped map[string]int) {
+	for _, name := range slices.Sorted(maps.Keys(dropped)) {
+		lines := "lines"
+		if dropped[name] == 1 {
+			lines = "line"
+		}
+		p.note(fmt.Sprintf("%d %s of %s not shown (output too fast for this terminal); all are in %s", dropped[name], lines, name, p.logPath(name)))
+	}
 }
 
 func (p *Printer) note(text string) {
-	p.procsCo.Fprintf(p.w, "%-*s | ", p.width, "procs")
+	p.w.Write(p.notePrefix)
 	p.w.WriteString(text)
 	p.w.WriteByte('\n')
 }

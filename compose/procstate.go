@@ -74,7 +74,8 @@ func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 	if err != nil {
 		return nil, err
 	}
-	logs, err := openLogFile(e.opts.LogDir, p.Name, e.opts.LogLimit)
+	limit, keep := e.logRetention(p)
+	logs, err := openLogFile(e.opts.LogDir, p.Name, limit, keep)
 	if err != nil {
 		return nil, err
 	}

@@ -146,6 +146,7 @@ func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, e
 			e.startAgain(&rec, ps, "failed; started again by up")
 		}
 	}
+	e.applyLogRetention()
 	return rec, nil
 }
 

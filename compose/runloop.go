@@ -55,7 +55,7 @@ type runLoop struct {
 func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 	l := &runLoop{
 		s: s, c: c, det: det,
-		output:    make(chan outputChunk, 256),
+		output:    make(chan outputChunk, outputChunksQueued),
 		exitCh:    make(chan rules.Exit, 1),
 		portsCh:   make(chan []int, 1),
 		probeCh:   make(chan rules.ProbeResult, 1),

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -38,6 +40,39 @@ func BenchmarkDetectorLine(b *testing.B) {
 			if d.Verdict().State != StateStarting {
 				b.Fatalf("verdict %+v", d.Verdict())
 			}
+		})
+	}
+}
+
+// BenchmarkRingMemory reports the heap one process's ring holds (KiB/ring):
+// after the one line an idle server prints, and after many 80-byte lines.
+func BenchmarkRingMemory(b *testing.B) {
+	line := []byte(strings.Repeat("x", 79) + "\n")
+	for _, bc := range []struct {
+		name  string
+		lines int
+	}{{"idle-1-line", 1}, {"busy-5000-lines", 5000}} {
+		b.Run(bc.name, func(b *testing.B) {
+			const rings = 50
+			var perRing float64
+			for b.Loop() {
+				all := make([]*Ring, rings)
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for i := range all {
+					all[i] = NewRing(1000)
+					split := NewSplitter(StreamStdout, DefaultMaxLine, all[i].Add)
+					for range bc.lines {
+						_, _ = split.Write(line)
+					}
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				perRing = float64(after.HeapAlloc-before.HeapAlloc) / rings / 1024
+				runtime.KeepAlive(all)
+			}
+			b.ReportMetric(perRing, "KiB/ring")
 		})
 	}
 }

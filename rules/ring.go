@@ -3,32 +3,99 @@ package rules
 import (
 	"sync"
 	"time"
+	"unsafe"
 )
 
+// DefaultRingBytes is the memory a Ring holds at most for its lines' bytes
+// unless told otherwise: plenty for the last screenfuls of a process,
+// little next to a 64 MiB line (which arrives as 64 KiB pieces).
+const DefaultRingBytes = 256 << 10
+
 // Ring keeps the last lines of a process for `procs logs` and results. It
-// is bounded and safe for concurrent use: the engine adds while API
-// goroutines read. One mutex suffices; the critical sections are copies.
+// is bounded by a number of lines and by their bytes, and grows only as
+// lines arrive, so a quiet process costs next to nothing. It is safe for
+// concurrent use: the engine adds while API goroutines read. One mutex
+// suffices; the critical sections are copies.
 type Ring struct {
-	mu    sync.Mutex
+	mu       sync.Mutex
+	maxLines int
+	maxBytes int
+	// lines is a circular buffer: count lines from head, wrapping around.
 	lines []Line
-	next  int // where the next line goes once full
-	full  bool
+	head  int
+	count int
+	bytes int
 }
 
-// NewRing returns a ring holding the last n lines (at least 1).
+// NewRing returns a ring holding the last n lines (at least 1), within
+// DefaultRingBytes.
 func NewRing(n int) *Ring {
-	return &Ring{lines: make([]Line, max(n, 1))}
+	return NewRingSized(n, DefaultRingBytes)
 }
 
-// Add appends a line, dropping the oldest when full.
+// NewRingSized returns a ring holding the last lines, at most maxLines of
+// them (at least 1) and at most maxBytes of their bytes; the newest line is
+// kept even when it alone is bigger.
+func NewRingSized(maxLines, maxBytes int) *Ring {
+	return &Ring{maxLines: max(maxLines, 1), maxBytes: maxBytes}
+}
+
+// lineSize is the memory a line holds: its bytes, once when Text is Raw.
+func lineSize(l *Line) int {
+	if len(l.Raw) > 0 && len(l.Text) == len(l.Raw) && unsafe.StringData(l.Text) == unsafe.SliceData(l.Raw) {
+		return len(l.Raw)
+	}
+	return len(l.Raw) + len(l.Text)
+}
+
+// Add appends a line, dropping the oldest ones past the bounds.
 func (r *Ring) Add(l Line) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.lines[r.next] = l
-	r.next++
-	if r.next == len(r.lines) {
-		r.next, r.full = 0, true
+	r.add(l)
+}
+
+// AddAll appends lines in order, as Add does for each.
+func (r *Ring) AddAll(lines []Line) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, l := range lines {
+		r.add(l)
 	}
+}
+
+// add appends l. Callers hold mu.
+func (r *Ring) add(l Line) {
+	size := lineSize(&l)
+	for r.count > 0 && (r.count == r.maxLines || r.bytes+size > r.maxBytes) {
+		r.dropOldest()
+	}
+	if r.count == len(r.lines) {
+		r.grow()
+	}
+	r.lines[(r.head+r.count)%len(r.lines)] = l
+	r.count++
+	r.bytes += size
+}
+
+func (r *Ring) dropOldest() {
+	r.bytes -= lineSize(&r.lines[r.head])
+	r.lines[r.head] = Line{} // the bytes go with it
+	r.head = (r.head + 1) % len(r.lines)
+	r.count--
+}
+
+// grow doubles the buffer, up to maxLines slots.
+func (r *Ring) grow() {
+	lines := make([]Line, min(max(2*len(r.lines), 16), r.maxLines))
+	r.copyOrdered(lines)
+	r.lines, r.head = lines, 0
+}
+
+// copyOrdered copies the lines into dst, oldest first. Callers hold mu.
+func (r *Ring) copyOrdered(dst []Line) {
+	n := copy(dst, r.lines[r.head:min(r.head+r.count, len(r.lines))])
+	copy(dst[n:r.count], r.lines)
 }
 
 // Last returns up to n of the newest lines, oldest first.
@@ -56,10 +123,10 @@ func (r *Ring) Since(t time.Time) []Line {
 
 // ordered returns a copy of the lines, oldest first. Callers hold mu.
 func (r *Ring) ordered() []Line {
-	if !r.full {
-		return append([]Line(nil), r.lines[:r.next]...)
+	if r.count == 0 {
+		return nil
 	}
-	out := make([]Line, 0, len(r.lines))
-	out = append(out, r.lines[r.next:]...)
-	return append(out, r.lines[:r.next]...)
+	out := make([]Line, r.count)
+	r.copyOrdered(out)
+	return out
 }

@@ -64,3 +64,46 @@ func TestResultJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"name":"db","success":false,"state":"failed","run":1,"durationMs":0,"message":"crash: exit code 1","ports":[],"logs":[]}`, string(data))
 }
+
+// Issue 18 item 4: a ring is bounded by the bytes of its lines as well as
+// their number, and a plain line's text and raw bytes count once.
+func TestRingBoundedByBytes(t *testing.T) {
+	r := NewRingSized(1000, 10<<10)
+	split := NewSplitter(StreamStdout, 4<<10, func(l Line) { r.Add(l) })
+	piece := make([]byte, 4<<10) // three pieces of one long line fit in 10 KiB, not four
+	for i := range piece {
+		piece[i] = 'x'
+	}
+	for range 8 {
+		_, _ = split.Write(piece)
+	}
+	_, _ = split.Write([]byte("\nend\n"))
+	// Eight 4 KiB pieces (the last one cut too), an empty line ended by
+	// the newline, "end": two pieces fit with the short lines, not three.
+	lines := r.Last(-1)
+	require.Equal(t, 4, len(lines))
+	assert.Equal(t, []string{"", "end"}, texts(lines[2:]))
+	assert.True(t, lines[0].Cut && lines[1].Cut)
+
+	huge := NewRingSized(10, 100)
+	huge.Add(Line{Raw: make([]byte, 1000), Text: "x"})
+	assert.Len(t, huge.Last(-1), 1, "the newest line is kept even when it alone is over the bound")
+	huge.Add(Line{Text: "y"})
+	assert.Equal(t, []string{"y"}, texts(huge.Last(-1)))
+}
+
+// A ring takes memory as lines arrive, not up front, and after wrapping
+// around many times still returns the newest lines in order.
+func TestRingGrowsLazily(t *testing.T) {
+	r := NewRingSized(1000, 1<<20)
+	assert.Zero(t, cap(r.lines), "nothing allocated before the first line")
+	r.Add(Line{Text: "a"})
+	assert.LessOrEqual(t, cap(r.lines), 16)
+	for i := range 2500 {
+		r.Add(Line{Text: strconv.Itoa(i)})
+	}
+	last := texts(r.Last(-1))
+	require.Len(t, last, 1000)
+	assert.Equal(t, "1500", last[0])
+	assert.Equal(t, "2499", last[999])
+}

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"bytes"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Stream says which output of a process a line came from.
@@ -34,11 +36,12 @@ const DefaultMaxLine = 64 << 10
 // Line is one line of child output.
 type Line struct {
 	// Raw is the line as written, escapes kept, without its terminator and
-	// without the text a bare \r redraw overwrote. Owned by the Line: the
-	// splitter never reuses it.
+	// without the text a bare \r redraw overwrote. Nobody modifies it: the
+	// lines of one Write share one allocation, and Text may be Raw itself.
 	Raw []byte
 	// Text is Raw with ANSI escapes and control characters removed and
-	// invalid UTF-8 replaced; it is what patterns match.
+	// invalid UTF-8 replaced; it is what patterns match. For a plain line
+	// (the usual case) it is Raw's own memory, so a line is kept once.
 	Text   string
 	Stream Stream
 	Time   time.Time
@@ -61,6 +64,13 @@ type Splitter struct {
 	buf []byte
 	// text is scratch space for stripping, reused line after line.
 	text []byte
+	// arena holds the Raw bytes of the lines of the current Write: one
+	// allocation per read instead of one per line. It is sized to the
+	// complete lines of that Write, so a line kept alone pins no more
+	// than the lines read with it.
+	arena []byte
+	// at is the time of the current Write: its lines arrived together.
+	at time.Time
 	// pendingCR is a \r whose meaning depends on the next byte: \n makes it
 	// a line end, anything else a redraw. A write may end between the two.
 	pendingCR bool
@@ -84,6 +94,11 @@ func (s *Splitter) SetClock(now func() time.Time) { s.now = now }
 // Write splits p into lines. It never fails and never blocks beyond emit.
 func (s *Splitter) Write(p []byte) (int, error) {
 	n := len(p)
+	s.at = s.now()
+	s.arena = nil
+	if end := max(bytes.LastIndexByte(p, '\n'), bytes.LastIndexByte(p, '\r')) + 1; end > 0 {
+		s.arena = make([]byte, 0, min(len(s.buf)+end, arenaMax))
+	}
 	for len(p) > 0 {
 		if s.pendingCR {
 			if p[0] == '\r' {
@@ -119,6 +134,7 @@ func (s *Splitter) Write(p []byte) (int, error) {
 // Flush emits the partial last line, if any. Call it at EOF.
 func (s *Splitter) Flush() {
 	if s.pendingCR || len(s.buf) > 0 {
+		s.at = s.now()
 		s.pendingCR = false
 		s.endLine()
 	}
@@ -196,12 +212,28 @@ func (s *Splitter) endLine() {
 	s.buf = s.buf[:0]
 }
 
+// arenaMax bounds the arena of one Write; longer lines get their own
+// allocation.
+const arenaMax = 64 << 10
+
+// own copies b into the arena (or, when it does not fit, an allocation of
+// its own) and returns the copy, capped so that no append can reach the
+// next line's bytes.
+func (s *Splitter) own(b []byte) []byte {
+	if len(b) > cap(s.arena)-len(s.arena) {
+		return append([]byte(nil), b...)
+	}
+	start := len(s.arena)
+	s.arena = append(s.arena, b...)
+	return s.arena[start:len(s.arena):len(s.arena)]
+}
+
 func (s *Splitter) emitLine(b []byte, cut bool) {
-	raw := make([]byte, len(b))
-	copy(raw, b)
+	raw := s.own(b)
 	text := ""
 	if isPlain(raw) {
-		text = string(raw)
+		// raw is never modified, so the text can be the same bytes.
+		text = unsafe.String(unsafe.SliceData(raw), len(raw))
 	} else {
 		s.text = stripANSI(s.text[:0], raw)
 		text = string(s.text)
@@ -209,5 +241,5 @@ func (s *Splitter) emitLine(b []byte, cut bool) {
 			s.text = nil // keep no huge scratch after a huge line
 		}
 	}
-	s.emit(Line{Raw: raw, Text: text, Stream: s.stream, Time: s.now(), Cut: cut})
+	s.emit(Line{Raw: raw, Text: text, Stream: s.stream, Time: s.at, Cut: cut})
 }

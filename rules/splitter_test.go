@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,4 +160,22 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// Issue 18 item 3: the lines of one Write cost one allocation together,
+// and a plain line's Text is its Raw bytes, not a second copy.
+func TestSplitterAllocatesPerWriteNotPerLine(t *testing.T) {
+	var got []Line
+	split := NewSplitter(StreamStdout, 0, func(l Line) { got = append(got, l) })
+	chunk := []byte(strings.Repeat("a plain line of output\n", 100))
+	got = make([]Line, 0, 100)
+	allocs := testing.AllocsPerRun(10, func() {
+		got = got[:0]
+		_, _ = split.Write(chunk)
+	})
+	assert.LessOrEqual(t, allocs, 1.0)
+	require.Equal(t, 100, len(got))
+	assert.Equal(t, "a plain line of output", got[99].Text)
+	assert.Equal(t, unsafe.StringData(got[0].Text), unsafe.SliceData(got[0].Raw), "Text shares Raw's bytes")
+	assert.Equal(t, 22, cap(got[0].Raw), "a line's Raw cannot be appended into the next line")
 }

@@ -17,6 +17,9 @@ const ID = "https://procs.dev/schema/procs.schema.json"
 // durationPattern matches Go durations such as 300ms, 1.5s or 1h2m.
 const durationPattern = `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^0$`
 
+// byteSizePattern matches sizes such as 64MiB, 500MB, 1.5GiB or 65536.
+const byteSizePattern = `^\s*[0-9]+(\.[0-9]+)?\s*([kKmMgG]([iI]?[bB])?|[bB])?\s*$`
+
 // Generate returns the JSON Schema of procs.yaml, indented, with a final newline.
 func Generate() ([]byte, error) {
 	r := &jsonschema.Reflector{
@@ -47,6 +50,11 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 	switch t {
 	case reflect.TypeFor[config.Duration]():
 		return durationSchema("A duration in Go syntax, e.g. 300ms, 1.5s, 2m.")
+	case reflect.TypeFor[config.ByteSize]():
+		return &jsonschema.Schema{OneOf: []*jsonschema.Schema{
+			{Type: "string", Pattern: byteSizePattern, Description: "A size with a unit: KiB, MiB, GiB (or K, M, G: powers of 1024), kB, MB, GB (powers of 1000), e.g. 64MiB."},
+			{Type: "integer", Minimum: "0", Description: "A number of bytes."},
+		}}
 	case reflect.TypeFor[map[string]string]():
 		return envSchema()
 	case reflect.TypeFor[config.Command]():

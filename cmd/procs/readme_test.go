@@ -124,6 +124,7 @@ func schemaReference(t *testing.T) string {
 		writeKeys(&b, "`"+lowerFirst(def)+"`", root.Defs[def], order[def], def)
 	}
 	writeKeys(&b, "`ui` (top level)", root.Defs["UIConfig"], order["UIConfig"], "UIConfig")
+	writeKeys(&b, "`logs` (top level and per process)", root.Defs["Logs"], order["Logs"], "Logs")
 	return b.String()
 }
 
@@ -197,6 +198,8 @@ func typeOf(s *jsonSchema) string {
 		return strings.Join(words, " \\| ")
 	case s.Type == "string" && strings.Contains(s.Pattern, "ms|s|m|h"):
 		return "duration"
+	case s.Type == "string" && strings.Contains(s.Pattern, "[kKmMgG]"):
+		return "size"
 	case s.Type == "array" && s.Items != nil && s.Items.Ref != "":
 		return "list of objects (below)"
 	case s.Type == "array" && s.Items != nil:

@@ -112,6 +112,7 @@ func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) e
 	}
 
 	printer := compose.NewPrinter(a.stdout, cfg.Names(), a.plainOutput())
+	printer.SetLogPaths(engine.LogPath)
 	sub := engine.Bus().Subscribe(true)
 	stopPrinter := make(chan struct{})
 	printed := make(chan struct{})

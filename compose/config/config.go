@@ -26,6 +26,8 @@ type Config struct {
 	Procs map[string]*Proc `json:"procs" jsonschema_description:"The processes to run, by name."`
 	// UI configures the web dashboard (procs ui).
 	UI *UIConfig `json:"ui,omitempty" jsonschema_description:"The web dashboard of procs ui."`
+	// Logs is the log retention of every process without its own.
+	Logs *Logs `json:"logs,omitempty" jsonschema_description:"How much output the log files in .procs/logs keep, for every process: {maxSize, keep}. A process's own logs: overrides it."`
 
 	// File is the absolute path of the main config file (not part of the format).
 	File string `json:"-"`
@@ -87,6 +89,7 @@ type Proc struct {
 	OnIdle              *OnIdle           `json:"onIdle,omitempty" jsonschema_description:"Inputs sent when an interactive process has been idle at its prompt for a while, one by one, each once it is idle again."`
 	Disabled            bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
 	Watch               *Watch            `json:"watch,omitempty" jsonschema_description:"Restart the process when files change: a list of paths or globs relative to procs.yaml, or {paths, ignore, debounce}. .git, node_modules, .procs and __pycache__ are ignored."`
+	Logs                *Logs             `json:"logs,omitempty" jsonschema_description:"How much output this process's log files keep: {maxSize, keep}, over the top-level logs:."`
 
 	// Name is the key of the process in procs (not part of the format).
 	Name string `json:"-"`

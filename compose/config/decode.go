@@ -50,12 +50,14 @@ func structKeys(path []string) []string {
 		return topKeys
 	case n == 1 && path[0] == "ui":
 		return uiKeys
+	case n == 1 && path[0] == "logs":
+		return logsKeys
 	case path[0] != "procs" || n < 2:
 		return nil
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -91,6 +93,7 @@ func (d *decoder) config(raw map[string]any) *Config {
 	cfg.Env = d.envVars([]string{"env"}, m["env"])
 	cfg.EnvFile = d.str([]string{"envFile"}, m["envFile"])
 	cfg.UI = d.ui(m["ui"])
+	cfg.Logs = d.logs([]string{"logs"}, m["logs"])
 	procsPath := []string{"procs"}
 	procs, ok := d.mapping(procsPath, m["procs"], nil)
 	if len(procs) == 0 {
@@ -154,6 +157,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.OnIdle = d.onIdle(at("onIdle"), m["onIdle"])
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	p.Watch = d.watch(at("watch"), m["watch"])
+	p.Logs = d.logs(at("logs"), m["logs"])
 	return p
 }
 

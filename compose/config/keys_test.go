@@ -31,6 +31,8 @@ func TestSchemaAndDecoderAcceptTheSameKeys(t *testing.T) {
 		{nil, properties(schema)},
 		{[]string{"procs", "api"}, proc},
 		{[]string{"ui"}, properties(defs["UIConfig"])},
+		{[]string{"logs"}, properties(defs["Logs"])},
+		{[]string{"procs", "api", "logs"}, properties(defs["Logs"])},
 		{[]string{"procs", "api", "healthcheck"}, properties(defs["Healthcheck"])},
 		{[]string{"procs", "api", "shutdown"}, properties(defs["Shutdown"])},
 		{[]string{"procs", "api", "onIdle"}, properties(defs["OnIdle"])},
@@ -79,6 +81,7 @@ $schema: ./schema/procs.schema.json
 env: {A: "1"}
 envFile: .env
 ui: {port: 8123}
+logs: {maxSize: 10MiB, keep: 3}
 procs:
   db:
     command: sleep 100
@@ -110,6 +113,7 @@ procs:
     disabled: true
     watch: {paths: [src], ignore: ["*.tmp"], debounce: 200ms}
     interactive: true
+    logs: {maxSize: 1GB, keep: 0}
   probes:
     command: sleep 100
     healthcheck: {exec: "true"}
@@ -128,13 +132,14 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	require.NoError(t, err)
 	assertAllSet(t, "", reflect.ValueOf(*cfg))
 	assertAllSet(t, "ui.", reflect.ValueOf(*cfg.UI))
+	assertAllSet(t, "logs.", reflect.ValueOf(*cfg.Logs))
 	assertAllSet(t, "procs.agent.", reflect.ValueOf(*cfg.Procs["agent"]))
 	p := cfg.Procs["agent"]
 	// A healthcheck has one target: the other two come from other processes.
 	check := *p.Healthcheck
 	check.Exec, check.TCP = cfg.Procs["probes"].Healthcheck.Exec, cfg.Procs["tcp"].Healthcheck.TCP
 	for name, v := range map[string]any{"dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
-		"shutdown": p.Shutdown, "autoRespond": p.AutoRespond[0], "onIdle": *p.OnIdle, "watch": *p.Watch} {
+		"shutdown": p.Shutdown, "autoRespond": p.AutoRespond[0], "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs} {
 		assertAllSet(t, "procs.agent."+name+".", reflect.ValueOf(v))
 	}
 }

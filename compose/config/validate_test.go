@@ -50,6 +50,13 @@ var brokenConfigs = []struct {
 		`5:9: procs.agent.autoRespond[0]: missing send: the text to write, e.g. send: "\r" for Enter`,
 		"6:9: procs.agent.autoRespond[1]: missing match: the regex of the line to answer",
 	}},
+	{"bad_logs", []string{
+		`2:12: logs.maxSize: "10XB" is not a size: write a number of bytes with a unit, e.g. 64MiB, 500MB or 1GiB`,
+		"3:9: logs.keep: keep -1 is out of range: use a number of rotated files from 0 to 1000",
+		"7:21: procs.api.logs.maxSize: maxSize 100 is too small: use at least 1KiB",
+		`7:32: procs.api.logs.keep: expected a number, got string "two"`,
+		`7:37: procs.api.logs.size: unknown key "size"`,
+	}},
 	{"bad_backoff", []string{
 		`4:41: procs.api.restart.backoff: "30s..1s" ends before it starts: write min..max`,
 	}},
