@@ -43,9 +43,9 @@ type autoRule struct {
 	shown     bool
 	answering bool
 	gen       int
-	tries   int
-	moves   int
-	lastTry time.Time
+	tries     int
+	moves     int
+	lastTry   time.Time
 }
 
 // answer is what a rule sends and the row or line that made it.
