@@ -94,6 +94,10 @@ func TestMenuStep(t *testing.T) {
 		{"numbered, no mark", []string{"   1. No, exit", "   2. Yes, I trust this folder"}, "2", true},
 		{"a prompt is not a selection", []string{"> ", "   Yes, I trust this folder"}, "\x1b[B", false},
 		{"not on screen", []string{" ❯ No, exit"}, "", false},
+		// Gemini CLI 0.61 draws its menu in a box; Codex 0.169 marks with ">".
+		{"in a box", []string{" │ Do you trust the files in this folder?   │", " │   1. Trust parent folder (tmp)   │", " │ ● 2. Yes, I trust this folder  │"}, "\r", true},
+		{"in a box, below", []string{" │ ● 1. Trust folder (x)   │", " │   2. Yes, I trust this folder  │"}, "\x1b[B", false},
+		{"codex", []string{"> 1. Sign in with ChatGPT", "   Usage included", "  2. Yes, I trust this folder"}, "\x1b[B", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			keys, enter, _ := menuStep(tc.rows, yes)

@@ -43,7 +43,7 @@ func menuStep(rows []string, option *regexp.Regexp) (keys string, enter bool, no
 	case selected > target:
 		return "\x1b[A", false, "moving the selection up"
 	}
-	if m := numbered.FindStringSubmatch(strings.TrimLeftFunc(rows[target], unicode.IsSpace)); m != nil {
+	if m := numbered.FindStringSubmatch(optionText(rows[target])); m != nil {
 		return m[1], true, ""
 	}
 	return "", false, fmt.Sprintf("the menu marks no selected option (%s)", selectionMarks)
@@ -52,13 +52,19 @@ func menuStep(rows []string, option *regexp.Regexp) (keys string, enter bool, no
 // selectedOption reports whether a row is a menu's selected option: it starts with
 // a selection mark.
 func selectedOption(row string) bool {
-	row = strings.TrimLeftFunc(row, unicode.IsSpace)
+	row = optionText(row)
 	for _, r := range selectionMarks {
 		if after, ok := strings.CutPrefix(row, string(r)); ok {
 			return after == "" || after[0] == ' ' || strings.HasPrefix(after, "\u00a0")
 		}
 	}
 	return false
+}
+
+// optionText is a row without the spaces and box borders before it (Gemini
+// CLI draws its menus in a box: "│ ● 1. Trust folder").
+func optionText(row string) string {
+	return strings.TrimLeftFunc(row, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("│┃║|", r) })
 }
 
 func distance(a, b int) int {
