@@ -75,12 +75,13 @@ var deviceAttributesQuery = regexp.MustCompile(`\x1b\[0?c`)
 // writeAnswering feeds p to the emulator and answers each DA request in
 // it with "VT102", in order with the replies the emulator writes itself.
 func (s *Screen) writeAnswering(p []byte) {
+	done := 0
 	for _, loc := range deviceAttributesQuery.FindAllIndex(p, -1) {
-		_, _ = s.term.Write(p[:loc[1]])
+		_, _ = s.term.Write(p[done:loc[1]])
 		s.replies.WriteString("\x1b[?6c")
-		p = p[loc[1]:]
+		done = loc[1]
 	}
-	_, _ = s.term.Write(p)
+	_, _ = s.term.Write(p[done:])
 }
 
 // TakeReplies returns, and forgets, what the emulator answered to terminal

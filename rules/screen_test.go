@@ -42,6 +42,13 @@ func TestScreenQueries(t *testing.T) {
 	_, _ = s.Write([]byte("abc\x1b[6n\x1b[c"))
 	assert.Equal(t, "\x1b[1;4R\x1b[?6c", string(s.TakeReplies()), "cursor position and device attributes answered")
 	assert.Nil(t, s.TakeReplies(), "replies are taken once")
+
+	// Two queries in one read (Claude Code 2.1.330 sends several): each
+	// answered, and the text between them drawn once, in order.
+	s = NewScreen(20, 3)
+	_, _ = s.Write([]byte("a\x1b[cbb\x1b[cccc\x1b[0cd"))
+	assert.Equal(t, "\x1b[?6c\x1b[?6c\x1b[?6c", string(s.TakeReplies()))
+	assert.Equal(t, "abbcccd", s.Text())
 }
 
 func TestScreenContainsMatchesCursor(t *testing.T) {
