@@ -57,12 +57,13 @@ func (s *Screen) Write(p []byte) (int, error) {
 		p = append(s.partial, p...)
 		s.partial = nil
 	}
-	// vt10x drops a rune split across writes; keep the head for next time.
-	if keep := incompleteRuneTail(p); keep > 0 {
+	// vt10x drops a rune split across writes; keep the head for next time,
+	// and the start of an escape sequence, so that it is filtered whole.
+	if keep := max(incompleteRuneTail(p), openSequenceTail(p)); keep > 0 {
 		s.partial = append([]byte(nil), p[len(p)-keep:]...)
 		p = p[:len(p)-keep]
 	}
-	s.writeAnswering(p)
+	s.writeAnswering(dropMisreadQueries(p))
 	s.rows = nil
 	s.version++
 	return n, nil

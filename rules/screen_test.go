@@ -84,3 +84,23 @@ func TestScreenRenderRedrawsOnAnotherScreen(t *testing.T) {
 	assert.Equal(t, []int{c1, r1}, []int{c2, r2})
 	assert.True(t, strings.HasSuffix(string(s.Render()), "\x1b[?25h"))
 }
+
+// TestScreenIgnoresQueriesVT10xMisreads: the kitty keyboard query (CSI ? u)
+// and XTVERSION (CSI > 0 q) leave the cursor where it is, as in tmux,
+// even when a read ends in the middle of one.
+func TestScreenIgnoresQueriesVT10xMisreads(t *testing.T) {
+	for _, writes := range [][]string{
+		{"\x1b[3;5Hx\x1b]11;?\x07\x1b[c\x1b[>0q\x1b[?u"},
+		{"\x1b[3;5Hx\x1b[>0", "q\x1b[", "?u"},
+		{"\x1b[3;5Hx\x1b", "[?u\x1b[>1u\x1b[<u"},
+	} {
+		s := NewScreen(20, 5)
+		for _, w := range writes {
+			_, _ = s.Write([]byte(w))
+		}
+		col, row, _ := s.Cursor()
+		assert.Equal(t, []int{5, 2}, []int{col, row}, "%q", writes)
+		_, _ = s.Write([]byte("y"))
+		assert.Equal(t, "    xy", s.Rows()[2][:6])
+	}
+}
