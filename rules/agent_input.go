@@ -116,6 +116,9 @@ func (d *Detector) handleInput(ev Event) {
 	switch ev.Kind {
 	case EventKeys:
 		d.live.typed = typedText(d.live.typed, ev.Input)
+		if echo := controlEcho(ev.Input); echo != "" {
+			d.live.keyEcho = echo
+		}
 		if d.live.typed == "" {
 			// A control key (Ctrl-C, Esc) ends what was on screen; typed
 			// text only edits the prompt row.
@@ -128,7 +131,7 @@ func (d *Detector) handleInput(ev Event) {
 		d.inputScreen = d.screen.Text()
 		_, d.live.submitRow, _ = d.screen.Cursor()
 		d.live.submitted = true
-		d.live.busySeen, d.live.typed = false, ""
+		d.live.busySeen, d.live.typed, d.live.keyEcho = false, "", ""
 		d.live.awaitAnswer = true
 	case EventInputWritten:
 		if d.inputSent {
@@ -148,6 +151,24 @@ func typedText(typed, input string) string {
 		}
 	}
 	return typed + input
+}
+
+// controlEcho is how a terminal with echoctl (the default) echoes the last
+// control key of input: "^C" for Ctrl-C; "" when it holds none. Escape
+// sequences (arrows) are not echoed so.
+func controlEcho(input string) string {
+	echo := ""
+	for i := 0; i < len(input); i++ {
+		switch c := input[i]; {
+		case c == 0x1b:
+			return echo // an escape sequence follows
+		case c == 0x7f:
+			echo = "^?"
+		case c < ' ' && c != '\r' && c != '\n' && c != '\t':
+			echo = "^" + string(rune(c+'@'))
+		}
+	}
+	return echo
 }
 
 // lastInputLine is the last line of submitted text without its Enter: what
