@@ -16,6 +16,9 @@ import (
 // still on screen answerRetry after the last answer (an answer can be lost).
 const (
 	answerSettle = 300 * time.Millisecond
+	// answerSettleMax is how long a dialog under a screen that never goes
+	// quiet (a spinner drawn elsewhere) waits for its answer at most.
+	answerSettleMax = 2 * time.Second
 	answerRetry  = 2 * time.Second
 	answerTries  = 3
 	// answerMoves bounds the arrow keys sent to reach one option.
@@ -41,6 +44,7 @@ type autoRule struct {
 	// callback of an older one is stale), tries and moves count Enters and
 	// arrows sent to it, lastTry is the last Enter.
 	shown     bool
+	shownAt   time.Time
 	answering bool
 	gen       int
 	tries     int
@@ -104,7 +108,7 @@ func (r *responder) line(text string, pty bool) []answer {
 // screen notes which dialogs the screen shows after a change and returns
 // the rules whose dialog waits for an answer: the caller asks again
 // (settled) once the screen has been quiet for answerSettle.
-func (r *responder) screen(s *rules.Screen) []*autoRule {
+func (r *responder) screen(s *rules.Screen, now time.Time) []*autoRule {
 	var due []*autoRule
 	for _, rule := range r.rules {
 		_, shown := s.Find(rule.re)
@@ -118,7 +122,7 @@ func (r *responder) screen(s *rules.Screen) []*autoRule {
 		if !rule.shown {
 			// A new dialog: this rule answers it unless it has answered
 			// as many as it may.
-			rule.shown = true
+			rule.shown, rule.shownAt = true, now
 			rule.answering = !rule.exhausted()
 			if rule.answering {
 				rule.sent++
@@ -169,11 +173,19 @@ func (r *responder) settled(rule *autoRule, gen int, s *rules.Screen, now time.T
 	return a, true, answerRetry
 }
 
+// settleDelay is how long the screen must now stay quiet before the
+// rule's dialog is answered: answerSettle, but no later than
+// answerSettleMax after the dialog appeared.
+func (a *autoRule) settleDelay(now time.Time) time.Duration {
+	return max(0, min(answerSettle, a.shownAt.Add(answerSettleMax).Sub(now)))
+}
+
 // watchDialogs arms the settle timer of each rule whose dialog the screen
 // now shows; the timer answers on the run loop if nothing was drawn since.
 func (l *runLoop) watchDialogs() {
-	for _, rule := range l.responder.screen(l.screen) {
-		l.armAnswer(rule, answerSettle)
+	now := time.Now()
+	for _, rule := range l.responder.screen(l.screen, now) {
+		l.armAnswer(rule, rule.settleDelay(now))
 	}
 }
 

@@ -38,13 +38,17 @@ func TestResponderLines(t *testing.T) {
 func TestResponderScreenEdges(t *testing.T) {
 	r := newResponder([]config.AutoRespond{{Match: `Do you trust`, Send: "\r", MaxTimes: 2}})
 	screen := rules.NewScreen(40, 5)
-	due := func() int { return len(r.screen(screen)) }
 	now := time.Now()
+	due := func() int { return len(r.screen(screen, now)) }
 
 	assert.Empty(t, r.line("Do you trust the files?", true), "a PTY's dialog is answered from its screen")
 	_, _ = screen.Write([]byte("Do you trust the files?"))
 	require.Equal(t, 1, due(), "a new dialog waits for its screen to settle")
 	rule := r.rules[0]
+	assert.Equal(t, answerSettle, rule.settleDelay(now))
+	assert.Equal(t, 100*time.Millisecond, rule.settleDelay(now.Add(answerSettleMax-100*time.Millisecond)),
+		"a screen that never goes quiet: answered answerSettleMax after the dialog came at the latest")
+	assert.Equal(t, time.Duration(0), rule.settleDelay(now.Add(time.Minute)))
 	_, ok, _ := r.settled(rule, rule.gen-1, screen, now)
 	assert.False(t, ok, "a timer of an older screen is stale")
 	a, ok, again := r.settled(rule, rule.gen, screen, now)
