@@ -19,8 +19,8 @@ const (
 	// answerSettleMax is how long a dialog under a screen that never goes
 	// quiet (a spinner drawn elsewhere) waits for its answer at most.
 	answerSettleMax = 2 * time.Second
-	answerRetry  = 2 * time.Second
-	answerTries  = 3
+	answerRetry     = 2 * time.Second
+	answerTries     = 3
 	// answerMoves bounds the arrow keys sent to reach one option.
 	answerMoves = 20
 )
