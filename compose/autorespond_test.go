@@ -102,6 +102,7 @@ func TestMenuStep(t *testing.T) {
 		{"in a box", []string{" │ Do you trust the files in this folder?   │", " │   1. Trust parent folder (tmp)   │", " │ ● 2. Yes, I trust this folder  │"}, "\r", true},
 		{"in a box, below", []string{" │ ● 1. Trust folder (x)   │", " │   2. Yes, I trust this folder  │"}, "\x1b[B", false},
 		{"codex", []string{"> 1. Sign in with ChatGPT", "   Usage included", "  2. Yes, I trust this folder"}, "\x1b[B", false},
+		{"the question holds the text too", []string{" Yes, I trust this folder? Pick one", " ❯ 1. No", "   2. Yes, I trust this folder"}, "\x1b[B", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			keys, enter, _ := menuStep(tc.rows, yes)
@@ -109,6 +110,21 @@ func TestMenuStep(t *testing.T) {
 			assert.Equal(t, tc.enter, enter)
 		})
 	}
+}
+
+// TestMenuStepPicksTheOptionNamed: Claude Code's theme picker, where
+// "Dark mode" begins three options.
+func TestMenuStepPicksTheOptionNamed(t *testing.T) {
+	rows := []string{" Choose the text style that looks best with your terminal", "",
+		" ❯ 1. Auto (match terminal)", "   2. Dark mode", "   3. Light mode", "   4. Dark mode (colorblind-friendly)",
+		"   5. Light mode (colorblind-friendly)", "   6. Dark mode (ANSI colors only)"}
+	dark := regexp.MustCompile(regexp.QuoteMeta("Dark mode"))
+	assert.Equal(t, 3, optionRow(rows, dark))
+	keys, _, _ := menuStep(rows, dark)
+	assert.Equal(t, "\x1b[B", keys)
+	assert.Equal(t, 2, optionRow(rows, regexp.MustCompile("Auto")), "a label that starts with the text")
+	assert.Equal(t, "Dark mode (ANSI colors only)", optionLabel(rows[7]))
+	assert.Equal(t, "Trust folder (x)", optionLabel(" │ ● 1. Trust folder (x)   │"))
 }
 
 // trustDialog draws a menu like Claude Code 2.1.330's folder trust dialog

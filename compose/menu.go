@@ -19,13 +19,7 @@ var numbered = regexp.MustCompile(`^(\d)[.)]\s`)
 // or its digit when the menu marks no selection but numbers its options.
 // It returns no keys, and why, when the option or the menu is not there.
 func menuStep(rows []string, option *regexp.Regexp) (keys string, enter bool, note string) {
-	target := -1
-	for i := len(rows) - 1; i >= 0; i-- {
-		if option.MatchString(rows[i]) {
-			target = i
-			break
-		}
-	}
+	target := optionRow(rows, option)
 	if target < 0 {
 		return "", false, fmt.Sprintf("no option /%s/ on screen", option)
 	}
@@ -47,6 +41,49 @@ func menuStep(rows []string, option *regexp.Regexp) (keys string, enter bool, no
 		return m[1], true, ""
 	}
 	return "", false, fmt.Sprintf("the menu marks no selected option (%s)", selectionMarks)
+}
+
+// optionRow is the row of the option: the one whose label is the option's
+// text ("Dark mode", not "Dark mode (colorblind-friendly)"), else one whose
+// label starts with it, else the last row holding it; -1 when none does.
+func optionRow(rows []string, option *regexp.Regexp) int {
+	exact := regexp.MustCompile(`^(?:` + option.String() + `)$`)
+	prefix := regexp.MustCompile(`^(?:` + option.String() + `)`)
+	last, start := -1, -1
+	for i, row := range rows {
+		if !option.MatchString(row) {
+			continue
+		}
+		label := optionLabel(row)
+		if exact.MatchString(label) {
+			return i
+		}
+		if start < 0 && prefix.MatchString(label) {
+			start = i
+		}
+		last = i
+	}
+	if start >= 0 {
+		return start
+	}
+	return last
+}
+
+// optionLabel is a menu row's text without its border, selection mark and
+// number: "│ ❯ 2. Yes, I trust this folder │" is "Yes, I trust this folder".
+func optionLabel(row string) string {
+	row = optionText(row)
+	for _, r := range selectionMarks {
+		if after, ok := strings.CutPrefix(row, string(r)); ok {
+			row = after
+			break
+		}
+	}
+	row = strings.TrimLeftFunc(row, unicode.IsSpace)
+	if m := numbered.FindString(row); m != "" {
+		row = row[len(m):]
+	}
+	return strings.TrimRightFunc(row, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("│┃║|", r) })
 }
 
 // selectedOption reports whether a row is a menu's selected option: it starts with
