@@ -151,6 +151,12 @@ func TestAgentPresetsOnRealScreens(t *testing.T) {
 		// retried (recoverable, held while it retries); /exit is sent
 		// (busy until it answers) and is the user leaving.
 		"claude-code/first-run": {"starting", "awaiting-input (not-ready)", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
+		// 2.1.330: the folder trust dialog defaults to "No, exit" (Down,
+		// then Enter, picks "Yes, I trust this folder"); its prompt is "❯"
+		// and a no-break space; the retries say "retrying in 8s".
+		// Between two first-run screens it is busy for a moment (nothing
+		// asks, nothing is a prompt).
+		"claude-code/first-run-2.1.330": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "busy", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
 		// Without credentials the OAuth preflight fails, and it exits 1.
 		"claude-code/offline": {"starting", "failed"},
 		// The sign-in choice waits for a person; the recorder then stops it (SIGINT).

@@ -128,6 +128,7 @@ func (e *Engine) Wait(ctx context.Context, name string, targets []rules.State, m
 	}
 	select {
 	case res := <-w.done:
+		e.takeScreenNow(&res, minRun)
 		return res, nil
 	case <-ctx.Done():
 		var res rules.Result
@@ -138,6 +139,7 @@ func (e *Engine) Wait(ctx context.Context, name string, targets []rules.State, m
 		}); doErr != nil {
 			return rules.Result{Name: name, Message: doErr.Error()}, doErr
 		}
+		e.takeScreenNow(&res, minRun)
 		return res, nil
 	}
 }

@@ -189,7 +189,7 @@ func (l *runLoop) screenChanged() {
 		at = time.Now()
 	}
 	l.handle(rules.Event{Kind: rules.EventScreen, Time: at})
-	l.answer(l.responder.screen(l.screen))
+	l.watchDialogs()
 }
 
 // screenTail is the last non-blank rows of a PTY run's screen (nil for

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,14 +136,57 @@ func testRealShell(t *testing.T, command string) {
 	te.sendOK("sh", "y\r")
 	te.expectStates("sh", busy, ready)
 
-	// Ctrl-C of a running command is not driven here: at times bash is
-	// taken for awaiting-input at "sleep 60^C", and dash stays busy after
-	// its new prompt (issue 15, open). python3, node, psql and redis-cli
-	// cover Ctrl-C while busy.
+	// Ctrl-C of a running command: back at a new prompt. The shell draws
+	// it only once sleep has died; "^C" is echoed at once.
+	te.sendOK("sh", "sleep 60\r")
+	te.expectStates("sh", busy)
+	te.waitForeground("sh", "sleep")
+	te.sendOK("sh", "\x03") // no --force: keys are always accepted
+	te.expectStates("sh", ready)
 
 	te.sendOK("sh", "exit 5\r")
 	ev = te.expectStates("sh", busy, rules.StateFailed)
 	assert.Contains(t, ev.Message, "exit code 5")
+}
+
+// waitForeground waits until prog, started by name's shell, is the
+// foreground of its terminal. Busy is shown as soon as a command is sent,
+// but a Ctrl-C that arrives before the shell has handed the terminal to
+// the command (between its fork and the exec) interrupts the shell, and
+// the command then runs to its end: so it is in a terminal too, and a test
+// must not race it.
+func (te *testEngine) waitForeground(name, prog string) {
+	te.t.Helper()
+	st, err := te.StatusOf(name)
+	require.NoError(te.t, err)
+	require.Eventually(te.t, func() bool { return foregroundChild(st.PID, prog) }, waitLimit, 10*time.Millisecond,
+		"%s never ran in the foreground of %s", prog, name)
+}
+
+// foregroundChild reports whether a child of pid runs prog as the
+// foreground process group of its terminal.
+func foregroundChild(pid int, prog string) bool {
+	children, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return false
+	}
+	for _, child := range strings.Fields(string(children)) {
+		stat, err := os.ReadFile("/proc/" + child + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session tty_nr tpgid ...
+		s := string(stat)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		fields := strings.Fields(s[end+1:])
+		if s[open+1:end] == prog && len(fields) > 5 && fields[2] == fields[5] {
+			return true
+		}
+	}
+	return false
 }
 
 func TestRealBashInteractive(t *testing.T) {

@@ -28,7 +28,9 @@ func (e *Engine) announceAllReady() {
 		switch {
 		case ps.state == rules.StateCompleted:
 			completed = append(completed, name)
-		case conditionMet(ps, config.ConditionReady) && ps.running():
+		case conditionMet(ps, config.ConditionReady) && ps.running() && ps.readyAt.After(ps.startedAt):
+			// Ready once in this run: an agent at its first-run dialog
+			// (awaiting-input, never ready) has not come up yet.
 			took := ps.readyAt.Sub(ps.startedAt)
 			ready = append(ready, fmt.Sprintf("%s %s", name, formatDuration(took)))
 		default:

@@ -42,3 +42,22 @@ procs:
 		assert.NotEqual(t, ReasonAllReady, ev.Reason)
 	}
 }
+
+// TestAllReadyWaitsForAnAgentPastItsFirstRunDialog: an agent that asks
+// before it starts (a theme picker, a trust dialog) has not come up: the
+// summary waits for its prompt, and says how long that took.
+func TestAllReadyWaitsForAnAgentPastItsFirstRunDialog(t *testing.T) {
+	te := startEngine(t, fakeAgentConfig(""), Options{NoWatchdog: true})
+	var before []Event
+	te.waitFor("agent at its theme picker", func(ev Event) bool {
+		before = append(before, ev)
+		return ev.Type == EventState && ev.Proc == "agent" && ev.To == rules.StateAwaitingInput
+	})
+	te.send("agent", "\r")
+	summary := te.waitFor("all-ready summary", func(ev Event) bool {
+		before = append(before, ev)
+		return ev.Type == EventInfo && ev.Reason == ReasonAllReady
+	})
+	require.Contains(t, stateLog(before), "agent:ready", "not at the dialog")
+	assert.NotContains(t, summary.Message, "-", "a time, not a negative one")
+}

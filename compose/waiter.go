@@ -77,7 +77,7 @@ func (e *Engine) failWaiters() {
 func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rules.Result {
 	msg := ps.message
 	if ps.state == rules.StateReady && ps.run >= w.minRun {
-		msg = readyMessage(ps)
+		msg = readyMessage(ps, w.began)
 	} else if msg == "" {
 		msg = string(ps.state)
 	}
@@ -107,13 +107,47 @@ func quotes(msg, line string) bool {
 	return strings.Contains(msg, line) || strings.Contains(msg, strconv.Quote(strings.TrimSpace(line)))
 }
 
-// readyMessage says why a process counts as ready and how long it took.
-func readyMessage(ps *procState) string {
-	took := ps.readyAt.Sub(ps.startedAt).Round(time.Millisecond)
-	if ps.message != "" {
-		return fmt.Sprintf("ready in %s: %s", took, ps.message)
+// readyMessage says why a process counts as ready and when, for a wait
+// that began at began: the run's start-up ("ready in 828ms") while it is
+// still the run's first ready, else this wait's own story (an agent back
+// at its prompt after input): how long the wait took, or that it was
+// ready already.
+func readyMessage(ps *procState, began time.Time) string {
+	var head string
+	switch {
+	case !ps.since.After(ps.readyAt):
+		head = fmt.Sprintf("ready in %s", ps.readyAt.Sub(ps.startedAt).Round(time.Millisecond))
+	case ps.since.After(began):
+		head = fmt.Sprintf("ready again after %s of this wait", ps.since.Sub(began).Round(time.Millisecond))
+	default:
+		head = fmt.Sprintf("ready already, for %s", began.Sub(ps.since).Round(time.Millisecond))
 	}
-	return fmt.Sprintf("ready in %s", took)
+	if ps.message != "" {
+		return head + ": " + ps.message
+	}
+	return head
+}
+
+// takeScreenNow replaces the last lines of a PTY process's result with its
+// screen of this moment: the engine keeps the screen of the last verdict,
+// and output that changes no verdict (the line printed after a dialog was
+// answered, a redraw at the same prompt) is on screen but not there. A
+// result describes the moment it returns.
+func (e *Engine) takeScreenNow(res *rules.Result, minRun int) {
+	var sup *supervisor
+	_ = e.onProc(res.Name, func(ps *procState) error {
+		if ps.pty && ps.sup != nil && ps.run == res.Run && ps.run >= minRun {
+			sup = ps.sup
+		}
+		return nil
+	})
+	if sup == nil {
+		return
+	}
+	var tail []string
+	if err := sup.onLoop(func(l *runLoop) { tail = l.screenTail() }); err == nil && len(tail) > 0 {
+		res.Logs = tail
+	}
 }
 
 // runTexts returns the last lines of the current run: a result speaks of

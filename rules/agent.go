@@ -170,106 +170,6 @@ func (d *Detector) promptMessage(prompt string) string {
 	return fmt.Sprintf("idle at prompt %s", quote(prompt))
 }
 
-// outputSinceInput reports whether output was read after the submitted
-// input reached the program.
-func (d *Detector) outputSinceInput() bool {
-	return !d.inputWritten.IsZero() && d.lastOutput.After(d.inputWritten)
-}
-
-// answerSettle is how long the screen must stay quiet after submitted
-// input, with its prompt showing, for the prompt to count as the answer
-// when nothing else shows the input was taken: an agent may draw its
-// spinner a moment after Enter, and its prompt never left the screen.
-const answerSettle = 2 * time.Second
-
-// answered reports whether the program has answered submitted input, given
-// the prompt row on screen now: output came after the write; it is not
-// just the echo of the text typed into the prompt (a prompt row still
-// ending with the text, or with its start, is the echo); and there is
-// evidence the input was taken: the program was seen busy, the prompt is a
-// fresh one below the row the input was sent on (a REPL), or the screen
-// has settled for answerSettle since its last change.
-func (d *Detector) answered(prompt string, now time.Time) bool {
-	if !d.outputSinceInput() || isEcho(strings.TrimRight(prompt, " "), d.inputText) {
-		return false
-	}
-	if d.live.busySeen || d.freshPromptBelow() {
-		return true
-	}
-	return !now.Before(d.lastOutput.Add(answerSettle))
-}
-
-// freshPromptBelow reports whether the cursor, at a prompt, is on a row
-// below the one input was last submitted on: the program printed a new
-// prompt, as a REPL or a shell does after each command.
-func (d *Detector) freshPromptBelow() bool {
-	_, cursor, visible := d.screen.Cursor()
-	shift := d.live.shiftOf(d.screen)
-	echoRow := d.live.submitRow - shift
-	if !visible || cursor <= echoRow || echoRow < 0 {
-		return false
-	}
-	// The input stays where it was typed, under what was there before,
-	// above the new prompt; a TUI that redrew its view and moved its
-	// prompt has not answered by that alone.
-	rows := d.screen.Rows()
-	if !d.live.keptAbove(rows, shift) {
-		return false
-	}
-	// A long input wraps: its start is on the row it was typed on.
-	start := []rune(d.inputText)
-	return strings.Contains(rows[echoRow], string(start[:min(len(start), 20)]))
-}
-
-// freshPromptAtCursor returns the cursor row when it holds a prompt the
-// program printed below the row input was typed on.
-func (d *Detector) freshPromptAtCursor() (int, bool) {
-	_, cursor, visible := d.screen.Cursor()
-	if !visible || !d.live.submitted || !d.freshPromptBelow() {
-		return 0, false
-	}
-	_, ok := matchAny(d.spec.ReadyPatterns, d.screen.Rows()[cursor])
-	return cursor, ok
-}
-
-// inputDeadline is when the classification may change with no new event:
-// the end of answerSettle after submitted input, or of questionQuiet for
-// a cursor resting after a question.
-func (d *Detector) inputDeadline() (time.Time, bool) {
-	// A deadline already passed has been classified: asking again would
-	// spin the timer.
-	future := func(at time.Time) bool { return at.After(d.live.classified) }
-	if d.inputSent && !d.inputWritten.IsZero() && !d.lastOutput.IsZero() {
-		if at := d.lastOutput.Add(answerSettle); future(at) {
-			return at, true
-		}
-	}
-	if d.verdict.Recoverable {
-		if at := d.live.recoverableAt.Add(recoverHold); future(at) {
-			return at, true
-		}
-	}
-	if d.verdict.State == StateBusy || d.verdict.State == StateStarting {
-		if _, ok := d.restingQuestion(); ok && !d.lastOutput.IsZero() {
-			if at := d.lastOutput.Add(questionQuiet); future(at) {
-				return at, true
-			}
-		}
-	}
-	return time.Time{}, false
-}
-
-// isEcho reports whether row ends with the typed text or a start of it (a
-// program echoes keys as it reads them, one write each).
-func isEcho(row, typed string) bool {
-	for k := len(typed); k > 0; k-- {
-		if strings.HasSuffix(row, typed[:k]) {
-			return true
-		}
-	}
-	return false
-}
-
 // handleScreen reclassifies an interactive run after its screen changed.
 func (d *Detector) handleScreen(ev Event) {
 	if !ev.Time.IsZero() && ev.Time.After(d.lastOutput) {
@@ -315,48 +215,6 @@ func (d *Detector) reclassify(now time.Time) {
 	d.verdict = v
 }
 
-// handleInput records input. Whatever was on screen when it was sent is
-// no longer current. Input that ends with Enter is submitted: until the
-// program answers, its prompt no longer means idle. Text without Enter
-// sits on the prompt row; a control key (Ctrl-C, Esc) clears it.
-func (d *Detector) handleInput(ev Event) {
-	switch ev.Kind {
-	case EventKeys:
-		d.live.typed = typedText(d.live.typed, ev.Input)
-		if d.live.typed == "" {
-			// A control key (Ctrl-C, Esc) ends what was on screen; typed
-			// text only edits the prompt row.
-			d.live.rebase(d.screen)
-		}
-	case EventInput:
-		d.live.rebase(d.screen)
-		d.inputSent, d.inputWritten = true, time.Time{}
-		d.inputText = lastInputLine(d.live.typed + ev.Input)
-		d.inputScreen = d.screen.Text()
-		_, d.live.submitRow, _ = d.screen.Cursor()
-		d.live.submitted = true
-		d.live.busySeen, d.live.typed = false, ""
-		d.live.awaitAnswer = true
-	case EventInputWritten:
-		if d.inputSent {
-			d.inputWritten = ev.Time
-		}
-	}
-	d.reclassify(ev.Time)
-}
-
-// typedText is what sits on the prompt row after input without Enter:
-// printable text adds to it, anything else (a control key, an escape
-// sequence) leaves it unknown.
-func typedText(typed, input string) string {
-	for _, r := range input {
-		if r < ' ' || r == 0x7f {
-			return ""
-		}
-	}
-	return typed + input
-}
-
 // takeFresh reports, once, that the verdict must be reported even if it
 // equals the one before.
 func (d *Detector) takeFresh() bool {
@@ -393,14 +251,4 @@ func (d *Detector) decideInteractive(ev Event) {
 		// Ports, probes, dependencies and timers may change the rule.
 		d.reclassify(ev.Time)
 	}
-}
-
-// lastInputLine is the last line of submitted text without its Enter: what
-// the program echoes on its prompt row.
-func lastInputLine(text string) string {
-	text = strings.TrimRight(text, "\r\n")
-	if i := strings.LastIndexAny(text, "\r\n"); i >= 0 {
-		text = text[i+1:]
-	}
-	return strings.TrimRight(text, " ")
 }

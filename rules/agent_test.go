@@ -213,3 +213,35 @@ func TestAgentTaskCompletes(t *testing.T) {
 	v, _ := r.d.Handle(Event{Kind: EventExit, Time: r.now, Exit: Exit{Code: 0}})
 	assert.Equal(t, StateCompleted, v.State, "an agent run as a task (claude -p) completes on exit 0")
 }
+
+// TestShellCtrlCEchoIsNotAQuestion: Ctrl-C of a command in a shell. The
+// terminal echoes "^C" at once; the shell draws its prompt once the command
+// has died, which under load can take longer than questionQuiet: the "^C"
+// the cursor rests after is the echo of the key, not a question.
+func TestShellCtrlCEchoIsNotAQuestion(t *testing.T) {
+	for _, promptAfter := range []time.Duration{10 * time.Millisecond, time.Second, 3 * time.Second} {
+		t.Run(promptAfter.String(), func(t *testing.T) {
+			r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `[$#%>] $`)})
+			require.Equal(t, StateReady, r.draw("$ ").State)
+			send := func(kind EventKind, input string) {
+				r.now = r.now.Add(time.Millisecond)
+				r.d.Handle(Event{Kind: kind, Time: r.now, Input: input})
+			}
+			send(EventInput, "sleep 60\r")
+			send(EventInputWritten, "")
+			require.Equal(t, StateBusy, r.draw("sleep 60\r\n").State)
+			send(EventKeys, "\x03")
+			require.Equal(t, StateBusy, r.draw("^C").State)
+			// The timers the detector asks for, until the prompt comes.
+			end := r.now.Add(promptAfter)
+			for at, ok := r.d.Deadline(); ok && at.Before(end); at, ok = r.d.Deadline() {
+				r.now = at
+				v, _ := r.d.Handle(Event{Kind: EventTimer, Time: at})
+				require.Equal(t, StateBusy, v.State, "at %s: %s", at.Sub(t0), v.Message)
+			}
+			r.now = end
+			v := r.draw("\r\n$ ")
+			assert.Equal(t, StateReady, v.State, v.Message)
+		})
+	}
+}

@@ -59,12 +59,13 @@ func (s *Screen) Write(p []byte) (int, error) {
 		p = append(s.partial, p...)
 		s.partial = nil
 	}
-	// vt10x drops a rune split across writes; keep the head for next time.
-	if keep := incompleteRuneTail(p); keep > 0 {
+	// vt10x drops a rune split across writes; keep the head for next time,
+	// and the start of an escape sequence, so that it is filtered whole.
+	if keep := max(incompleteRuneTail(p), openSequenceTail(p)); keep > 0 {
 		s.partial = append([]byte(nil), p[len(p)-keep:]...)
 		p = p[:len(p)-keep]
 	}
-	s.writeAnswering(p)
+	s.writeAnswering(dropMisreadQueries(p))
 	s.rows = nil
 	s.version++
 	return n, nil
@@ -77,12 +78,13 @@ var deviceAttributesQuery = lazyregexp.New(`\x1b\[0?c`)
 // writeAnswering feeds p to the emulator and answers each DA request in
 // it with "VT102", in order with the replies the emulator writes itself.
 func (s *Screen) writeAnswering(p []byte) {
+	done := 0
 	for _, loc := range deviceAttributesQuery.FindAllIndex(p, -1) {
-		_, _ = s.term.Write(p[:loc[1]])
+		_, _ = s.term.Write(p[done:loc[1]])
 		s.replies.WriteString("\x1b[?6c")
-		p = p[loc[1]:]
+		done = loc[1]
 	}
-	_, _ = s.term.Write(p)
+	_, _ = s.term.Write(p[done:])
 }
 
 // TakeReplies returns, and forgets, what the emulator answered to terminal

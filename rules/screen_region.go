@@ -23,6 +23,10 @@ type liveScreen struct {
 	// typed is text sent without Enter since the last Enter: it sits on
 	// the prompt row, which still means idle.
 	typed string
+	// keyEcho is how the terminal echoes the control key last sent
+	// ("^C" for Ctrl-C), until the next Enter: the cursor resting after it
+	// is not a question.
+	keyEcho string
 	// classified is the time of the newest classification, so a deadline
 	// already acted on is not asked for again.
 	classified time.Time
@@ -152,6 +156,11 @@ func (d *Detector) restingQuestion() (string, bool) {
 		return "", false
 	}
 	if d.live.typed != "" && strings.HasSuffix(text, d.live.typed) {
+		return "", false
+	}
+	if d.live.keyEcho != "" && strings.HasSuffix(text, d.live.keyEcho) {
+		// The echo of Ctrl-C while the program that got it dies: a shell
+		// draws its prompt only then, which under load takes a while.
 		return "", false
 	}
 	if d.inputSent && d.inputText != "" && isEcho(text, d.inputText) {

@@ -42,6 +42,13 @@ func TestScreenQueries(t *testing.T) {
 	_, _ = s.Write([]byte("abc\x1b[6n\x1b[c"))
 	assert.Equal(t, "\x1b[1;4R\x1b[?6c", string(s.TakeReplies()), "cursor position and device attributes answered")
 	assert.Nil(t, s.TakeReplies(), "replies are taken once")
+
+	// Two queries in one read (Claude Code 2.1.330 sends several): each
+	// answered, and the text between them drawn once, in order.
+	s = NewScreen(20, 3)
+	_, _ = s.Write([]byte("a\x1b[cbb\x1b[cccc\x1b[0cd"))
+	assert.Equal(t, "\x1b[?6c\x1b[?6c\x1b[?6c", string(s.TakeReplies()))
+	assert.Equal(t, "abbcccd", s.Text())
 }
 
 func TestScreenContainsMatchesCursor(t *testing.T) {
@@ -76,4 +83,24 @@ func TestScreenRenderRedrawsOnAnotherScreen(t *testing.T) {
 	c2, r2, _ := copyOf.Cursor()
 	assert.Equal(t, []int{c1, r1}, []int{c2, r2})
 	assert.True(t, strings.HasSuffix(string(s.Render()), "\x1b[?25h"))
+}
+
+// TestScreenIgnoresQueriesVT10xMisreads: the kitty keyboard query (CSI ? u)
+// and XTVERSION (CSI > 0 q) leave the cursor where it is, as in tmux,
+// even when a read ends in the middle of one.
+func TestScreenIgnoresQueriesVT10xMisreads(t *testing.T) {
+	for _, writes := range [][]string{
+		{"\x1b[3;5Hx\x1b]11;?\x07\x1b[c\x1b[>0q\x1b[?u"},
+		{"\x1b[3;5Hx\x1b[>0", "q\x1b[", "?u"},
+		{"\x1b[3;5Hx\x1b", "[?u\x1b[>1u\x1b[<u"},
+	} {
+		s := NewScreen(20, 5)
+		for _, w := range writes {
+			_, _ = s.Write([]byte(w))
+		}
+		col, row, _ := s.Cursor()
+		assert.Equal(t, []int{5, 2}, []int{col, row}, "%q", writes)
+		_, _ = s.Write([]byte("y"))
+		assert.Equal(t, "    xy", s.Rows()[2][:6])
+	}
 }

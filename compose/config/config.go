@@ -198,7 +198,8 @@ type Shutdown struct {
 // AutoRespond sends input when a line matches, to answer a known dialog.
 type AutoRespond struct {
 	Match    string `json:"match" jsonschema_description:"RE2 regex matched against each ANSI-stripped line."`
-	Send     string `json:"send" jsonschema_description:"Text written to the process when the line matches (use \\r for Enter)."`
+	Send     string `json:"send,omitempty" jsonschema_description:"Text written to the process when the line matches (use \\r for Enter). Give send or choose."`
+	Choose   string `json:"choose,omitempty" jsonschema_description:"For a menu on a PTY screen: the text of the option to pick (e.g. Yes, I trust this folder). procs moves the selection to it with the arrow keys, then presses Enter, whatever the default is."`
 	Once     bool   `json:"once,omitempty" jsonschema_description:"Answer only the first time per run."`
 	MaxTimes int    `json:"maxTimes,omitempty" jsonschema:"minimum=0" jsonschema_description:"Answer at most this many times per run (0 means no limit)."`
 }

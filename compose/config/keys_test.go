@@ -104,7 +104,7 @@ procs:
     healthcheck: {http: "http://127.0.0.1:8080/", interval: 1s, timeout: 1s, failures: 2}
     shutdown: {signal: SIGINT, timeout: 2s}
     pty: {cols: 80, rows: 24}
-    autoRespond: [{match: "y/n", send: "y", once: true, maxTimes: 1}]
+    autoRespond: [{match: "y/n", send: "y", once: true, maxTimes: 1}, {match: trust, choose: "Yes"}]
     busyPatterns: [working]
     questionPatterns: ['\?$']
     permissionPatterns: [allow]
@@ -138,8 +138,11 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	// A healthcheck has one target: the other two come from other processes.
 	check := *p.Healthcheck
 	check.Exec, check.TCP = cfg.Procs["probes"].Healthcheck.Exec, cfg.Procs["tcp"].Healthcheck.TCP
+	// An answer sends text or chooses an option: choose comes from the second.
+	answer := p.AutoRespond[0]
+	answer.Choose = p.AutoRespond[1].Choose
 	for name, v := range map[string]any{"dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
-		"shutdown": p.Shutdown, "autoRespond": p.AutoRespond[0], "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs} {
+		"shutdown": p.Shutdown, "autoRespond": answer, "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs} {
 		assertAllSet(t, "procs.agent."+name+".", reflect.ValueOf(v))
 	}
 }

@@ -263,12 +263,18 @@ func (d *decoder) autoRespond(path []string, v any) []AutoRespond {
 		if m["match"] == nil {
 			d.p.atValue(ip, "missing match: the regex of the line to answer")
 		}
-		if _, has := m["send"]; !has {
-			d.p.atValue(ip, `missing send: the text to write, e.g. send: "\r" for Enter`)
+		_, hasSend := m["send"]
+		_, hasChoose := m["choose"]
+		switch {
+		case !hasSend && !hasChoose:
+			d.p.atValue(ip, `missing send or choose: the text to write (send: "\r" for Enter), or the option of a menu to pick (choose: "Yes, I trust this folder")`)
+		case hasSend && hasChoose:
+			d.p.atValue(ip, "send and choose both given: give one")
 		}
 		a := AutoRespond{
 			Match:    d.str(child(ip, "match"), m["match"]),
 			Send:     d.str(child(ip, "send"), m["send"]),
+			Choose:   d.str(child(ip, "choose"), m["choose"]),
 			Once:     d.boolean(child(ip, "once"), m["once"]),
 			MaxTimes: d.count(child(ip, "maxTimes"), m["maxTimes"]),
 		}

@@ -47,7 +47,7 @@ var brokenConfigs = []struct {
 	want []string // "line:col: path: message"
 }{
 	{"autorespond_incomplete", []string{
-		`5:9: procs.agent.autoRespond[0]: missing send: the text to write, e.g. send: "\r" for Enter`,
+		`5:9: procs.agent.autoRespond[0]: missing send or choose: the text to write (send: "\r" for Enter), or the option of a menu to pick (choose: "Yes, I trust this folder")`,
 		"6:9: procs.agent.autoRespond[1]: missing match: the regex of the line to answer",
 	}},
 	{"bad_logs", []string{

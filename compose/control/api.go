@@ -12,6 +12,10 @@ type ErrorBody struct {
 	// State is the state of the process when input was refused because it
 	// is not ready for it (409).
 	State string `json:"state,omitempty"`
+	// StateMessage is the process's own state message when input was
+	// refused (409), e.g. `working: "✻ Thinking…"`: a client that words
+	// the refusal itself (MCP, which has no --force) quotes it.
+	StateMessage string `json:"stateMessage,omitempty"`
 }
 
 // InputRequest is the body of POST /v1/procs/{name}/input.

@@ -85,6 +85,9 @@ type APIError struct {
 	Message string
 	// State is the process's state when input was refused (409).
 	State string
+	// StateMessage is the process's own state message when input was
+	// refused (409).
+	StateMessage string
 }
 
 // Error returns the server's message.
@@ -141,7 +144,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	if json.Unmarshal(data, &eb) != nil || eb.Error == "" {
 		eb.Error = strings.TrimSpace(string(data))
 	}
-	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error, State: eb.State}
+	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error, State: eb.State, StateMessage: eb.StateMessage}
 }
 
 // getJSON sends a request and decodes its JSON answer into out.

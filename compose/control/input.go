@@ -12,7 +12,7 @@ import (
 func writeInputError(w http.ResponseWriter, err error) {
 	var notReady *compose.NotReadyForInputError
 	if errors.As(err, &notReady) {
-		writeJSON(w, http.StatusConflict, ErrorBody{Error: err.Error(), State: string(notReady.State)})
+		writeJSON(w, http.StatusConflict, ErrorBody{Error: err.Error(), State: string(notReady.State), StateMessage: notReady.Message})
 		return
 	}
 	writeEngineError(w, err)

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -56,9 +55,6 @@ func (w *logWatch) subscribe(ctx context.Context, req *sdk.SubscribeRequest) err
 	uri := req.Params.URI
 	if uri == configURI {
 		return nil
-	}
-	if !strings.HasPrefix(uri, logsPrefix) {
-		return sdk.ResourceNotFoundError(uri)
 	}
 	w.mu.Lock()
 	w.wanted = true

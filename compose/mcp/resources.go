@@ -2,11 +2,13 @@ package mcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,10 +57,59 @@ func (s *Server) addResources() {
 // logURI is the address of the log resource of a process.
 func logURI(name string) string { return logsPrefix + url.PathEscape(name) }
 
+// logName is the process a log address names; false for another address.
+func logName(uri string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, logsPrefix)
+	if !ok {
+		return "", false
+	}
+	name, err := url.PathUnescape(rest)
+	return name, err == nil && name != ""
+}
+
+// subscribe accepts a subscription to a resource that exists (the config,
+// or the log of a process of the folder's config or of the running procs)
+// and refuses any other as not found, as a read of it is.
+func (s *Server) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
+	uri := req.Params.URI
+	if uri != configURI {
+		name, ok := logName(uri)
+		if !ok {
+			return sdk.ResourceNotFoundError(uri)
+		}
+		known, err := s.knownProcess(ctx, name)
+		if err != nil || !known {
+			return cmp.Or(err, sdk.ResourceNotFoundError(uri))
+		}
+	}
+	return s.logs.subscribe(ctx, req)
+}
+
+// knownProcess reports whether name is a process of the folder's config
+// or of the procs running there.
+func (s *Server) knownProcess(ctx context.Context, name string) (bool, error) {
+	if slices.Contains(s.opts.Names, name) {
+		return true, nil
+	}
+	c, err := s.dial()
+	if errors.Is(err, control.ErrNotRunning) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer c.Close()
+	_, err = c.Get(ctx, name)
+	if errors.Is(err, compose.ErrUnknownProcess) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 func (s *Server) readLog(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
-	name, err := url.PathUnescape(strings.TrimPrefix(uri, logsPrefix))
-	if err != nil || name == "" {
+	name, ok := logName(uri)
+	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	c, err := s.connect()

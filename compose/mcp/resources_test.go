@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,6 +26,36 @@ func TestLogResource(t *testing.T) {
 	_, err = c.session.ReadResource(testCtx(t), &sdk.ReadResourceParams{URI: "procs://logs/nope"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not found")
+	assertResourceNotFound(t, err)
+}
+
+// assertResourceNotFound checks the JSON-RPC code of a missing resource:
+// -32602 (invalid params), as SEP-2164 (final) made it in the MCP spec, in
+// place of the -32002 earlier versions recommended.
+func assertResourceNotFound(t *testing.T, err error) {
+	t.Helper()
+	var rpcErr *jsonrpc.Error
+	require.ErrorAs(t, err, &rpcErr)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpcErr.Code)
+}
+
+// TestSubscribeToAnUnknownResourceFails: a subscription is to something
+// that exists, as a read is. It speaks 2025-11-25, where resources/subscribe
+// is answered: from 2026-07-28 (SEP-2575) the SDK's client subscribes with
+// a subscriptions/listen stream and does not wait for its answer, which
+// carries the same error.
+func TestSubscribeToAnUnknownResourceFails(t *testing.T) {
+	dir := t.TempDir()
+	mustStartProcs(t, dir, demo)
+	c := connectVersion(t, Options{Dir: dir}, "2025-11-25")
+	c.waitReady(t, "web")
+	for _, uri := range []string{"procs://logs/nope", "procs://logs/", "procs://other"} {
+		err := c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: uri})
+		require.Error(t, err, uri)
+		assertResourceNotFound(t, err)
+	}
+	require.NoError(t, c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: "procs://logs/web"}))
+	require.NoError(t, c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: "procs://config"}))
 }
 
 func TestLogResourceUpdateNotifications(t *testing.T) {

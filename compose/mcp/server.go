@@ -51,7 +51,7 @@ func New(opts Options) *Server {
 	s.logs = newLogWatch(s.dial, s.notifyLogUpdated)
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "procs", Title: "procs", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions:       instructions,
-		SubscribeHandler:   s.logs.subscribe,
+		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.logs.unsubscribe,
 	})
 	s.sdk.AddReceivingMiddleware(nullArguments)

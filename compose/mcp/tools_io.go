@@ -27,8 +27,8 @@ type LogLines struct {
 	Lines []LogLine `json:"lines" jsonschema:"the lines, oldest first"`
 }
 
-// inputInput is the input of send_input.
-type inputInput struct {
+// sendInputArgs is the arguments of send_input.
+type sendInputArgs struct {
 	Name  string   `json:"name" jsonschema:"the process to write to, as list_processes shows it"`
 	Text  string   `json:"text,omitempty" jsonschema:"the text to write, as is"`
 	Keys  []string `json:"keys,omitempty" jsonschema:"keys to press after the text, by name: esc, ctrl-c, ctrl-d, enter, tab, up, down, left, right, backspace... (always accepted, even when busy)"`
@@ -67,7 +67,7 @@ func (s *Server) addIOTools() {
 			"list_processes) takes text only when it waits for it (ready, awaiting-input, awaiting-permission): when it is " +
 			"busy the text is refused and the refusal says its state; wait_for_ready first, then send again (or force=true). " +
 			"keys (esc, ctrl-c...) are always taken: they interrupt a busy program. get_screen shows what it asks.",
-		InputSchema: inputSchema[inputInput](nil),
+		InputSchema: inputSchema[sendInputArgs](nil),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(false)},
 	}, s.sendInput)
 	sdk.AddTool(s.sdk, &sdk.Tool{
@@ -150,7 +150,7 @@ func logText(lines []LogLine, prefixed bool) string {
 	return b.String()
 }
 
-func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in inputInput) (*sdk.CallToolResult, InputSent, error) {
+func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in sendInputArgs) (*sdk.CallToolResult, InputSent, error) {
 	out := InputSent{Name: in.Name}
 	text := in.Text
 	for _, name := range in.Keys {
@@ -181,8 +181,14 @@ func (s *Server) inputRefused(c *control.Client, err error, name string) error {
 	var apiErr *control.APIError
 	switch {
 	case errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "":
-		return failf(fmt.Sprintf("call wait_for_ready {\"name\": %q} until it waits for input, then send again; or send with force=true to type into it now.", name),
-			"%s did not take the input: %s", name, apiErr.Message)
+		// Worded here, not quoted from procs: its message names CLI flags.
+		why := fmt.Sprintf("%s is %s, not ready for input", name, apiErr.State)
+		if apiErr.StateMessage != "" {
+			why += " (" + apiErr.StateMessage + ")"
+		}
+		return failf(fmt.Sprintf("call wait_for_ready {\"name\": %q} until it waits for input, then send again; or send with force=true to type into it now. "+
+			"keys (ctrl-c, esc) are always taken.", name),
+			"%s did not take the input: %s.", name, why)
 	case errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict:
 		return failf("call get_process to see its state; start_process starts it if it is stopped, then send again.",
 			"%s did not take the input: %s", name, apiErr.Message)

@@ -335,6 +335,8 @@ procs:
 	assert.Contains(t, msg, "shell did not take the input: shell is busy, not ready for input")
 	assert.Contains(t, msg, `Next: call wait_for_ready {"name": "shell"}`)
 	assert.Contains(t, msg, "force=true")
+	assert.NotContains(t, msg, "--force", "an MCP client has arguments, not CLI flags")
+	assert.NotContains(t, msg, "procs wait")
 
 	sent := succeed[InputSent](t, c, "send_input", map[string]any{"name": "shell", "text": "echo forced", "enter": true, "force": true})
 	assert.True(t, sent.Sent)
