@@ -55,7 +55,9 @@ func newProgress(out io.Writer, list []compose.ProcStatus, width, height int) *p
 	p.inPlace = width >= 20 && height > len(p.names)
 	if !p.inPlace {
 		for _, name := range p.names {
-			p.line(p.text[name])
+			if p.text[name] != "" { // ready already: its result comes next
+				p.line(p.text[name])
+			}
 		}
 	}
 	p.draw()

@@ -198,19 +198,24 @@ procs:
 // TestUpWaitProgressOnASmallTerminal: a block taller than the terminal
 // cannot be redrawn in place; each line is printed below the others.
 func TestUpWaitProgressOnASmallTerminal(t *testing.T) {
+	// b and c wait for a, so they are still waiting when the block is
+	// first printed, however loaded the machine; a may be ready already.
 	dir := writeProject(t, `
 procs:
-  a: {command: "echo ready; sleep 300", readyPatterns: [ready]}
-  b: {command: "echo ready; sleep 300", readyPatterns: [ready]}
-  c: {command: "echo ready; sleep 300", readyPatterns: [ready]}
+  a: {command: "sleep 1; echo ready; sleep 300", readyPatterns: [ready]}
+  b: {command: "echo ready; sleep 300", readyPatterns: [ready], dependsOn: [a]}
+  c: {command: "echo ready; sleep 300", readyPatterns: [ready], dependsOn: [a]}
 `)
 	r := startOnTerminalOfSize(t, 3, dir, "up", "-d", "--wait")
 	code, _ := r.end(t)
 	out := r.written()
 	require.Equal(t, 0, code, out)
 	assert.NotContains(t, out, "\x1b[", "no cursor movement")
+	assert.False(t, strings.HasPrefix(out, "\r\n"), "no empty line for a process ready already:\n%s", out)
+	for _, name := range []string{"b", "c"} {
+		assert.Contains(t, out, "waiting for "+name+" (after a)…")
+	}
 	for _, name := range []string{"a", "b", "c"} {
-		assert.Contains(t, out, "waiting for "+name+"…")
 		assert.Contains(t, out, name+" ready (run 1")
 	}
 }
