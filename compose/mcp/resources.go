@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/procsdev/procs/compose"
@@ -75,11 +76,11 @@ func (s *Server) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error
 	if uri != configURI {
 		name, ok := logName(uri)
 		if !ok {
-			return sdk.ResourceNotFoundError(uri)
+			return notFound(req.Session, uri)
 		}
 		known, err := s.knownProcess(ctx, name)
 		if err != nil || !known {
-			return cmp.Or(err, sdk.ResourceNotFoundError(uri))
+			return cmp.Or(err, notFound(req.Session, uri))
 		}
 	}
 	return s.logs.subscribe(ctx, req)
@@ -110,7 +111,7 @@ func (s *Server) readLog(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 	uri := req.Params.URI
 	name, ok := logName(uri)
 	if !ok {
-		return nil, sdk.ResourceNotFoundError(uri)
+		return nil, notFound(req.Session, uri)
 	}
 	c, err := s.connect()
 	if err != nil {
@@ -125,7 +126,7 @@ func (s *Server) readLog(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 		return nil
 	})
 	if errors.Is(err, compose.ErrUnknownProcess) {
-		return nil, sdk.ResourceNotFoundError(uri)
+		return nil, notFound(req.Session, uri)
 	}
 	if err != nil {
 		return nil, s.failure(c, err, name)
@@ -169,3 +170,26 @@ func (s *Server) runningConfig(ctx context.Context) ([]byte, error) {
 func (s *Server) notifyLogUpdated(ctx context.Context, name string) {
 	_ = s.sdk.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: logURI(name)})
 }
+
+// notFound is the error for a resource that does not exist, in the code of
+// the protocol version the client speaks: -32002 up to 2025-11-25, which
+// the specification of those versions names, and -32602 (invalid params)
+// from 2026-07-28, where SEP-2164 moved it (clients of that version accept
+// both).
+func notFound(session *sdk.ServerSession, uri string) error {
+	err := sdk.ResourceNotFoundError(uri).(*jsonrpc.Error)
+	err.Code = jsonrpc.CodeInvalidParams
+	if session != nil {
+		if p := session.InitializeParams(); p != nil && p.ProtocolVersion != "" && p.ProtocolVersion < resourceNotFoundAsInvalidParams {
+			err.Code = legacyResourceNotFound
+		}
+	}
+	return err
+}
+
+// The protocol version from which a missing resource answers -32602, and
+// the code earlier versions name for it.
+const (
+	resourceNotFoundAsInvalidParams = "2026-07-28"
+	legacyResourceNotFound          = -32002
+)

@@ -30,13 +30,18 @@ func TestLogResource(t *testing.T) {
 }
 
 // assertResourceNotFound checks the JSON-RPC code of a missing resource:
-// -32602 (invalid params), as SEP-2164 (final) made it in the MCP spec, in
-// place of the -32002 earlier versions recommended.
+// -32602 (invalid params), as SEP-2164 (final) made it in the MCP spec of
+// 2026-07-28, in place of the -32002 earlier versions name.
 func assertResourceNotFound(t *testing.T, err error) {
+	t.Helper()
+	assertResourceNotFoundCode(t, err, jsonrpc.CodeInvalidParams)
+}
+
+func assertResourceNotFoundCode(t *testing.T, err error, code int64) {
 	t.Helper()
 	var rpcErr *jsonrpc.Error
 	require.ErrorAs(t, err, &rpcErr)
-	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), rpcErr.Code)
+	assert.Equal(t, code, rpcErr.Code)
 }
 
 // TestSubscribeToAnUnknownResourceFails: a subscription is to something
@@ -52,8 +57,10 @@ func TestSubscribeToAnUnknownResourceFails(t *testing.T) {
 	for _, uri := range []string{"procs://logs/nope", "procs://logs/", "procs://other"} {
 		err := c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: uri})
 		require.Error(t, err, uri)
-		assertResourceNotFound(t, err)
+		assertResourceNotFoundCode(t, err, -32002) // the code of 2025-11-25
 	}
+	_, err := c.session.ReadResource(testCtx(t), &sdk.ReadResourceParams{URI: "procs://logs/nope"})
+	assertResourceNotFoundCode(t, err, -32002)
 	require.NoError(t, c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: "procs://logs/web"}))
 	require.NoError(t, c.session.Subscribe(testCtx(t), &sdk.SubscribeParams{URI: "procs://config"}))
 }
