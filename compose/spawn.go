@@ -4,10 +4,10 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -60,7 +60,8 @@ func (s *spawner) loop(ready chan<- struct{}) {
 	runtime.LockOSThread()
 	// Become the subreaper so double-forked descendants are re-parented to
 	// procs instead of init, where procs can still find and stop them.
-	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	// Only Linux has one (osproc.Features); elsewhere see adopted.
+	_ = osproc.BecomeSubreaper()
 	close(ready)
 	for req := range s.requests {
 		s.mu.Lock()
@@ -109,11 +110,10 @@ func (s *spawner) sweepStrays(owner string) {
 	defer s.mu.RUnlock()
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
-			signalAll(markedAmong(tree, owner), unix.SIGKILL)
+			signalAll(markedAmong(tree, owner), syscall.SIGKILL)
 			s.reportUnmarked(tree)
 		}
-		var status unix.WaitStatus
-		_, _ = unix.Wait4(pid, &status, unix.WNOHANG, nil)
+		osproc.Reap(pid)
 	}
 }
 
@@ -137,13 +137,8 @@ func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
 	for pause := 5 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 100*time.Millisecond) {
 		// Members that exited after procs adopted them are its zombies,
 		// still in the group until reaped.
-		var status unix.WaitStatus
-		for {
-			if pid, _ := unix.Wait4(-pgid, &status, unix.WNOHANG, nil); pid <= 0 {
-				break
-			}
-		}
-		if unix.Kill(-pgid, 0) != nil {
+		osproc.ReapGroup(pgid)
+		if !osproc.GroupAlive(pgid) {
 			return // ESRCH: no process is left in the group
 		}
 		time.Sleep(min(pause, time.Until(deadline)))
@@ -156,10 +151,10 @@ func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
 // command some other part of the program forked (an exec probe, a test's
 // helper), which its exec.Cmd waits for. The caller holds s.mu.
 func (s *spawner) strays() []int {
-	own := unix.Getpgrp()
+	own := osproc.Getpgrp()
 	var out []int
-	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
-		if pgid, err := unix.Getpgid(pid); !s.children[pid] && err == nil && pgid != own {
+	for _, pid := range s.adopted() {
+		if pgid, err := osproc.Getpgid(pid); !s.children[pid] && err == nil && pgid != own {
 			out = append(out, pid)
 		}
 	}

@@ -70,7 +70,7 @@ func (ep *endpoint) open() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", path, err)
 	}
-	ep.listener = &peerListener{Listener: ln, uid: os.Getuid()}
+	ep.listener = checkPeers(ln)
 	if err := os.Chmod(path, 0o600); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -262,6 +263,16 @@ func cgroupMembers(dir string) []int {
 		return nil
 	})
 	return pids
+}
+
+// setCgroupFD makes cmd start in the cgroup whose folder dir is open
+// (clone3 with CLONE_INTO_CGROUP): the child is never outside it.
+func setCgroupFD(cmd *exec.Cmd, dir *os.File) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.UseCgroupFD = true
+	cmd.SysProcAttr.CgroupFD = int(dir.Fd())
 }
 
 // removeCgroup removes dir and the cgroups below it, once they are empty.
