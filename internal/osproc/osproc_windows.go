@@ -196,7 +196,7 @@ const stillActive = 259
 // jobAccounting is JOBOBJECT_BASIC_ACCOUNTING_INFORMATION.
 type jobAccounting struct {
 	TotalUserTime, TotalKernelTime, ThisPeriodUserTime, ThisPeriodKernelTime int64
-	TotalPageFaults, TotalProcesses, ActiveProcesses, TotalTerminated         uint32
+	TotalPageFaults, TotalProcesses, ActiveProcesses, TotalTerminated        uint32
 }
 
 // GroupAlive reports whether any process is left in the job of the run
