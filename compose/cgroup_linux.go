@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // noCgroupsEnv turns the cgroups off (PROCS_CGROUPS=off), for a system
@@ -42,6 +44,9 @@ type cgroupSet struct {
 func newCgroupSet(instance string) (*cgroupSet, error) {
 	if os.Getenv(noCgroupsEnv) == "off" {
 		return nil, errors.New("turned off by " + noCgroupsEnv)
+	}
+	if !osproc.Features().Cgroups {
+		return nil, errors.New("turned off by " + osproc.PortableEnv)
 	}
 	own, err := ownCgroupDir()
 	if err != nil {

@@ -34,7 +34,13 @@ type Watchdog struct {
 }
 
 // StartWatchdog starts the watchdog for the processes of instance.
+// Where each run is a job object that dies with procs (Windows), there is
+// nothing for a watchdog to do, and it returns nil (a nil *Watchdog
+// ignores every call).
 func StartWatchdog(instance string) (*Watchdog, error) {
+	if osproc.Features().Jobs {
+		return nil, nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("start watchdog: %w", err)

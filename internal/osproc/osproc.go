@@ -52,7 +52,7 @@ type Platform struct {
 }
 
 // Features describes the running platform.
-func Features() Platform { return features }
+func Features() Platform { return platformFeatures() }
 
 // ProcessTree returns root and all its descendants, root first. It fails
 // when root is gone.
@@ -99,5 +99,14 @@ func childrenIndex(table []procEntry) map[int][]int {
 
 // errUnsupported says what the platform lacks.
 func errUnsupported(what string) error {
-	return fmt.Errorf("%s: %w (%s)", what, ErrUnsupported, features.Name)
+	return fmt.Errorf("%s: %w (%s)", what, ErrUnsupported, Features().Name)
+}
+
+// parentsFrom maps each process of table to its parent.
+func parentsFrom(table []procEntry) map[int]int {
+	parents := make(map[int]int, len(table))
+	for _, p := range table {
+		parents[p.pid] = p.ppid
+	}
+	return parents
 }

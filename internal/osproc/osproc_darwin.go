@@ -17,6 +17,8 @@ var features = Platform{
 	Name: "darwin", ProcessGroups: true, PTY: true, GracefulStop: true, PeerCredentials: true,
 }
 
+func platformFeatures() Platform { return features }
+
 // GroupAttrs starts a child in a process group of its own. macOS has no
 // parent-death signal: the watchdog stops the group if procs dies.
 func GroupAttrs() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

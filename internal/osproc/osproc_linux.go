@@ -6,15 +6,28 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-var features = Platform{
-	Name: "linux", Subreaper: true, ParentDeathSignal: true, Cgroups: true,
-	ProcessGroups: true, PTY: true, GracefulStop: true, PeerCredentials: true,
-}
+// PortableEnv, set to "portable", makes procs on Linux do without the
+// subreaper and the parent-death signal, the way it must on macOS and
+// FreeBSD, and without cgroups: Linux then runs what macOS runs, and that
+// design is tested here, on real processes, through it.
+const PortableEnv = "PROCS_PLATFORM"
+
+var platformFeatures = sync.OnceValue(func() Platform {
+	p := Platform{
+		Name: "linux", Subreaper: true, ParentDeathSignal: true, Cgroups: true,
+		ProcessGroups: true, PTY: true, GracefulStop: true, PeerCredentials: true,
+	}
+	if os.Getenv(PortableEnv) == "portable" {
+		p.Subreaper, p.ParentDeathSignal, p.Cgroups = false, false, false
+	}
+	return p
+})
 
 // procRoot is where procfs is mounted.
 const procRoot = "/proc"
@@ -23,19 +36,30 @@ const procRoot = "/proc"
 // kernel if the thread that forked it (the spawner's, which lives as long
 // as procs) ends.
 func GroupAttrs() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSignal()}
+}
+
+// deathSignal is the parent-death signal, 0 (none) when turned off.
+func deathSignal() syscall.Signal {
+	if !Features().ParentDeathSignal {
+		return 0
+	}
+	return syscall.SIGKILL
 }
 
 // SessionAttrs starts a child in a session of its own, on the terminal
 // given as its stdin (a PTY), with the same parent-death signal.
 func SessionAttrs() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: deathSignal()}
 }
 
 // BecomeSubreaper makes the calling process the subreaper of its
 // descendants: orphans are re-parented to it instead of init, where procs
 // can still find, stop and reap them.
 func BecomeSubreaper() error {
+	if !Features().Subreaper {
+		return errUnsupported("a child subreaper (" + PortableEnv + "=portable)")
+	}
 	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
@@ -79,6 +103,18 @@ func AllPIDs() []int {
 		}
 	}
 	return pids
+}
+
+// Parents maps every process of the machine to its parent.
+func Parents() map[int]int {
+	pids := AllPIDs()
+	parents := make(map[int]int, len(pids))
+	for _, pid := range pids {
+		if ppid := ParentOf(pid); ppid > 0 {
+			parents[pid] = ppid
+		}
+	}
+	return parents
 }
 
 // Environ returns the environment pid was started with, NUL-separated

@@ -33,6 +33,8 @@ var jobs = struct {
 	byPID map[int]windows.Handle
 }{byPID: make(map[int]windows.Handle)}
 
+func platformFeatures() Platform { return features }
+
 // GroupAttrs starts a child in a console process group of its own, the
 // group Ctrl-Break reaches.
 func GroupAttrs() *syscall.SysProcAttr {
@@ -259,6 +261,10 @@ func descendantsOf(root int) []int {
 	index := childrenIndex(processTable())
 	return walkTree(root, func(pid int) []int { return index[pid] })
 }
+
+// Parents maps every process of the machine to its parent, from one
+// snapshot of the process table.
+func Parents() map[int]int { return parentsFrom(processTable()) }
 
 // AllPIDs lists every process of the machine.
 func AllPIDs() []int {

@@ -41,3 +41,7 @@ func PeerUID(conn *net.UnixConn) (int, error) {
 	}
 	return int(cred.Uid), nil
 }
+
+// Parents maps every process of the machine to its parent, from one read
+// of the process table.
+func Parents() map[int]int { return parentsFrom(processTable()) }
