@@ -35,8 +35,8 @@ type output struct {
 }
 
 // launch starts argv in its own process group (or, with a PTY window, its
-// own session on a new terminal of that size), with a parent-death signal,
-// from the spawner thread.
+// own session on a new terminal of that size), with a parent-death signal
+// where the platform has one (osproc.GroupAttrs), from the spawner thread.
 func launch(argv []string, dir string, env []string, window *pty.Winsize) (*childProc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")

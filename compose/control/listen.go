@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/internal/statedir"
 )
 
@@ -71,7 +72,7 @@ func (ep *endpoint) open() error {
 		return fmt.Errorf("listen on %s: %w", path, err)
 	}
 	ep.listener = checkPeers(ln)
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := osproc.MakePrivate(path); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	record := filepath.Join(ep.dir, stateDir, socketRecord)

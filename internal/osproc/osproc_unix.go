@@ -133,3 +133,6 @@ func InheritFile(cmd *exec.Cmd, f *os.File) string {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, f)
 	return strconv.Itoa(2 + len(cmd.ExtraFiles))
 }
+
+// MakePrivate makes the file at path readable and writable by its owner only.
+func MakePrivate(path string) error { return os.Chmod(path, 0o600) }
