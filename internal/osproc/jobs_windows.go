@@ -17,8 +17,6 @@ var jobs = struct {
 	byPID map[int]windows.Handle
 }{byPID: make(map[int]windows.Handle)}
 
-func platformFeatures() Platform { return features }
-
 // Start starts cmd suspended, puts it in a new job object that kills its
 // processes when procs closes it (or dies), then lets it run: every
 // process it starts is born in the job.

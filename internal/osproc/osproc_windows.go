@@ -22,6 +22,8 @@ import (
 // credentials on the control socket.
 var features = Platform{Name: "windows", Jobs: true, GracefulStop: true}
 
+func platformFeatures() Platform { return features }
+
 // SIGCONT is a no-op on Windows: no process is ever stopped by procs.
 const SIGCONT = syscall.Signal(0x12)
 
