@@ -2,34 +2,33 @@ package compose
 
 import (
 	"bytes"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
 // daemonized is what a run left behind when its main process exited: the
-// roots re-parented to procs (the subreaper) and every process below them.
+// roots re-parented away from it and every process below them.
 type daemonized struct {
 	roots []int
 	all   []int
 }
 
 // leftBehind finds what the run marked owner left running once its main
-// process is gone, when it daemonized: a direct child of procs that procs
-// did not start, whose tree carries the run's marker, or carries no marker
-// at all (nginx overwrites its environment with its process title) and
-// started after the run (startTicks, from /proc/PID/stat; 0 when unknown).
+// process is gone, when it daemonized: an orphan (see adopted) whose tree
+// carries the run's marker or, where procs is the subreaper, carries no
+// marker at all (nginx overwrites its environment with its process title)
+// and started after the run (startTicks, from osproc.StartTime; 0 when
+// unknown). Elsewhere an orphan's parent is init, whose children procs
+// does not own, so only the marker says a process is the run's.
 func (s *spawner) leftBehind(owner string, startTicks uint64) daemonized {
 	s.forking.Lock()
 	defer s.forking.Unlock()
 	var d daemonized
-	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
+	for _, pid := range s.adopted() {
 		if s.started(pid) {
 			continue
 		}
@@ -38,8 +37,8 @@ func (s *spawner) leftBehind(owner string, startTicks uint64) daemonized {
 			continue
 		}
 		ours := len(markedAmong(tree, owner)) > 0
-		if !ours && startTicks != 0 && !marked(pid) {
-			ticks, ok := procStartTicks(pid)
+		if !ours && startTicks != 0 && !marked(pid) && osproc.Features().Subreaper {
+			ticks, ok := osproc.StartTime(pid)
 			ours = ok && ticks >= startTicks
 		}
 		if ours {
@@ -65,19 +64,18 @@ func (d daemonized) describe() *rules.Daemon {
 }
 
 // stop ends what was left behind: sig to every process, then SIGKILL to
-// those still there after grace. The roots are procs's children, so they
-// are reaped here.
-func (d daemonized) stop(sig unix.Signal, grace time.Duration) {
+// those still there after grace. Where the roots are procs's children
+// they are reaped here.
+func (d daemonized) stop(sig syscall.Signal, grace time.Duration) {
 	if len(d.roots) == 0 {
 		return
 	}
 	signalAll(d.all, sig)
-	signalAll(d.all, unix.SIGCONT)
+	signalAll(d.all, osproc.SIGCONT)
 	reaped := make(chan struct{}, len(d.roots))
 	for _, root := range d.roots {
 		go func() {
-			var status unix.WaitStatus
-			_, _ = unix.Wait4(root, &status, 0, nil)
+			osproc.WaitGone(root)
 			reaped <- struct{}{}
 		}()
 	}
@@ -87,34 +85,19 @@ func (d daemonized) stop(sig unix.Signal, grace time.Duration) {
 		select {
 		case <-reaped:
 		case <-timeout.C:
-			signalAll(d.all, unix.SIGKILL)
+			signalAll(d.all, syscall.SIGKILL)
 			return
 		}
 	}
 	// Descendants outlived their root by a moment, or ignored sig.
-	signalAll(d.all, unix.SIGKILL)
+	signalAll(d.all, syscall.SIGKILL)
 }
 
 // marked reports whether pid's environment carries any PROCS_OWNER.
 func marked(pid int) bool {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	env, err := osproc.Environ(pid)
 	return err == nil && bytes.Contains(env, []byte(ownerVar+"="))
 }
 
-// procStartTicks returns when pid started, in clock ticks since boot
-// (field 22 of /proc/PID/stat).
-func procStartTicks(pid int) (uint64, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	s := string(data)
-	// The command name, field 2, is in parentheses and may hold spaces.
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	const startTimeField = 22 - 3 // fields[0] is field 3
-	if len(fields) <= startTimeField {
-		return 0, false
-	}
-	ticks, err := strconv.ParseUint(fields[startTimeField], 10, 64)
-	return ticks, err == nil
-}
+// procStartTicks returns when pid started (osproc.StartTime).
+func procStartTicks(pid int) (uint64, bool) { return osproc.StartTime(pid) }

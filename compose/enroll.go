@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -32,7 +30,7 @@ func (s *spawner) enroll(instance string, wd *Watchdog) (release func()) {
 	if cg, err := newCgroupSet(instance); err == nil {
 		e.cgroups = cg
 		wd.send("C " + cg.base)
-	} else if wd != nil {
+	} else if wd != nil && osproc.Features().Subreaper {
 		s.watchStraysOnce.Do(func() { go s.watchStrays() })
 	}
 	s.mu.Lock()
@@ -76,11 +74,7 @@ func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
 	if err != nil {
 		return // the run goes without: the marker and the sweep remain
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &unix.SysProcAttr{}
-	}
-	cmd.SysProcAttr.UseCgroupFD = true
-	cmd.SysProcAttr.CgroupFD = int(dir.Fd())
+	setCgroupFD(cmd, dir)
 }
 
 // killStrays kills, once an engine has stopped, what its runs left behind:
@@ -104,7 +98,7 @@ func (s *spawner) killStrays(instance string) {
 				continue
 			}
 			killedRoot = killedRoot || p == pid
-			_ = unix.Kill(p, unix.SIGKILL)
+			_ = osproc.Signal(p, syscall.SIGKILL)
 		}
 		reap(pid, killedRoot)
 	}
@@ -116,9 +110,7 @@ func (s *spawner) killStrays(instance string) {
 func reap(pid int, killed bool) {
 	deadline := time.Now().Add(time.Second)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		var status unix.WaitStatus
-		got, err := unix.Wait4(pid, &status, unix.WNOHANG, nil)
-		if got == pid || err != nil || !killed || time.Now().After(deadline) {
+		if osproc.Reap(pid) || !killed || time.Now().After(deadline) {
 			return
 		}
 		time.Sleep(wait)
@@ -161,7 +153,7 @@ func (s *spawner) reportUnmarked(pids []int) {
 		if _, ok := ownerOf(pid); ok {
 			continue
 		}
-		start, ok := startTime(pid)
+		start, ok := osproc.StartTime(pid)
 		if !ok || s.reported[pid] == start {
 			continue
 		}
@@ -176,7 +168,7 @@ func (s *spawner) reportUnmarked(pids []int) {
 
 // ownerOf returns the instance of the owner marker of pid, if it has one.
 func ownerOf(pid int) (string, bool) {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	env, err := osproc.Environ(pid)
 	if err != nil {
 		return "", false
 	}
@@ -186,23 +178,4 @@ func ownerOf(pid int) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// startTime is the start time of pid (field 22 of /proc/PID/stat), which
-// tells a process from a later one that reused its pid.
-func startTime(pid int) (uint64, bool) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	fields := strings.Fields(string(stat[i+1:]))
-	if len(fields) < 20 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(fields[19], 10, 64)
-	return v, err == nil
 }

@@ -2,11 +2,11 @@ package compose
 
 import (
 	"context"
-	"os"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -16,7 +16,7 @@ import (
 // often seconds later on a busy machine: a run ready by running must settle
 // from when the real program runs, or a worker that dies at import would be
 // ready first; and a program still busy starting (importing, on a loaded
-// machine) has not settled either. /proc has no exec events, so it looks on a backoff from
+// machine) has not settled either. The OS gives no exec events, so it looks on a backoff from
 // 10 ms to 100 ms; it runs only while such a run settles.
 func watchExec(ctx context.Context, pid int, onExec func(at time.Time, programs string, busy bool)) {
 	last, wasBusy := "", false
@@ -44,32 +44,18 @@ func watchExec(ctx context.Context, pid int, onExec func(at time.Time, programs 
 }
 
 // anyRunning reports whether a process of pids is running or runnable, or
-// waiting for the disk (state R or D in /proc/PID/stat): still starting up,
-// where a process that waits for work sleeps (S).
-func anyRunning(pids []int) bool {
-	for _, pid := range pids {
-		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && (s[i+2] == 'R' || s[i+2] == 'D') {
-			return true
-		}
-	}
-	return false
-}
+// waiting for the disk: still starting up, where a process that waits for
+// work sleeps (osproc.Running; always false where the OS cannot tell).
+func anyRunning(pids []int) bool { return slices.ContainsFunc(pids, osproc.Running) }
 
 // commandLines returns the command lines of pids, one a line.
 func commandLines(pids []int) string {
 	var b strings.Builder
 	for _, pid := range pids {
-		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if err != nil {
-			continue
+		if line := osproc.CommandLine(pid); line != "" || osproc.Alive(pid) {
+			b.WriteString(line)
+			b.WriteByte('\n')
 		}
-		b.WriteString(strings.TrimSpace(strings.ReplaceAll(string(data), "\x00", " ")))
-		b.WriteByte('\n')
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -34,8 +35,8 @@ type output struct {
 }
 
 // launch starts argv in its own process group (or, with a PTY window, its
-// own session on a new terminal of that size), with a parent-death signal,
-// from a spawner thread.
+// own session on a new terminal of that size), with a parent-death signal
+// where the platform has one (osproc.GroupAttrs), from a spawner thread.
 func launch(argv []string, dir string, env []string, window *pty.Winsize) (*childProc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")
@@ -44,6 +45,9 @@ func launch(argv []string, dir string, env []string, window *pty.Winsize) (*chil
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
+	if window != nil && !osproc.Features().PTY {
+		return nil, errNoPTY
+	}
 	if window != nil {
 		return launchPTY(cmd, window)
 	}
@@ -66,8 +70,8 @@ func launchPipes(cmd *exec.Cmd) (*childProc, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = getSpawner().start(cmd, cmd.Start)
+	cmd.SysProcAttr = osproc.GroupAttrs()
+	err = getSpawner().start(cmd, func() error { return osproc.Start(cmd) })
 	// The child has its copies; ours would keep the pipes open forever.
 	closeAll(inR, outW, errW)
 	if err != nil {
@@ -83,7 +87,7 @@ func launchPipes(cmd *exec.Cmd) (*childProc, error) {
 func launchPTY(cmd *exec.Cmd, window *pty.Winsize) (*childProc, error) {
 	var master *os.File
 	// Set on cmd so that the spawner can add the run's cgroup to it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = osproc.SessionAttrs()
 	err := getSpawner().start(cmd, func() error {
 		var err error
 		master, err = pty.StartWithAttrs(cmd, window, cmd.SysProcAttr)
@@ -127,7 +131,7 @@ func (c *childProc) wait() rules.Exit {
 
 // signalGroup sends sig to the child's whole process group.
 func (c *childProc) signalGroup(sig syscall.Signal) {
-	_ = syscall.Kill(-c.pid, sig)
+	_ = osproc.SignalGroup(c.pid, sig)
 }
 
 // write sends input to the child, giving up after a while if it does not read.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
 	"github.com/procsdev/procs/rules"
 )
@@ -72,10 +71,7 @@ procs:
 // lost bytes are counted, and the log is written again once space is freed.
 func TestLogSurvivesAFullDisk(t *testing.T) {
 	logs := t.TempDir()
-	if err := unix.Mount("tmpfs", logs, "tmpfs", 0, "size=1m"); err != nil {
-		t.Skipf("cannot mount a small filesystem here (needs root): %v", err)
-	}
-	t.Cleanup(func() { _ = unix.Unmount(logs, unix.MNT_DETACH) })
+	mountSmallFS(t, logs)
 	filler := filepath.Join(logs, "filler")
 	fillDisk(t, filler)
 

@@ -1,14 +1,14 @@
+//go:build unix
+
 package compose
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -19,9 +19,6 @@ import (
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
-
-// engineHelperEnv makes the test binary act as a procs running one config.
-const engineHelperEnv = "PROCS_TEST_ENGINE_CONFIG"
 
 // runEngineHelperIfRequested runs an engine like `procs up` does, printing
 // READY once every process is ready, until SIGINT or SIGTERM.
@@ -107,44 +104,7 @@ procs:
 	}
 }
 
-func waitForLine(t *testing.T, r interface{ Read([]byte) (int, error) }, want string) {
-	t.Helper()
-	found := make(chan bool, 1)
-	go func() {
-		s := bufio.NewScanner(r)
-		for s.Scan() {
-			if strings.TrimSpace(s.Text()) == want {
-				found <- true
-				return
-			}
-		}
-		found <- false
-	}()
-	select {
-	case ok := <-found:
-		require.True(t, ok, "helper ended before printing %s", want)
-	case <-time.After(waitLimit):
-		t.Fatalf("no %s from helper", want)
-	}
-}
-
 func allGone(pids []int) bool { return len(alive(pids)) == 0 }
-
-// alive lists the pids that still exist and are not zombies.
-func alive(pids []int) []int {
-	var out []int
-	for _, pid := range pids {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) > 0 && fields[0] != "Z" {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
 
 // TestStopTakesEscapedDescendants stops one process while procs goes on
 // running: what it double-forked into a session of its own goes with it.

@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // ownerVar marks every process procs starts, and through inheritance their
 // descendants, with "instance:name:run". A process that escaped its process
 // group (setsid, double fork) still carries it, so procs and its watchdog can
-// find and stop it by reading /proc/PID/environ.
+// find and stop it by reading its environment (osproc.Environ).
 const ownerVar = "PROCS_OWNER"
 
 // instanceID identifies this procs process among others on the machine.
@@ -33,7 +32,7 @@ func ownerValue(instance, name string, run int) string {
 // process of the machine: the watchdog needs that, since once procs is gone
 // its descendants belong to init.
 func findMarked(prefix string) []int {
-	return markedAmong(allPIDs(), prefix)
+	return markedAmong(osproc.AllPIDs(), prefix)
 }
 
 // markedAmong returns the pids among candidates (but not the calling
@@ -46,7 +45,7 @@ func markedAmong(candidates []int, prefix string) []int {
 		if pid == self {
 			continue
 		}
-		env, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
+		env, err := osproc.Environ(pid)
 		if err != nil {
 			continue
 		}
@@ -60,24 +59,9 @@ func markedAmong(candidates []int, prefix string) []int {
 	return pids
 }
 
-// allPIDs lists the numeric entries of /proc.
-func allPIDs() []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	pids := make([]int, 0, len(entries))
-	for _, e := range entries {
-		if pid, err := strconv.Atoi(e.Name()); err == nil {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // signalAll sends sig to every pid, ignoring those already gone.
-func signalAll(pids []int, sig unix.Signal) {
+func signalAll(pids []int, sig syscall.Signal) {
 	for _, pid := range pids {
-		_ = unix.Kill(pid, sig)
+		_ = osproc.Signal(pid, sig)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -17,7 +18,7 @@ func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
 	l.c.signalGroup(l.s.spec.signal)
 	// A shell wrapper may forward nothing; the group signal reached its
 	// children anyway. SIGCONT wakes a stopped group so it can exit.
-	l.c.signalGroup(syscall.SIGCONT)
+	l.c.signalGroup(osproc.SIGCONT)
 	l.stopDeadline = time.Now().Add(l.s.spec.timeout)
 	return time.After(l.s.spec.timeout)
 }

@@ -146,19 +146,20 @@ func parseSignal(name string) (syscall.Signal, error) {
 	if name == "" {
 		return syscall.SIGTERM, nil
 	}
-	if sig, ok := signalsByName[name]; ok {
-		return sig, nil
-	}
-	if sig, ok := signalsByName["SIG"+name]; ok {
-		return sig, nil
+	for _, known := range []map[string]syscall.Signal{signalsByName, unixSignalsByName} {
+		if sig, ok := known[name]; ok {
+			return sig, nil
+		}
+		if sig, ok := known["SIG"+name]; ok {
+			return sig, nil
+		}
 	}
 	return 0, fmt.Errorf("unknown shutdown signal %q", name)
 }
 
 var signalsByName = map[string]syscall.Signal{
 	"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT, "SIGQUIT": syscall.SIGQUIT,
-	"SIGHUP": syscall.SIGHUP, "SIGKILL": syscall.SIGKILL, "SIGUSR1": syscall.SIGUSR1,
-	"SIGUSR2": syscall.SIGUSR2, "SIGWINCH": syscall.SIGWINCH,
+	"SIGHUP": syscall.SIGHUP, "SIGKILL": syscall.SIGKILL,
 }
 
 // healthProbe turns a healthcheck into a probe spec with its defaults.

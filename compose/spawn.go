@@ -4,10 +4,10 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -78,9 +78,10 @@ func getSpawner() *spawner {
 
 // becomeSubreaper makes double-forked descendants re-parent to procs
 // instead of init, where procs can still find and stop them. It is a flag
-// of the process: any thread may set it.
+// of the process: any thread may set it. Only Linux has one
+// (osproc.Features); elsewhere see adopted.
 func becomeSubreaper() {
-	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	_ = osproc.BecomeSubreaper()
 }
 
 // loop is one spawner thread: it starts the children asked for, one at a
@@ -186,12 +187,11 @@ func (s *spawner) sweepOnce(batch []sweepRequest) {
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
 			for _, req := range batch {
-				signalAll(markedAmong(tree, req.owner), unix.SIGKILL)
+				signalAll(markedAmong(tree, req.owner), syscall.SIGKILL)
 			}
 			s.reportUnmarked(tree)
 		}
-		var status unix.WaitStatus
-		_, _ = unix.Wait4(pid, &status, unix.WNOHANG, nil)
+		osproc.Reap(pid)
 	}
 }
 
@@ -220,13 +220,8 @@ func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
 	for pause := 5 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 100*time.Millisecond) {
 		// Members that exited after procs adopted them are its zombies,
 		// still in the group until reaped.
-		var status unix.WaitStatus
-		for {
-			if pid, _ := unix.Wait4(-pgid, &status, unix.WNOHANG, nil); pid <= 0 {
-				break
-			}
-		}
-		if unix.Kill(-pgid, 0) != nil {
+		osproc.ReapGroup(pgid)
+		if !osproc.GroupAlive(pgid) {
 			return // ESRCH: no process is left in the group
 		}
 		time.Sleep(min(pause, time.Until(deadline)))
@@ -240,10 +235,10 @@ func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
 // helper), which its exec.Cmd waits for. The caller holds s.forking
 // exclusively: no child is between its fork and its record.
 func (s *spawner) strays() []int {
-	own := unix.Getpgrp()
+	own := osproc.Getpgrp()
 	var out []int
-	for _, pid := range rules.ChildrenOf(unix.Getpid()) {
-		if pgid, err := unix.Getpgid(pid); !s.started(pid) && err == nil && pgid != own {
+	for _, pid := range s.adopted() {
+		if pgid, err := osproc.Getpgid(pid); !s.started(pid) && err == nil && pgid != own {
 			out = append(out, pid)
 		}
 	}

@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // watchdogEnv makes the procs binary act as the watchdog instead of the CLI.
@@ -33,7 +34,13 @@ type Watchdog struct {
 }
 
 // StartWatchdog starts the watchdog for the processes of instance.
+// Where each run is a job object that dies with procs (Windows), there is
+// nothing for a watchdog to do, and it returns nil (a nil *Watchdog
+// ignores every call).
 func StartWatchdog(instance string) (*Watchdog, error) {
+	if osproc.Features().Jobs {
+		return nil, nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("start watchdog: %w", err)
@@ -41,7 +48,7 @@ func StartWatchdog(instance string) (*Watchdog, error) {
 	cmd := exec.Command(exe)
 	cmd.Env = append(withoutVar(os.Environ(), ownerVar), watchdogEnv+"=1")
 	// Its own process group: a Ctrl-C at the terminal must not reach it.
-	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = osproc.OwnGroupAttrs()
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start watchdog: %w", err)
@@ -89,7 +96,7 @@ func RunWatchdogIfRequested() {
 	if os.Getenv(watchdogEnv) != "1" {
 		return
 	}
-	signal.Ignore(unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	runWatchdog(os.Stdin)
 	os.Exit(0)
 }
@@ -146,10 +153,10 @@ func (w *leftovers) kill() {
 	}
 	for pgid, live := range w.groups {
 		if live {
-			_ = unix.Kill(-pgid, unix.SIGTERM)
+			_ = osproc.SignalGroup(pgid, syscall.SIGTERM)
 		}
 	}
-	signalAll(targets(), unix.SIGTERM)
+	signalAll(targets(), syscall.SIGTERM)
 	deadline := time.Now().Add(watchdogGrace)
 	for time.Now().Before(deadline) && (len(targets()) > 0 || anyGroupAlive(w.groups)) {
 		// No event tells a non-parent that an unrelated process died: poll.
@@ -157,13 +164,13 @@ func (w *leftovers) kill() {
 	}
 	for pgid, live := range w.groups {
 		if live {
-			_ = unix.Kill(-pgid, unix.SIGKILL)
+			_ = osproc.SignalGroup(pgid, syscall.SIGKILL)
 		}
 	}
-	signalAll(targets(), unix.SIGKILL)
+	signalAll(targets(), syscall.SIGKILL)
 	for pid, start := range w.unmarked {
-		if now, ok := startTime(pid); ok && now == start {
-			_ = unix.Kill(pid, unix.SIGKILL)
+		if now, ok := osproc.StartTime(pid); ok && now == start {
+			_ = osproc.Signal(pid, syscall.SIGKILL)
 		}
 	}
 	for _, dir := range w.cgroups {
@@ -174,7 +181,7 @@ func (w *leftovers) kill() {
 
 func anyGroupAlive(groups map[int]bool) bool {
 	for pgid, live := range groups {
-		if live && unix.Kill(-pgid, 0) == nil {
+		if live && osproc.GroupAlive(pgid) {
 			return true
 		}
 	}

@@ -95,11 +95,13 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
 	syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
 	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-	syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2",
 }
 
 func signalName(sig syscall.Signal) string {
 	if name, ok := signalNames[sig]; ok {
+		return name
+	}
+	if name, ok := unixSignalNames[sig]; ok {
 		return name
 	}
 	return fmt.Sprintf("signal %d", int(sig))

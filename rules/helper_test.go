@@ -67,7 +67,7 @@ type helperChild struct {
 
 // startHelper starts the test binary in mode and waits for its ports line.
 // The child ends when the test does.
-func startHelper(t *testing.T, mode string) *helperChild {
+func startHelper(t testing.TB, mode string) *helperChild {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+mode)

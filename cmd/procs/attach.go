@@ -8,12 +8,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // detachKey is Ctrl-], as in telnet and docker attach.
@@ -103,7 +103,7 @@ func (a *app) pumpAttach(ctx context.Context, conn *control.AttachConn, in *os.F
 		}
 	}()
 	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
+	osproc.NotifyResize(winch)
 	defer signal.Stop(winch)
 	for {
 		select {

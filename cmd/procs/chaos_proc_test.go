@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // The process-table side of TestChaos: what procs started, what is alive.

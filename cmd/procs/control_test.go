@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // TestControlScripts runs the control-plane scripts, testdata/control_*.txtar:
@@ -33,6 +35,6 @@ func stopLeftover(path string) {
 		return
 	}
 	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
+		_ = osproc.Signal(pid, syscall.SIGTERM)
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/internal/statedir"
 
 	"github.com/procsdev/procs/compose"
@@ -121,10 +121,9 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	defer ready.Close()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append([]string{}, environ...), control.NotifyFDEnv+"=3")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.ExtraFiles = []*os.File{notify}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = osproc.DetachedAttrs()
+	cmd.Env = append(append([]string{}, environ...), control.NotifyFDEnv+"="+osproc.InheritFile(cmd, notify))
 	err = cmd.Start()
 	notify.Close() // ours; the child holds its own copy
 	if err != nil {

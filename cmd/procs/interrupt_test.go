@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -242,7 +244,7 @@ procs:
 			go func() { c.ended <- cmd.Wait() }()
 			// Attached once it has put the terminal in raw mode.
 			require.Eventually(t, func() bool {
-				tio, err := unix.IoctlGetTermios(int(terminal.Fd()), unix.TCGETS)
+				tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
 				return err == nil && tio.Lflag&unix.ICANON == 0
 			}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
 			require.NoError(t, cmd.Process.Signal(sig))

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // rootCommand builds the command tree. Each subcommand lives in its own file.
@@ -22,7 +24,8 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	root.SetVersionTemplate("procs {{.Version}}\n")
+	// The second line says what this platform gives procs (README: Platforms).
+	root.SetVersionTemplate("procs {{.Version}}\nplatform " + osproc.Features().Summary() + "\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withCode(exitUsage, err)
 	})

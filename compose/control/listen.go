@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/internal/statedir"
 )
 
@@ -70,8 +71,8 @@ func (ep *endpoint) open() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", path, err)
 	}
-	ep.listener = &peerListener{Listener: ln, uid: os.Getuid()}
-	if err := os.Chmod(path, 0o600); err != nil {
+	ep.listener = checkPeers(ln)
+	if err := osproc.MakePrivate(path); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	record := filepath.Join(ep.dir, stateDir, socketRecord)

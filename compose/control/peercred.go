@@ -2,17 +2,30 @@ package control
 
 import (
 	"errors"
-	"fmt"
+	"log"
 	"net"
+	"os"
 
-	"golang.org/x/sys/unix"
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // peerListener accepts only connections from processes of one user,
-// checked with SO_PEERCRED; others are closed unanswered.
+// checked with the peer's credentials (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD); others are closed unanswered.
 type peerListener struct {
 	net.Listener
 	uid int
+}
+
+// checkPeers wraps ln so that it accepts only the user's own processes,
+// where the platform tells who the peer is. Windows does not: there the
+// socket's folder, private to the user, is the only guard, and procs says so.
+func checkPeers(ln net.Listener) net.Listener {
+	if !osproc.Features().PeerCredentials {
+		log.Printf("procs: the control socket cannot check who connects on %s; the folder's permissions guard it", osproc.Features().Name)
+		return ln
+	}
+	return &peerListener{Listener: ln, uid: os.Getuid()}
 }
 
 // Accept returns the next connection from the allowed user.
@@ -38,19 +51,5 @@ func peerUID(conn net.Conn) (int, error) {
 	if !ok {
 		return 0, errors.New("not a unix socket")
 	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return 0, fmt.Errorf("peer credentials: %w", err)
-	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return 0, fmt.Errorf("peer credentials: %w", err)
-	}
-	if credErr != nil {
-		return 0, fmt.Errorf("peer credentials: %w", credErr)
-	}
-	return int(cred.Uid), nil
+	return osproc.PeerUID(uc)
 }

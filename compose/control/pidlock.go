@@ -7,9 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
-	"golang.org/x/sys/unix"
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // ErrAlreadyRunning is returned (wrapped) by Serve when another procs
@@ -49,9 +48,9 @@ func lockPIDFile(path string) (*pidLock, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open pid file: %w", err)
 		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if err := osproc.LockFile(f); err != nil {
 			f.Close()
-			if errors.Is(err, unix.EWOULDBLOCK) {
+			if errors.Is(err, osproc.ErrLocked) {
 				return nil, &AlreadyRunningError{PID: readPID(path)}
 			}
 			return nil, fmt.Errorf("lock pid file: %w", err)
@@ -104,10 +103,4 @@ func sameFile(f *os.File, path string) bool {
 }
 
 // ownerOf returns the uid owning a file.
-func ownerOf(info fs.FileInfo) (int, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return int(st.Uid), true
-}
+func ownerOf(info fs.FileInfo) (int, bool) { return osproc.FileOwner(info) }

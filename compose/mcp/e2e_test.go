@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
@@ -151,6 +152,6 @@ func stopLeftover(dir string) {
 		return
 	}
 	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
+		_ = osproc.Signal(pid, syscall.SIGTERM)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package recorder runs a real program and records what it writes, read by
 // read, with timing, in the capture format of package internal/capture:
 // chunks.jsonl, output.raw, meta.json and cmd.txt. Captures are the ground truth the

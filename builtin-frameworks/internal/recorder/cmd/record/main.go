@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command record runs one real program and stores a capture of its output
 // for the preset tests (see package recorder).
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // noCgroupsEnv turns the cgroups off (PROCS_CGROUPS=off), for a system
@@ -41,6 +44,9 @@ type cgroupSet struct {
 func newCgroupSet(instance string) (*cgroupSet, error) {
 	if os.Getenv(noCgroupsEnv) == "off" {
 		return nil, errors.New("turned off by " + noCgroupsEnv)
+	}
+	if !osproc.Features().Cgroups {
+		return nil, errors.New("turned off by " + osproc.PortableEnv)
 	}
 	own, err := ownCgroupDir()
 	if err != nil {
@@ -262,6 +268,16 @@ func cgroupMembers(dir string) []int {
 		return nil
 	})
 	return pids
+}
+
+// setCgroupFD makes cmd start in the cgroup whose folder dir is open
+// (clone3 with CLONE_INTO_CGROUP): the child is never outside it.
+func setCgroupFD(cmd *exec.Cmd, dir *os.File) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.UseCgroupFD = true
+	cmd.SysProcAttr.CgroupFD = int(dir.Fd())
 }
 
 // removeCgroup removes dir and the cgroups below it, once they are empty.

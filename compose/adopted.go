@@ -1,0 +1,35 @@
+package compose
+
+import (
+	"os"
+
+	"github.com/procsdev/procs/internal/osproc"
+	"github.com/procsdev/procs/rules"
+)
+
+// adopted lists the processes that left the runs of this process's
+// engines by being orphaned (a double fork, a daemon). Where procs is the
+// subreaper (Linux), the kernel re-parented them to procs: they are its
+// children it did not start (the caller tells those apart). Elsewhere
+// (macOS, FreeBSD) they went to init: they are found by walking the
+// process table, as the processes carrying the PROCS_OWNER marker of one
+// of the engines whose parent carries none (the root of what escaped). An
+// orphan that emptied its environment cannot be told from any other
+// there. The caller holds s.mu.
+func (s *spawner) adopted() []int {
+	if osproc.Features().Subreaper {
+		return rules.ChildrenOf(os.Getpid())
+	}
+	self := os.Getpid()
+	ours := func(pid int) bool {
+		instance, ok := ownerOf(pid)
+		return ok && s.engines[instance] != nil
+	}
+	var out []int
+	for pid, parent := range osproc.Parents() {
+		if pid != self && parent != self && ours(pid) && !ours(parent) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

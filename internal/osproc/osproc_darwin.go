@@ -1,0 +1,104 @@
+package osproc
+
+import (
+	"strings"
+	"syscall"
+
+	"github.com/shirou/gopsutil/v4/process"
+	"golang.org/x/sys/unix"
+)
+
+// macOS has no subreaper, no parent-death signal and no cgroups: orphans
+// go to launchd, so procs finds what a run left by its PROCS_OWNER marker
+// (read with kern.procargs2) and by walking the process table, and its
+// watchdog kills the recorded process groups and marked processes when
+// procs dies.
+var features = Platform{
+	Name: "darwin", ProcessGroups: true, PTY: true, GracefulStop: true, PeerCredentials: true,
+}
+
+func platformFeatures() Platform { return features }
+
+// GroupAttrs starts a child in a process group of its own. macOS has no
+// parent-death signal: the watchdog stops the group if procs dies.
+func GroupAttrs() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// SessionAttrs starts a child in a session of its own, on the terminal
+// given as its stdin (a PTY).
+func SessionAttrs() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true, Setctty: true}
+}
+
+// BecomeSubreaper fails: macOS re-parents orphans to launchd.
+func BecomeSubreaper() error { return errUnsupported("a child subreaper") }
+
+// processTable reads every process of the machine in one sysctl.
+func processTable() []procEntry {
+	procs, err := unix.SysctlKinfoProcSlice("kern.proc.all")
+	if err != nil {
+		return nil
+	}
+	table := make([]procEntry, 0, len(procs))
+	for _, p := range procs {
+		table = append(table, procEntry{pid: int(p.Proc.P_pid), ppid: int(p.Eproc.Ppid)})
+	}
+	return table
+}
+
+// kinfo reads the kernel's record of one process.
+func kinfo(pid int) (*unix.KinfoProc, bool) {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || k.Proc.P_pid != int32(pid) {
+		return nil, false
+	}
+	return k, true
+}
+
+// StartTime returns when pid started, in microseconds since the epoch: it
+// tells a process from a later one that reused its pid, and orders
+// processes by start.
+func StartTime(pid int) (uint64, bool) {
+	k, ok := kinfo(pid)
+	if !ok {
+		return 0, false
+	}
+	t := k.Proc.P_starttime
+	return uint64(t.Sec)*1_000_000 + uint64(t.Usec), true
+}
+
+// ParentOf returns the parent of pid, 0 when unknown.
+func ParentOf(pid int) int {
+	if k, ok := kinfo(pid); ok {
+		return int(k.Eproc.Ppid)
+	}
+	return 0
+}
+
+// Running reports false: the kernel's process status on macOS is SRUN for
+// every live process, so it cannot tell a busy process from an idle one.
+func Running(int) bool { return false }
+
+// Environ returns the environment pid was started with (kern.procargs2,
+// readable for the user's own processes), NUL-separated.
+func Environ(pid int) ([]byte, error) {
+	env, err := (&process.Process{Pid: int32(pid)}).Environ()
+	if err != nil {
+		return nil, err
+	}
+	return []byte(strings.Join(env, "\x00")), nil
+}
+
+// CommandLine returns the arguments of pid joined by spaces ("" when gone).
+func CommandLine(pid int) string {
+	line, _ := (&process.Process{Pid: int32(pid)}).Cmdline()
+	return strings.TrimSpace(line)
+}
+
+// Comm returns the short name of pid's program ("" when gone).
+func Comm(pid int) string {
+	k, ok := kinfo(pid)
+	if !ok {
+		return ""
+	}
+	return unix.ByteSliceToString(k.Proc.P_comm[:])
+}

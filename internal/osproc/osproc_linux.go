@@ -1,0 +1,198 @@
+package osproc
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// PortableEnv, set to "portable", makes procs on Linux do without the
+// subreaper and the parent-death signal, the way it must on macOS and
+// FreeBSD, and without cgroups: Linux then runs what macOS runs, and that
+// design is tested here, on real processes, through it.
+const PortableEnv = "PROCS_PLATFORM"
+
+var platformFeatures = sync.OnceValue(func() Platform {
+	p := Platform{
+		Name: "linux", Subreaper: true, ParentDeathSignal: true, Cgroups: true,
+		ProcessGroups: true, PTY: true, GracefulStop: true, PeerCredentials: true,
+	}
+	if os.Getenv(PortableEnv) == "portable" {
+		p.Subreaper, p.ParentDeathSignal, p.Cgroups = false, false, false
+	}
+	return p
+})
+
+// procRoot is where procfs is mounted.
+const procRoot = "/proc"
+
+// GroupAttrs starts a child in a process group of its own, killed by the
+// kernel if the thread that forked it (the spawner's, which lives as long
+// as procs) ends.
+func GroupAttrs() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSignal()}
+}
+
+// deathSignal is the parent-death signal, 0 (none) when turned off.
+func deathSignal() syscall.Signal {
+	if !Features().ParentDeathSignal {
+		return 0
+	}
+	return syscall.SIGKILL
+}
+
+// SessionAttrs starts a child in a session of its own, on the terminal
+// given as its stdin (a PTY), with the same parent-death signal.
+func SessionAttrs() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: deathSignal()}
+}
+
+// BecomeSubreaper makes the calling process the subreaper of its
+// descendants: orphans are re-parented to it instead of init, where procs
+// can still find, stop and reap them.
+func BecomeSubreaper() error {
+	if !Features().Subreaper {
+		return errUnsupported("a child subreaper (" + PortableEnv + "=portable)")
+	}
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// ChildrenOf lists the direct children of pid (none when it is gone),
+// from /proc/PID/task/TID/children: the children of every thread, since a
+// child belongs to the thread that forked it.
+func ChildrenOf(pid int) []int {
+	taskDir := procRoot + "/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(taskDir)
+	if err != nil {
+		return nil
+	}
+	var children []int
+	for _, task := range tasks {
+		data, err := os.ReadFile(taskDir + "/" + task.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				children = append(children, child)
+			}
+		}
+	}
+	return children
+}
+
+// descendantsOf walks /proc from root, reading only the processes below it.
+func descendantsOf(root int) []int { return walkTree(root, ChildrenOf) }
+
+// AllPIDs lists every process of the machine (the numeric entries of /proc).
+func AllPIDs() []int {
+	entries, err := os.ReadDir(procRoot)
+	if err != nil {
+		return nil
+	}
+	pids := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// Parents maps every process of the machine to its parent.
+func Parents() map[int]int {
+	pids := AllPIDs()
+	parents := make(map[int]int, len(pids))
+	for _, pid := range pids {
+		if ppid := ParentOf(pid); ppid > 0 {
+			parents[pid] = ppid
+		}
+	}
+	return parents
+}
+
+// Environ returns the environment pid was started with, NUL-separated
+// "KEY=value" entries (as /proc/PID/environ has it).
+func Environ(pid int) ([]byte, error) {
+	return os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/environ")
+}
+
+// statFields returns the fields of /proc/PID/stat after the command name
+// (which is in parentheses and may hold spaces): fields[0] is field 3.
+func statFields(pid int) []string {
+	data, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(data[i+1:]))
+}
+
+// StartTime returns when pid started, in a unit of the platform's own
+// (clock ticks since boot here): it tells a process from a later one that
+// reused its pid, and orders processes by start.
+func StartTime(pid int) (uint64, bool) {
+	const startTimeField = 22 - 3
+	fields := statFields(pid)
+	if len(fields) <= startTimeField {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(fields[startTimeField], 10, 64)
+	return v, err == nil
+}
+
+// ParentOf returns the parent of pid, 0 when unknown.
+func ParentOf(pid int) int {
+	fields := statFields(pid)
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+
+// Running reports whether pid is running or runnable, or waiting for the
+// disk (state R or D): still busy, where a process waiting for work sleeps.
+func Running(pid int) bool {
+	fields := statFields(pid)
+	return len(fields) > 0 && (fields[0] == "R" || fields[0] == "D")
+}
+
+// CommandLine returns the arguments of pid joined by spaces ("" when gone
+// or when it has none: a kernel thread, a zombie).
+func CommandLine(pid int) string {
+	data, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(strings.ReplaceAll(string(data), "\x00", " "))
+}
+
+// Comm returns the short name of pid's program ("" when gone).
+func Comm(pid int) string {
+	data, _ := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/comm")
+	return strings.TrimSpace(string(data))
+}
+
+// PeerUID returns the uid of the process at the other end of a Unix
+// socket (SO_PEERCRED).
+func PeerUID(conn *net.UnixConn) (int, error) {
+	var cred *unix.Ucred
+	err := controlFD(conn, func(fd int) (err error) {
+		cred, err = unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return int(cred.Uid), nil
+}

@@ -1,0 +1,83 @@
+package rules
+
+import (
+	"slices"
+	"time"
+)
+
+// ListeningPorts returns the TCP ports (IPv4 and IPv6, LISTEN state) that
+// the process tree under rootPID listens on, sorted. A listener of any
+// other process, even on the same port, does not count. It fails when
+// rootPID is gone (os.ErrNotExist) or /proc cannot be read.
+func ListeningPorts(rootPID int) ([]int, error) {
+	inodes, err := treeSockets(rootPID)
+	if err != nil || len(inodes) == 0 {
+		return nil, err
+	}
+	table, err := freshListeners()
+	if err != nil {
+		return nil, err
+	}
+	return table.portsOf(inodes), nil
+}
+
+// treeSockets returns the inodes of the sockets the tree under rootPID has
+// open, sorted. Reading a few fd tables is much cheaper than reading the
+// socket tables, and most processes have no socket at all.
+func treeSockets(rootPID int) ([]uint64, error) {
+	tree, err := ProcessTree(rootPID)
+	if err != nil {
+		return nil, err
+	}
+	var inodes []uint64
+	for _, pid := range tree {
+		socketInodes(pid, func(inode uint64) { inodes = append(inodes, inode) })
+	}
+	slices.Sort(inodes)
+	return slices.Compact(inodes), nil
+}
+
+// portsOf returns the ports of the listening sockets among inodes, sorted.
+func (t listenerTable) portsOf(inodes []uint64) []int {
+	var ports []int
+	for _, inode := range inodes {
+		if port, ok := t.byInode[inode]; ok {
+			ports = append(ports, port)
+		}
+	}
+	slices.Sort(ports)
+	return slices.Compact(ports)
+}
+
+// portWatch remembers what WatchPorts last saw of one tree.
+type portWatch struct {
+	ports   []int
+	version uint64 // of the listener table the ports were computed from
+	looked  bool
+}
+
+// look reports the tree's ports when they differ from the last look. The
+// machine's listening sockets are read first, shared by every watcher; the
+// tree's fd tables are read only when that set changed since this watcher's
+// last look, since no process can have started listening otherwise. Fifty
+// idle processes then cost one read of the socket tables per tick, not
+// fifty fd scans. maxAge bounds how old a shared read may be.
+func (w *portWatch) look(rootPID int, maxAge time.Duration) ([]int, bool) {
+	table, err := listenersNewerThan(maxAge)
+	if err != nil {
+		return nil, false
+	}
+	if w.looked && table.version == w.version {
+		return nil, false
+	}
+	// A vanished process has no ports; its exit reaches the engine another
+	// way, so errors are not reported here.
+	sockets, _ := treeSockets(rootPID)
+	w.version, w.looked = table.version, true
+	ports := table.portsOf(sockets)
+	if slices.Equal(ports, w.ports) {
+		return nil, false
+	}
+	w.ports = ports
+	return slices.Clone(ports), true
+}
