@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,8 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
-	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/composetest"
 	"github.com/procsdev/procs/compose/control"
 )
 
@@ -44,21 +42,10 @@ func startHarness(t testing.TB, yamlText string) *harness {
 // the dashboard finds its port and token in dir/.procs).
 func startHarnessIn(t testing.TB, dir, yamlText string) *harness {
 	t.Helper()
-	file := filepath.Join(dir, "procs.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(yamlText), 0o644))
-	cfg, err := config.Parse(file, []byte(yamlText), os.Environ())
-	require.NoError(t, err)
-	cfg.Dir = dir
-	e, err := compose.New(cfg, compose.Options{NoWatchdog: true, LogDir: t.TempDir()})
-	require.NoError(t, err)
+	run := composetest.Start(t, dir, yamlText)
 	ctx, cancel := context.WithCancel(context.Background())
-	server, err := control.Serve(ctx, e, dir)
+	server, err := control.Serve(ctx, run.Engine, dir)
 	require.NoError(t, err)
-	ran := make(chan struct{})
-	go func() {
-		defer close(ran)
-		_, _ = e.Run(context.Background())
-	}()
 	client, err := control.Dial(dir)
 	require.NoError(t, err)
 	ui, err := Start(ctx, client, Options{StateDir: filepath.Join(dir, ".procs")})
@@ -68,12 +55,7 @@ func startHarnessIn(t testing.TB, dir, yamlText string) *harness {
 		once.Do(func() {
 			_ = ui.Close()
 			client.Close()
-			_ = e.Down()
-			select {
-			case <-ran:
-			case <-time.After(testDeadline):
-				t.Errorf("engine did not stop")
-			}
+			run.Stop(t)
 			cancel()
 			_ = server.Close()
 		})
