@@ -2,7 +2,6 @@ package osproc
 
 import (
 	"strings"
-	"syscall"
 
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
@@ -18,19 +17,6 @@ var features = Platform{
 }
 
 func platformFeatures() Platform { return features }
-
-// GroupAttrs starts a child in a process group of its own. macOS has no
-// parent-death signal: the watchdog stops the group if procs dies.
-func GroupAttrs() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
-
-// SessionAttrs starts a child in a session of its own, on the terminal
-// given as its stdin (a PTY).
-func SessionAttrs() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setsid: true, Setctty: true}
-}
-
-// BecomeSubreaper fails: macOS re-parents orphans to launchd.
-func BecomeSubreaper() error { return errUnsupported("a child subreaper") }
 
 // processTable reads every process of the machine in one sysctl.
 func processTable() []procEntry {

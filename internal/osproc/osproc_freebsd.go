@@ -3,7 +3,6 @@ package osproc
 import (
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
@@ -18,19 +17,6 @@ var features = Platform{
 }
 
 func platformFeatures() Platform { return features }
-
-// GroupAttrs starts a child in a process group of its own. Without a
-// parent-death signal, the watchdog stops the group if procs dies.
-func GroupAttrs() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
-
-// SessionAttrs starts a child in a session of its own, on the terminal
-// given as its stdin (a PTY).
-func SessionAttrs() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setsid: true, Setctty: true}
-}
-
-// BecomeSubreaper fails: procs does not use FreeBSD's reaper yet.
-func BecomeSubreaper() error { return errUnsupported("a child subreaper") }
 
 // processTable reads every process of the machine.
 func processTable() []procEntry {
