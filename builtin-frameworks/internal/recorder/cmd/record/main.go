@@ -68,13 +68,9 @@ func run() error {
 	}
 	opts.Command = flag.Arg(0)
 	if opts.PTY && (*terminal || len(steps) > 0) {
-		opts.Terminal = &recorder.Terminal{Cols: 120, Rows: 40}
-		for _, s := range steps {
-			st, err := recorder.ParseStep(s)
-			if err != nil {
-				return err
-			}
-			opts.Terminal.Steps = append(opts.Terminal.Steps, st)
+		var err error
+		if opts.Terminal, err = terminalOf(steps); err != nil {
+			return err
 		}
 	}
 	opts.Signal = map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[*signal]
@@ -90,21 +86,11 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := prepareDir(tmp, *setup, opts.User); err != nil {
+		return err
+	}
 	opts.Dir = tmp
 	opts.Env = append(env, "TMP="+tmp)
-	if *setup != "" {
-		sh := exec.Command("sh", "-c", *setup)
-		sh.Dir, sh.Env = tmp, append(os.Environ(), "TMP="+tmp)
-		sh.Stdout, sh.Stderr = os.Stderr, os.Stderr
-		if err := sh.Run(); err != nil {
-			return fmt.Errorf("setup: %w", err)
-		}
-	}
-	if opts.User != "" {
-		if err := chownTree(tmp, opts.User); err != nil {
-			return err
-		}
-	}
 	res, err := recorder.Run(context.Background(), opts)
 	if err != nil {
 		return err
@@ -121,6 +107,37 @@ func run() error {
 		}
 	}
 	return recorder.Write(*out, opts, res, meta, *setup)
+}
+
+// terminalOf is the terminal a -pty program runs on, with the -step
+// answers it types.
+func terminalOf(steps []string) (*recorder.Terminal, error) {
+	t := &recorder.Terminal{Cols: 120, Rows: 40}
+	for _, s := range steps {
+		st, err := recorder.ParseStep(s)
+		if err != nil {
+			return nil, err
+		}
+		t.Steps = append(t.Steps, st)
+	}
+	return t, nil
+}
+
+// prepareDir runs the setup shell in the capture's throwaway folder tmp,
+// then gives the folder to user (when the program runs as another user).
+func prepareDir(tmp, setup, user string) error {
+	if setup != "" {
+		sh := exec.Command("sh", "-c", setup)
+		sh.Dir, sh.Env = tmp, append(os.Environ(), "TMP="+tmp)
+		sh.Stdout, sh.Stderr = os.Stderr, os.Stderr
+		if err := sh.Run(); err != nil {
+			return fmt.Errorf("setup: %w", err)
+		}
+	}
+	if user == "" {
+		return nil
+	}
+	return chownTree(tmp, user)
 }
 
 func deref(p *int) string {
