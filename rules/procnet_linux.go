@@ -19,9 +19,20 @@ const tcpListenState = "0A"
 var listenTables = []string{procRoot + "/net/tcp", procRoot + "/net/tcp6"}
 
 // tcpListeners maps the inode of every listening TCP socket (IPv4 and IPv6)
-// in this network namespace to its port. It fails only when no table can
-// be read (a kernel without IPv6 has no tcp6).
+// in this network namespace to its port. It asks the kernel for listeners
+// only (sock_diag), which walks the listening sockets alone; reading
+// /proc/net/tcp walks every bucket of the connection table however few
+// sockets there are, and is the fallback where netlink is not allowed.
 func tcpListeners() (map[uint64]int, error) {
+	if listeners, err := diagListeners(); err == nil {
+		return listeners, nil
+	}
+	return procListeners()
+}
+
+// procListeners is tcpListeners read from /proc/net/tcp{,6}. It fails only
+// when no table can be read (a kernel without IPv6 has no tcp6).
+func procListeners() (map[uint64]int, error) {
 	listeners := make(map[uint64]int)
 	var firstErr error
 	read := 0
