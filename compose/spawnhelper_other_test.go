@@ -1,0 +1,7 @@
+//go:build !linux
+
+package compose
+
+// runSpawnHelperIfRequested: the spawn pool's helper process is Linux's
+// (its test checks the parent-death signal), so there is none to run here.
+func runSpawnHelperIfRequested() {}
