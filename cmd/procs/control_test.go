@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,9 +20,7 @@ func TestControlScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// Keep socket paths short and per test.
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
-			// A script that fails half-way must not leave procs running.
-			env.Defer(func() { stopLeftover(filepath.Join(env.WorkDir, ".procs", "procs.pid")) })
-			return nil
+			return stopLeftoverAtEnd(env)
 		},
 	})
 }

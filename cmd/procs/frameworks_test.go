@@ -11,5 +11,6 @@ import (
 func TestFrameworksScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Files: globFiles(t, "testdata/frameworks_*.txtar"),
+		Setup: stopLeftoverAtEnd,
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,5 +21,13 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Files: globFiles(t, "testdata/cli_*.txtar"),
+		Setup: stopLeftoverAtEnd,
 	})
+}
+
+// stopLeftoverAtEnd makes a script that fails half-way, after procs up -d,
+// stop the procs it left running in its folder.
+func stopLeftoverAtEnd(env *testscript.Env) error {
+	env.Defer(func() { stopLeftover(filepath.Join(env.WorkDir, ".procs", "procs.pid")) })
+	return nil
 }

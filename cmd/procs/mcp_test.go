@@ -12,7 +12,7 @@ func TestMCPScripts(t *testing.T) {
 		Files: globFiles(t, "testdata/mcp_*.txtar"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
-			return nil
+			return stopLeftoverAtEnd(env)
 		},
 	})
 }
