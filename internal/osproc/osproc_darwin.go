@@ -1,9 +1,6 @@
 package osproc
 
 import (
-	"strings"
-
-	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 )
 
@@ -63,22 +60,6 @@ func ParentOf(pid int) int {
 // Running reports false: the kernel's process status on macOS is SRUN for
 // every live process, so it cannot tell a busy process from an idle one.
 func Running(int) bool { return false }
-
-// Environ returns the environment pid was started with (kern.procargs2,
-// readable for the user's own processes), NUL-separated.
-func Environ(pid int) ([]byte, error) {
-	env, err := (&process.Process{Pid: int32(pid)}).Environ()
-	if err != nil {
-		return nil, err
-	}
-	return []byte(strings.Join(env, "\x00")), nil
-}
-
-// CommandLine returns the arguments of pid joined by spaces ("" when gone).
-func CommandLine(pid int) string {
-	line, _ := (&process.Process{Pid: int32(pid)}).Cmdline()
-	return strings.TrimSpace(line)
-}
 
 // Comm returns the short name of pid's program ("" when gone).
 func Comm(pid int) string {

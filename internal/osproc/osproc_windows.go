@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 
@@ -151,21 +150,6 @@ func StartTime(pid int) (uint64, bool) {
 
 // Running reports false: Windows gives no cheap run state per process.
 func Running(int) bool { return false }
-
-// Environ returns the environment of pid, NUL-separated.
-func Environ(pid int) ([]byte, error) {
-	env, err := (&process.Process{Pid: int32(pid)}).Environ()
-	if err != nil {
-		return nil, err
-	}
-	return []byte(strings.Join(env, "\x00")), nil
-}
-
-// CommandLine returns the command line of pid ("" when gone).
-func CommandLine(pid int) string {
-	line, _ := (&process.Process{Pid: int32(pid)}).Cmdline()
-	return strings.TrimSpace(line)
-}
 
 // Comm returns the program name of pid ("" when gone).
 func Comm(pid int) string {
