@@ -37,6 +37,9 @@
 //
 // A command that none of these recognise (`sh -c 'sleep 1'` in a plain
 // folder) detects nothing.
+//
+// It imports no procs package but internal/lazyregexp: the engine and procs init read the presets,
+// and the presets know nothing of either.
 package frameworks
 
 import (

@@ -56,4 +56,7 @@
 // and the line of its last output that best says why. A run already failed by an error line or a timeout keeps
 // that reason and deciding line at its exit, with the exit added to the
 // message: the error line says more than "exit code 1".
+//
+// It imports no procs package but two internal helpers (lazyregexp, osproc): not the engine, the
+// config or the control plane, so its verdicts are tested on lines and events alone.
 package rules

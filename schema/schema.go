@@ -1,5 +1,7 @@
 // Package schema generates the JSON Schema of procs.yaml from the Go config
 // types in compose, so the schema cannot drift from what procs accepts.
+//
+// It imports compose/config alone.
 package schema
 
 import (

@@ -1,6 +1,9 @@
 // Package control is the procs control plane: an HTTP+JSON API served by a
 // running `procs up` on a Unix socket in the project folder, and the client
 // the CLI commands use to talk to it (ARCHITECTURE.md §7).
+//
+// It imports the engine (compose), compose/config and rules, and never one of its own clients (mcp,
+// tui, webui).
 package control
 
 import "time"

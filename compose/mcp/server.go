@@ -4,6 +4,9 @@
 // each process's recent log and the resolved config. It is a client of the
 // control API of the procs running in the project folder, so every answer
 // comes from the engine itself and carries the structured result of ARCHITECTURE.md §4.
+//
+// It is a client of the API: it reaches a running procs only through compose/control's client, and
+// imports compose and rules for their exported types and errors alone, never to run an engine.
 package mcp
 
 import (

@@ -3,6 +3,9 @@
 // services of docker-compose.yml whose images procs knows how to run, and
 // a Procfile. It is what `procs init` runs; the result is commented for the
 // user to review, and always loads with config.Load.
+//
+// It imports compose/config and schema to check what it writes and builtin-frameworks to recognise
+// what it finds, never the engine or the control plane.
 package scaffold
 
 import (

@@ -1,6 +1,9 @@
 // Package tui is procs' terminal dashboard: a client of the control API
 // and its event stream that shows every process, its state and reason,
 // the selected one's log or screen, and acts on them with single keys.
+//
+// It is a client of the API: it reaches a running procs only through compose/control's client, and
+// imports compose and rules for their exported types alone, never to run an engine.
 package tui
 
 import (

@@ -3,6 +3,8 @@
 // and types into them. It talks to procs only through the control API (the
 // same one the CLI uses), served on a loopback TCP port behind a per-run
 // token.
+//
+// It is a client of the API and imports compose/control alone, never the engine.
 package webui
 
 import (

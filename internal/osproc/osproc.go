@@ -10,6 +10,8 @@
 // osproc_freebsd.go and osproc_windows.go, with what Unix systems share in
 // osproc_unix.go. Features says what the running platform provides, so that
 // callers never claim a guarantee the platform lacks.
+//
+// It imports no procs package.
 package osproc
 
 import (
