@@ -87,7 +87,7 @@ func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rul
 	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !quotes(msg, ps.line) {
 		msg += fmt.Sprintf(" (line %q)", ps.line)
 	}
-	logs := runTexts(ps, w.minRun)
+	logs := lastLinesOfRun(ps, w.minRun)
 	if !success && len(logs) > 0 && ps.line != "" {
 		// The lines around the cause, which a stack trace may have pushed out.
 		logs = rules.FailureLogs(ps.ring, ps.startedAt, ps.line)
@@ -150,10 +150,10 @@ func (e *Engine) takeScreenNow(res *rules.Result, minRun int) {
 	}
 }
 
-// runTexts returns the last lines of the current run: a result speaks of
+// lastLinesOfRun returns the last log lines of the current run: a result speaks of
 // the run it waited for, never of output an earlier run left in the ring.
 // It is empty while the run waited for has not started.
-func runTexts(ps *procState, minRun int) []string {
+func lastLinesOfRun(ps *procState, minRun int) []string {
 	if ps.run < minRun || ps.run == 0 {
 		return []string{}
 	}
