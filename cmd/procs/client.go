@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
@@ -60,6 +61,20 @@ type clientSession struct {
 func (s *clientSession) close() {
 	s.stop()
 	s.client.Close()
+}
+
+// connectFor is connect for a request that waits up to wait: its context
+// ends requestSlack after that, so a procs that never answers cannot hold
+// the command longer.
+func (a *app) connectFor(wait time.Duration) (*clientSession, error) {
+	sess, err := a.connect()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(sess.ctx, wait+requestSlack)
+	stop := sess.stop
+	sess.ctx, sess.stop = ctx, func() { cancel(); stop() }
+	return sess, nil
 }
 
 // connect dials the procs of the project (exit code 3 when none answers).

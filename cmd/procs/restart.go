@@ -54,14 +54,12 @@ func (opts *actionOptions) addFlags(cmd *cobra.Command) {
 // restartMany restarts names (or everything) and prints a result per
 // process restarted, the dependents that followed included.
 func (a *app) restartMany(names []string, noDeps bool, opts actionOptions) error {
-	sess, err := a.connect()
+	sess, err := a.connectFor(opts.timeout)
 	if err != nil {
 		return err
 	}
 	defer sess.close()
 	c, ctx := sess.client, sess.ctx
-	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
-	defer cancelTimeout()
 	answer, err := c.RestartMany(ctx, control.RestartRequest{Names: names, NoDeps: noDeps, NoWait: opts.noWait, Timeout: opts.timeout.String()})
 	if err != nil {
 		return a.clientError(err)
@@ -93,14 +91,12 @@ func (a *app) actionCommand(verb, short string, do actionFunc) *cobra.Command {
 }
 
 func (a *app) runActions(names []string, opts actionOptions, do actionFunc) error {
-	sess, err := a.connect()
+	sess, err := a.connectFor(opts.timeout)
 	if err != nil {
 		return err
 	}
 	defer sess.close()
 	c, ctx := sess.client, sess.ctx
-	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
-	defer cancelTimeout()
 
 	results := make([]rules.Result, len(names))
 	errs := make([]error, len(names))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -44,14 +43,12 @@ func (a *app) waitFor(names []string, opts control.WaitOptions, asJSON bool) err
 	if opts.Timeout <= 0 {
 		return withCode(exitUsage, fmt.Errorf("--timeout must be positive"))
 	}
-	sess, err := a.connect()
+	sess, err := a.connectFor(opts.Timeout)
 	if err != nil {
 		return err
 	}
 	defer sess.close()
 	c, ctx := sess.client, sess.ctx
-	ctx, cancelTimeout := context.WithTimeout(ctx, opts.Timeout+requestSlack)
-	defer cancelTimeout()
 	results := make([]rules.Result, len(names))
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
