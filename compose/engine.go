@@ -110,6 +110,9 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := privateDir(opts.LogDir); err != nil {
+		return nil, fmt.Errorf("create the log folder: %w", err)
+	}
 	e := &Engine{
 		opts: opts, bus: opts.Bus, instance: instanceID(),
 		requests: make(chan func()), reports: make(chan report, 256),

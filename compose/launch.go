@@ -116,6 +116,7 @@ func (c *childProc) resize(cols, rows int) error {
 
 // wait waits for the child and classifies how it ended.
 func (c *childProc) wait() rules.Exit {
+	osproc.AwaitExit(c.pid)
 	err := c.cmd.Wait()
 	getSpawner().forget(c.pid)
 	state := c.cmd.ProcessState

@@ -2,7 +2,9 @@ package compose
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,17 +53,26 @@ type logFile struct {
 	onResume  func(lost int64)
 }
 
-// openLogFile opens (appending) the log of a process in dir, rotated at
-// limit bytes into keep older files.
-func openLogFile(dir, name string, limit int64, keep int) (*logFile, error) {
-	if err := privateDir(dir); err != nil {
-		return nil, fmt.Errorf("open log of %s: %w", name, err)
+// newLogFile returns the log of a process in dir, rotated at limit bytes
+// into keep older files. The file is opened by its run (openForRun), not
+// here: two hundred processes would otherwise create their files one after
+// another before the first of them starts.
+func newLogFile(dir, name string, limit int64, keep int) *logFile {
+	return &logFile{path: filepath.Join(dir, name+".log"), limit: limit, keep: keep, lineStart: true}
+}
+
+// openForRun opens the file for a run that has started, so that a process
+// that prints nothing still leaves its (empty) log; a failure is reported
+// like a failed write, and writing tries again.
+func (l *logFile) openForRun() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		return
 	}
-	l := &logFile{path: filepath.Join(dir, name+".log"), limit: limit, keep: keep, lineStart: true}
 	if err := l.open(); err != nil {
-		return nil, fmt.Errorf("open log of %s: %w", name, err)
+		l.failed(err, 0)
 	}
-	return l, nil
 }
 
 // privateDir creates dir (and its parents) readable by the owner only, and
@@ -81,6 +92,12 @@ func privateDir(dir string) error {
 
 func (l *logFile) open() error {
 	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, logFilePerm)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The folder went away under a running procs: make it again.
+		if err = privateDir(filepath.Dir(l.path)); err == nil {
+			f, err = os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, logFilePerm)
+		}
+	}
 	if err != nil {
 		return err
 	}

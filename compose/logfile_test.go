@@ -66,6 +66,38 @@ procs:
 	}
 }
 
+// TestSilentProcessLeavesAnEmptyLog: a run opens its log when it starts,
+// not at its first output, so `procs logs` finds the log of a process that
+// printed nothing; a process that never started has none.
+func TestSilentProcessLeavesAnEmptyLog(t *testing.T) {
+	logs := t.TempDir()
+	te := startEngine(t, `
+procs:
+  quiet:
+    kind: task
+    command: [sh, -c, "exit 0"]
+  never:
+    command: [sh, -c, "echo hello"]
+    disabled: true
+`, Options{NoWatchdog: true, LogDir: logs})
+	te.waitState("quiet", rules.StateCompleted)
+	info, err := os.Stat(filepath.Join(logs, "quiet.log"))
+	require.NoError(t, err, "the log of a process that printed nothing")
+	assert.Zero(t, info.Size())
+	assert.Equal(t, os.FileMode(logFilePerm), info.Mode().Perm())
+	_, err = os.Stat(filepath.Join(logs, "never.log"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "a process that never started has no log")
+}
+
+// openedLogFile returns the open log of name in dir, as a run has it.
+func openedLogFile(dir, name string) (*logFile, error) {
+	if err := privateDir(dir); err != nil {
+		return nil, err
+	}
+	l := newLogFile(dir, name, defaultLogLimit, 1)
+	return l, l.open()
+}
+
 // TestLogSurvivesAFullDisk puts the logs on a 1 MiB filesystem that is full:
 // the write error is reported (event and status), the process goes on, the
 // lost bytes are counted, and the log is written again once space is freed.

@@ -51,7 +51,7 @@ func (r *chunkReader) Close() error { return nil }
 // returns when the printer has printed every line.
 func logPathBench(b *testing.B, data []byte, lines int) (skipped int) {
 	b.Helper()
-	logs, err := openLogFile(b.TempDir(), "seq", defaultLogLimit, 1)
+	logs, err := openedLogFile(b.TempDir(), "seq")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func BenchmarkLongLine(b *testing.B) {
 				}
 			}
 		}()
-		logs, err := openLogFile(b.TempDir(), "long", defaultLogLimit, 1)
+		logs, err := openedLogFile(b.TempDir(), "long")
 		if err != nil {
 			b.Fatal(err)
 		}

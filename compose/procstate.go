@@ -75,10 +75,7 @@ func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 		return nil, err
 	}
 	limit, keep := e.logRetention(p)
-	logs, err := openLogFile(e.opts.LogDir, p.Name, limit, keep)
-	if err != nil {
-		return nil, err
-	}
+	logs := newLogFile(e.opts.LogDir, p.Name, limit, keep)
 	e.reportLogHealth(p.Name, logs)
 	ps := &procState{
 		cfg: p, detect: d.Spec, preset: d.presetName(), presetEnv: d.presetEnv(), pty: usesPTY(p, d.presetName()),

@@ -123,6 +123,9 @@ func (s *supervisor) run(ctx context.Context) {
 	}
 	s.watchdog.Track(c.pid)
 	s.send(report{kind: reportStarted, pid: c.pid})
+	// While the child executes its program: the log must be open before
+	// its output is read.
+	s.logs.openForRun()
 	l := newRunLoop(s, c, det)
 	l.loop(ctx)
 	s.watchdog.Untrack(c.pid)
