@@ -177,19 +177,26 @@ func (c *cgroupSet) dir(owner string) (string, bool) {
 	return filepath.Join(c.base, runCgroupName(owner)), true
 }
 
-// kill kills every process of the run marked owner and removes its cgroup.
-func (c *cgroupSet) kill(owner string) {
+// kill kills every process of the run marked owner and removes its
+// cgroup. It reports whether the run had a cgroup: then nothing the run
+// started is left alive, wherever it went.
+func (c *cgroupSet) kill(owner string) bool {
 	c.mu.Lock()
 	f := c.runs[owner]
 	delete(c.runs, owner)
 	c.mu.Unlock()
 	if f == nil {
-		return
+		return false
 	}
 	_ = f.Close()
 	dir := filepath.Join(c.base, runCgroupName(owner))
-	killCgroup(dir)
+	// Mostly the run ended with its main process and the cgroup is empty:
+	// no live process is left in it to fork, so it stays empty.
+	if cgroupPopulated(filepath.Join(dir, "cgroup.events")) {
+		killCgroup(dir)
+	}
 	removeCgroup(dir)
+	return true
 }
 
 // close kills every process of every run and removes the engine's cgroup.
@@ -229,6 +236,9 @@ func killCgroup(dir string) {
 // when a change is seen but the cgroup is still populated.
 func waitCgroupEmpty(dir string, limit time.Duration) bool {
 	events := filepath.Join(dir, "cgroup.events")
+	if !cgroupPopulated(events) {
+		return true // mostly so: a watch is set up only when there is a wait
+	}
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
 		return !cgroupPopulated(events)
@@ -237,6 +247,8 @@ func waitCgroupEmpty(dir string, limit time.Duration) bool {
 	if _, err := unix.InotifyAddWatch(fd, events, unix.IN_MODIFY); err != nil {
 		return !cgroupPopulated(events) // gone already, or not a cgroup
 	}
+	// Read again now that the watch is set: an emptying between the first
+	// read and the watch would otherwise go unseen until limit.
 	if !cgroupPopulated(events) {
 		return true
 	}
@@ -282,6 +294,11 @@ func setCgroupFD(cmd *exec.Cmd, dir *os.File) {
 
 // removeCgroup removes dir and the cgroups below it, once they are empty.
 func removeCgroup(dir string) {
+	// A run's cgroup mostly has none below it: the folder is read only
+	// when removing it alone fails.
+	if err := unix.Rmdir(dir); err == nil || errors.Is(err, unix.ENOENT) {
+		return
+	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if e.IsDir() {

@@ -24,7 +24,7 @@ type cgroupSet struct{ base string }
 func newCgroupSet(string) (*cgroupSet, error)      { return nil, errNoCgroups }
 func (c *cgroupSet) open(string) (*os.File, error) { return nil, errNoCgroups }
 func (c *cgroupSet) dir(string) (string, bool)     { return "", false }
-func (c *cgroupSet) kill(string)                   {}
+func (c *cgroupSet) kill(string) bool              { return false }
 func (c *cgroupSet) close()                        {}
 func setCgroupFD(*exec.Cmd, *os.File)              {}
 func killCgroup(string)                            {}

@@ -115,6 +115,16 @@ func TestStopTakesEnvlessDaemons(t *testing.T) {
 	require.NoError(t, err)
 	te.waitState("daemon", rules.StateStopped)
 	assert.True(t, allGone(daemons), "left behind by stop: %v", alive(daemons))
+	// Killed with the cgroup, they were re-parented to procs (this test's
+	// process): the sweep the stop asked for reaps them, so no zombie stays.
+	assert.Eventually(t, func() bool {
+		for _, pid := range daemons {
+			if syscall.Kill(pid, 0) == nil {
+				return false
+			}
+		}
+		return true
+	}, waitLimit, 20*time.Millisecond, "zombies of the killed daemons are never reaped")
 }
 
 // TestNextProcsKillsWhatADeadOneLeft SIGKILLs a procs and its watchdog

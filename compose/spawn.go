@@ -32,8 +32,10 @@ type spawner struct {
 	children map[int]bool
 	engines  map[string]*enrolled
 	// sweeps carries the stray sweeps asked for to the one goroutine that
-	// does them (see sweepStrays).
+	// does them (see sweepStrays); reaps asks it, without waiting, for a
+	// sweep that only reaps (one pending request stands for any number).
 	sweeps chan sweepRequest
+	reaps  chan struct{}
 	// reported holds the start time of each unmarked stray told to the
 	// watchdogs (guarded by reportMu: readers of mu report).
 	reportMu        sync.Mutex
@@ -65,7 +67,7 @@ func getSpawner() *spawner {
 		theSpawner = &spawner{
 			requests: make(chan spawnRequest), children: make(map[int]bool),
 			engines: make(map[string]*enrolled), reported: make(map[int]uint64),
-			sweeps: make(chan sweepRequest),
+			sweeps: make(chan sweepRequest), reaps: make(chan struct{}, 1),
 		}
 		becomeSubreaper()
 		for range spawnThreads {
@@ -133,19 +135,25 @@ func (s *spawner) forget(pid int) {
 
 // sweepStrays kills what one run (marked owner) left behind, and reaps
 // strays that have exited so they do not linger as zombies. Where the run
-// has a cgroup, killing it takes everything the run started. Without one:
-// once a run's main process is gone, everything it left running has been
-// re-parented to procs, the subreaper: it is a direct child that procs did
-// not start, or below one. So only those subtrees are read, not all of
-// /proc; what carries the run's marker is killed, what carries none (a
-// daemon that emptied its environment) is told to the watchdog and killed
-// when procs ends. Direct children are left to their exec.Cmd.
+// has a cgroup, killing it takes everything the run started; what it
+// killed that was re-parented to procs is reaped by a sweep that this run
+// does not wait for. Without one: once a run's main process is gone,
+// everything it left running has been re-parented to procs, the
+// subreaper: it is a direct child that procs did not start, or below one.
+// So only those subtrees are read, not all of /proc; what carries the
+// run's marker is killed, what carries none (a daemon that emptied its
+// environment) is told to the watchdog and killed when procs ends. Direct
+// children are left to their exec.Cmd.
 //
 // Finding the strays reads the children of every thread of procs; the runs
 // that end together (a shutdown wave) share one look (see sweepLoop).
 func (s *spawner) sweepStrays(owner string) {
-	if e := s.engine(owner); e != nil && e.cgroups != nil {
-		e.cgroups.kill(owner)
+	if e := s.engine(owner); e != nil && e.cgroups != nil && e.cgroups.kill(owner) {
+		select {
+		case s.reaps <- struct{}{}:
+		default: // a reap is pending already, and will find these too
+		}
+		return
 	}
 	done := make(chan struct{})
 	s.sweeps <- sweepRequest{owner: owner, done: done}
@@ -160,14 +168,20 @@ type sweepRequest struct {
 }
 
 // sweepLoop does the sweeps, for as long as procs lives: each look at the
-// strays serves every sweep asked for by the time it begins.
+// strays serves every sweep asked for by the time it begins, and any reap.
 func (s *spawner) sweepLoop() {
-	for req := range s.sweeps {
-		batch := []sweepRequest{req}
+	for {
+		var batch []sweepRequest
+		select {
+		case req := <-s.sweeps:
+			batch = append(batch, req)
+		case <-s.reaps:
+		}
 		for more := true; more; {
 			select {
 			case req := <-s.sweeps:
 				batch = append(batch, req)
+			case <-s.reaps:
 			default:
 				more = false
 			}
