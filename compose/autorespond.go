@@ -218,7 +218,7 @@ func (l *runLoop) answer(answers []answer) {
 		switch {
 		case a.keys == "":
 			msg = fmt.Sprintf("autoRespond: %s matched /%s/ but %s", strconv.Quote(a.matched), a.rule.cfg.Match, a.note)
-		case !l.writer.enqueue(inputRequest{data: []byte(a.keys)}):
+		case !l.input().enqueue(inputRequest{data: []byte(a.keys)}):
 			msg = fmt.Sprintf("autoRespond: %s matched /%s/ but the input queue is full", strconv.Quote(a.matched), a.rule.cfg.Match)
 		case a.note != "":
 			msg += " (" + a.note + ")"

@@ -201,7 +201,27 @@ func (l *runLoop) handleInput(req inputRequest) {
 			l.handle(rules.Event{Kind: rules.EventKeys, Time: time.Now(), Input: string(req.data)})
 		}
 	}
-	l.writer.enqueue(req)
+	l.input().enqueue(req)
+}
+
+// input returns the run's input writer, starting it on first use: most
+// processes are never sent input, and a writer costs a goroutine and its
+// queues for the life of the run.
+func (l *runLoop) input() *inputWriter {
+	if l.writer == nil {
+		l.writer = newInputWriter(l.c)
+		go l.writer.run()
+	}
+	return l.writer
+}
+
+// written is where the writer reports finished writes; nil (never ready)
+// while the run has no writer.
+func (l *runLoop) written() <-chan writeResult {
+	if l.writer == nil {
+		return nil
+	}
+	return l.writer.written
 }
 
 // handleWritten tells detection when submitted input reached the program.

@@ -170,13 +170,15 @@ func (l *runLoop) handleOutput(chunk outputChunk) {
 		return
 	}
 	_, _ = l.screen.Write(chunk.raw)
-	l.writer.outputRead()
+	if l.writer != nil { // only a writer can be waiting for an echo
+		l.writer.outputRead()
+	}
 	l.lastRead = chunk.at
 	l.screenDirty = true
 	l.fanOut(chunk.raw)
 	// The attached terminal answers queries itself; two answers would confuse.
 	if replies := l.screen.TakeReplies(); replies != nil && len(l.clients) == 0 {
-		l.writer.reply(replies)
+		l.input().reply(replies)
 	}
 }
 

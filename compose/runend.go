@@ -62,7 +62,9 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	// last lines from the log file. The bound is for a stray holding a pipe.
 	output = l.readToEnd(output, outputEndGrace)
 	l.c.closeIO()
-	l.writer.stop()
+	if l.writer != nil {
+		l.writer.stop()
+	}
 	l.detachAll()
 	if output != nil {
 		for range output {

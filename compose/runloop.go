@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -39,6 +39,7 @@ type runLoop struct {
 	probeCtx       context.Context
 	stopReadyProbe context.CancelFunc
 
+	// writer writes the run's input; nil until there is some (input).
 	writer    *inputWriter
 	responder *responder
 	// screen is the terminal model of a PTY run (nil for pipes);
@@ -60,7 +61,6 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
 		portsCh:   make(chan []int, 1),
 		probeCh:   make(chan rules.ProbeResult, 1),
 		execCh:    make(chan rules.Event, 1),
-		writer:    newInputWriter(c),
 		responder: newResponder(s.spec.proc.AutoRespond),
 		clients:   map[*attachClient]struct{}{},
 	}
@@ -127,7 +127,7 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 		l.handleOutput(chunk)
 	case req := <-l.s.inputCh:
 		l.handleInput(req)
-	case res := <-l.writer.written:
+	case res := <-l.written():
 		l.handleWritten(res)
 	case f := <-l.s.loopCh:
 		f(l)
@@ -174,13 +174,18 @@ func (l *runLoop) handlePorts(ports []int) {
 
 // startWatchers starts the goroutines that turn the OS into events.
 func (l *runLoop) startWatchers(ctx context.Context) {
-	var readers sync.WaitGroup
+	// The last reader to end closes output: that tells the loop the
+	// output is over.
+	var reading atomic.Int32
+	reading.Store(int32(len(l.c.outputs)))
 	for _, o := range l.c.outputs {
-		readers.Go(func() { l.s.readOutput(o, l.output, l.screen != nil) })
+		go func() {
+			l.s.readOutput(o, l.output, l.screen != nil)
+			if reading.Add(-1) == 0 {
+				close(l.output)
+			}
+		}()
 	}
-	// Closing output tells the loop the output is over.
-	go func() { readers.Wait(); close(l.output) }()
-	go l.writer.run()
 	go func() { l.exitCh <- l.c.wait() }()
 
 	watchCtx, stopWatch := context.WithCancel(ctx)

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -52,4 +53,8 @@ func (e *Engine) announceAllReady() {
 		}
 	}
 	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Reason: ReasonAllReady, Message: msg})
+	// Starting is procs' busiest moment and is over: give its garbage back
+	// to the system now, rather than keep it for as long as procs idles
+	// (the runtime returns idle memory only slowly by itself).
+	debug.FreeOSMemory()
 }
