@@ -120,22 +120,33 @@ func capture(ts *testscript.TestScript, colours bool) string {
 }
 
 // cmdTmuxExpect waits until the pane shows a match of each regex (with
-// -e, of the text with its escape codes) and writes the pane to stdout;
-// ! tmuxexpect REGEX checks the pane does not show it now.
+// -e, of the text with its escape codes), and a match of none of those
+// written !REGEX, and writes the pane to stdout; ! tmuxexpect REGEX checks
+// the pane does not show it now.
 func cmdTmuxExpect(ts *testscript.TestScript, neg bool, args []string) {
 	colours := len(args) > 0 && args[0] == "-e"
 	if colours {
 		args = args[1:]
 	}
-	var res []*regexp.Regexp
+	var res, absent []*regexp.Regexp
 	for _, a := range args {
-		re, err := regexp.Compile("(?m)" + a)
+		gone, isGone := strings.CutPrefix(a, "!")
+		re, err := regexp.Compile("(?m)" + gone)
 		ts.Check(err)
-		res = append(res, re)
+		if isGone && !neg {
+			absent = append(absent, re)
+		} else {
+			res = append(res, re)
+		}
 	}
 	matches := func(screen string) bool {
 		for _, re := range res {
 			if !re.MatchString(screen) {
+				return false
+			}
+		}
+		for _, re := range absent {
+			if re.MatchString(screen) {
 				return false
 			}
 		}
