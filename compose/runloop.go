@@ -48,6 +48,8 @@ type runLoop struct {
 	screenDirty bool
 	lastRead    time.Time
 	clients     map[*attachClient]struct{}
+	// portsBefore is the machine's listeners before the run started.
+	portsBefore rules.PortsBaseline
 	// startTicks is when the main process started (clock ticks since
 	// boot), to tell what it leaves behind from older processes.
 	startTicks uint64
@@ -190,7 +192,7 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	l.stopWatch = stopWatch
-	go rules.WatchPorts(watchCtx, l.c.pid, func(ports []int) {
+	go rules.WatchPorts(watchCtx, l.c.pid, l.portsBefore, func(ports []int) {
 		select {
 		case l.portsCh <- ports:
 		case <-watchCtx.Done():

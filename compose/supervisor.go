@@ -116,6 +116,7 @@ func (s *supervisor) run(ctx context.Context) {
 		s.send(report{kind: reportExited, verdict: v})
 		return
 	}
+	portsBefore := rules.PortsBefore()
 	c, err := launch(s.spec.argv, s.spec.dir, s.spec.env, s.spec.window)
 	if err != nil {
 		s.send(report{kind: reportExited, verdict: startFailure(s.spec, err)})
@@ -127,6 +128,7 @@ func (s *supervisor) run(ctx context.Context) {
 	// its output is read.
 	s.logs.openForRun()
 	l := newRunLoop(s, c, det)
+	l.portsBefore = portsBefore
 	l.loop(ctx)
 	s.watchdog.Untrack(c.pid)
 }

@@ -49,11 +49,33 @@ func (t listenerTable) portsOf(inodes []uint64) []int {
 	return slices.Compact(ports)
 }
 
+// baselineAge bounds how old a shared read of the listeners PortsBefore
+// may take. Any read made before the process starts is a true baseline;
+// an older one has merely seen fewer of the machine's other listeners, so
+// the first look is likelier to read the tree.
+const baselineAge = time.Second
+
+// PortsBefore returns the baseline of a process about to start: the
+// version of a read of the machine's listeners made before it.
+func PortsBefore() PortsBaseline {
+	table, err := listenersNewerThan(baselineAge)
+	if err != nil {
+		return PortsBaseline{}
+	}
+	return PortsBaseline{version: table.version, known: true}
+}
+
 // portWatch remembers what WatchPorts last saw of one tree.
 type portWatch struct {
 	ports   []int
 	version uint64 // of the listener table the ports were computed from
 	looked  bool
+}
+
+// newPortWatch starts from the baseline: a tree that started after it has
+// no listener until the machine's listeners change.
+func newPortWatch(before PortsBaseline) portWatch {
+	return portWatch{version: before.version, looked: before.known}
 }
 
 // look reports the tree's ports when they differ from the last look. The

@@ -21,10 +21,16 @@ func ListeningPorts(rootPID int) ([]int, error) {
 	return osproc.ListeningPortsOf(tree)
 }
 
+// PortsBefore returns the zero baseline: here every look reads the tree's
+// sockets, which gopsutil gives without a shared table.
+func PortsBefore() PortsBaseline { return PortsBaseline{} }
+
 // portWatch remembers what WatchPorts last saw of one tree.
 type portWatch struct {
 	ports []int
 }
+
+func newPortWatch(PortsBaseline) portWatch { return portWatch{} }
 
 // look reports the tree's ports when they differ from the last look.
 // maxAge is for the Linux look, which shares reads of the socket tables.

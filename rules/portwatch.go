@@ -12,14 +12,25 @@ const (
 	portWatchMax   = 250 * time.Millisecond
 )
 
+// PortsBaseline is what the machine's listening sockets were before a
+// process started: every listener the process opens is new to it. Two
+// hundred processes starting at once each read their fd tables on their
+// first look without one; with one, a look reads them only once a listener
+// has appeared somewhere since. The zero value knows nothing.
+type PortsBaseline struct {
+	version uint64
+	known   bool
+}
+
 // WatchPorts calls onChange with the full set of ports the tree under
 // rootPID listens on whenever that set changes (the first call once it is
 // not empty). The OS gives no change events, so it looks on a backoff from
-// 10 ms doubling to 250 ms. It returns when ctx is done; the caller cancels
-// ctx once the process is ready or has exited. onChange runs on the
+// 10 ms doubling to 250 ms. before is PortsBefore taken before the process
+// started, or the zero baseline. It returns when ctx is done; the caller
+// cancels ctx once the process is ready or has exited. onChange runs on the
 // watcher's goroutine.
-func WatchPorts(ctx context.Context, rootPID int, onChange func([]int)) {
-	var w portWatch
+func WatchPorts(ctx context.Context, rootPID int, before PortsBaseline, onChange func([]int)) {
+	w := newPortWatch(before)
 	onBackoff(ctx, portWatchFirst, portWatchMax, func(next time.Duration) {
 		// A read of the socket tables up to a quarter of the backoff old
 		// is recent enough: it only delays this look, never hides a change.

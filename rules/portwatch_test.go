@@ -57,7 +57,7 @@ func TestWatchPortsReportsChangeAndStops(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		WatchPorts(ctx, h.cmd.Process.Pid, func(ports []int) { changes <- ports })
+		WatchPorts(ctx, h.cmd.Process.Pid, PortsBaseline{}, func(ports []int) { changes <- ports })
 	}()
 	select {
 	case ports := <-changes:
@@ -71,6 +71,24 @@ func TestWatchPortsReportsChangeAndStops(t *testing.T) {
 	case <-done:
 	case <-time.After(waitLong):
 		t.Fatal("WatchPorts did not return after cancel")
+	}
+}
+
+// TestWatchPortsFromABaseline: a process started after the baseline was
+// taken has its listeners reported, though the watcher's first look reads
+// no tree when the machine's listeners are as the baseline saw them.
+func TestWatchPortsFromABaseline(t *testing.T) {
+	before := PortsBefore()
+	h := startHelper(t, "parent")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changes := make(chan []int, 16)
+	go WatchPorts(ctx, h.cmd.Process.Pid, before, func(ports []int) { changes <- ports })
+	select {
+	case ports := <-changes:
+		assert.Equal(t, slices.Sorted(slices.Values(h.ports)), ports)
+	case <-time.After(waitLong):
+		t.Fatal("the listeners of a process started after the baseline were not reported")
 	}
 }
 
