@@ -1,11 +1,12 @@
 package frameworks
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"time"
 
-	"github.com/goccy/go-yaml"
+	"go.yaml.in/yaml/v3"
 )
 
 // presetFile is the YAML form of a preset.
@@ -65,10 +66,15 @@ func (g *fileGroup) UnmarshalYAML(unmarshal func(any) error) error {
 	return nil
 }
 
-// parsePreset decodes and checks one preset file.
+// parsePreset decodes one preset file and checks its fields; its patterns
+// are checked by checkPatterns. procs decodes the embedded presets at every
+// start, so this is the quick decoder already linked for procs.yaml's
+// layers, not the one that keeps positions for config errors.
 func parsePreset(data []byte) (*Preset, error) {
 	var f presetFile
-	if err := yaml.UnmarshalWithOptions(data, &f, yaml.DisallowUnknownField()); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	p := &Preset{
@@ -150,6 +156,13 @@ func (p *Preset) validate() error {
 			return fmt.Errorf("detect.files: empty group")
 		}
 	}
+	return p.AgentPatterns.validate(p.Interactive)
+}
+
+// checkPatterns compiles every pattern of the preset. The tests run it on
+// every embedded preset; procs does not at its start, where only the
+// patterns of the presets a config uses are compiled, by the detector.
+func (p *Preset) checkPatterns() error {
 	for _, set := range []struct {
 		key      string
 		patterns []string
@@ -157,10 +170,14 @@ func (p *Preset) validate() error {
 		{"readyPatterns", p.ReadyPatterns},
 		{"errorPatterns", p.ErrorPatterns},
 		{"notReadyPatterns", p.NotReadyPatterns},
+		{"busyPatterns", p.BusyPatterns},
+		{"questionPatterns", p.QuestionPatterns},
+		{"permissionPatterns", p.PermissionPatterns},
+		{"recoverablePatterns", p.RecoverablePatterns},
 	} {
 		if _, err := compileAll(set.patterns); err != nil {
 			return fmt.Errorf("%s: %w", set.key, err)
 		}
 	}
-	return p.AgentPatterns.validate(p.Interactive)
+	return nil
 }

@@ -25,6 +25,7 @@ func TestPresetFiles(t *testing.T) {
 			require.NoError(t, err)
 			p, err := parsePreset(data)
 			require.NoError(t, err)
+			require.NoError(t, p.checkPatterns(), "procs compiles a preset's patterns only when a config uses it")
 			assert.Equal(t, strings.TrimSuffix(e.Name(), ".yaml"), p.Name, "file name = name")
 			assert.NotEmpty(t, p.Description)
 			assert.Contains(t, []string{CategoryDevServer, CategoryService, CategoryGeneric}, p.Category)
@@ -59,6 +60,7 @@ func TestPresetFileRejectsBadInput(t *testing.T) {
 	for name, doc := range map[string]string{
 		"unknown key":                 base + "readyPatern: [a]\n",
 		"bad regex":                   base + "errorPatterns: ['(']\n",
+		"bad agent regex":             base + "interactive: true\nbusyPatterns: ['[']\n",
 		"bad category":                "name: x\ndescription: d\ncategory: db\n",
 		"no description":              "name: x\ncategory: service\n",
 		"bad duration":                base + "readyTimeout: 30\n",
@@ -67,7 +69,10 @@ func TestPresetFileRejectsBadInput(t *testing.T) {
 		"bad assumeReadyAfter":        base + "assumeReadyAfter: soon\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := parsePreset([]byte(doc))
+			p, err := parsePreset([]byte(doc))
+			if err == nil {
+				err = p.checkPatterns()
+			}
 			assert.Error(t, err)
 		})
 	}
