@@ -35,8 +35,8 @@ const cgroupPrefix = "procs-"
 type cgroupSet struct {
 	base string
 	mu   sync.Mutex
-	// runs holds the open folder of each run's cgroup, by owner marker.
-	runs map[string]*os.File
+	// runs holds the runs that have a cgroup, by owner marker.
+	runs map[string]bool
 }
 
 // newCgroupSet creates the cgroup of an engine, or returns nil (and why)
@@ -57,7 +57,7 @@ func newCgroupSet(instance string) (*cgroupSet, error) {
 	if err := os.Mkdir(base, 0o755); err != nil {
 		return nil, err
 	}
-	c := &cgroupSet{base: base, runs: make(map[string]*os.File)}
+	c := &cgroupSet{base: base, runs: make(map[string]bool)}
 	if err := c.probe(); err != nil {
 		removeCgroup(base)
 		return nil, err
@@ -139,13 +139,13 @@ func cgroup2Mount() (mount, root string, err error) {
 	return "", "", errors.New("no cgroup v2 mounted")
 }
 
-// open returns the folder of the cgroup of the run marked owner, creating it.
+// open returns the folder of the cgroup of the run marked owner, creating
+// it, opened for a start into it. The caller closes it once the child is
+// started: every descriptor procs holds is one more for each later child's
+// exec to close, and two hundred runs held two hundred for nothing.
 func (c *cgroupSet) open(owner string) (*os.File, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if f := c.runs[owner]; f != nil {
-		return f, nil
-	}
 	dir := filepath.Join(c.base, runCgroupName(owner))
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, err
@@ -154,7 +154,7 @@ func (c *cgroupSet) open(owner string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.runs[owner] = f
+	c.runs[owner] = true
 	return f, nil
 }
 
@@ -171,7 +171,7 @@ func runCgroupName(owner string) string {
 func (c *cgroupSet) dir(owner string) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.runs[owner] == nil {
+	if !c.runs[owner] {
 		return "", false
 	}
 	return filepath.Join(c.base, runCgroupName(owner)), true
@@ -182,13 +182,12 @@ func (c *cgroupSet) dir(owner string) (string, bool) {
 // started is left alive, wherever it went.
 func (c *cgroupSet) kill(owner string) bool {
 	c.mu.Lock()
-	f := c.runs[owner]
+	had := c.runs[owner]
 	delete(c.runs, owner)
 	c.mu.Unlock()
-	if f == nil {
+	if !had {
 		return false
 	}
-	_ = f.Close()
 	dir := filepath.Join(c.base, runCgroupName(owner))
 	// Mostly the run ended with its main process and the cgroup is empty:
 	// no live process is left in it to fork, so it stays empty.
@@ -202,10 +201,7 @@ func (c *cgroupSet) kill(owner string) bool {
 // close kills every process of every run and removes the engine's cgroup.
 func (c *cgroupSet) close() {
 	c.mu.Lock()
-	for owner, f := range c.runs {
-		_ = f.Close()
-		delete(c.runs, owner)
-	}
+	clear(c.runs)
 	c.mu.Unlock()
 	killCgroup(c.base)
 	removeCgroup(c.base)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -55,10 +56,11 @@ func instanceOf(owner string) string {
 }
 
 // placeInCgroup makes cmd start in the cgroup of its run (named by the
-// owner marker in its environment), when its engine has cgroups.
-func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
+// owner marker in its environment), when its engine has cgroups. It
+// returns the cgroup's folder, open until the start is done (nil: none).
+func (s *spawner) placeInCgroup(cmd *exec.Cmd) *os.File {
 	if cmd == nil {
-		return
+		return nil
 	}
 	owner := ""
 	for _, kv := range cmd.Env {
@@ -68,13 +70,14 @@ func (s *spawner) placeInCgroup(cmd *exec.Cmd) {
 	}
 	e := s.engine(owner)
 	if owner == "" || e == nil || e.cgroups == nil {
-		return
+		return nil
 	}
 	dir, err := e.cgroups.open(owner)
 	if err != nil {
-		return // the run goes without: the marker and the sweep remain
+		return nil // the run goes without: the marker and the sweep remain
 	}
 	setCgroupFD(cmd, dir)
+	return dir
 }
 
 // killStrays kills, once an engine has stopped, what its runs left behind:

@@ -100,7 +100,10 @@ func (s *spawner) loop() {
 func (s *spawner) fork(req spawnRequest) error {
 	s.forking.RLock()
 	defer s.forking.RUnlock()
-	s.placeInCgroup(req.cmd)
+	if dir := s.placeInCgroup(req.cmd); dir != nil {
+		// Only the clone into it needs the folder open.
+		defer dir.Close()
+	}
 	err := req.start()
 	if err == nil {
 		s.mu.Lock()
