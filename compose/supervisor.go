@@ -116,17 +116,20 @@ func (s *supervisor) run(ctx context.Context) {
 		s.send(report{kind: reportExited, verdict: v})
 		return
 	}
+	// The log is opened while the child is forked and executes its
+	// program: creating a file can take a while (a file system that has
+	// just freed many), and output is read only once it is open.
+	logOpened := make(chan struct{})
+	go func() { defer close(logOpened); s.logs.openForRun() }()
 	portsBefore := rules.PortsBefore()
 	c, err := launch(s.spec.argv, s.spec.dir, s.spec.env, s.spec.window)
+	<-logOpened
 	if err != nil {
 		s.send(report{kind: reportExited, verdict: startFailure(s.spec, err)})
 		return
 	}
 	s.watchdog.Track(c.pid)
 	s.send(report{kind: reportStarted, pid: c.pid})
-	// While the child executes its program: the log must be open before
-	// its output is read.
-	s.logs.openForRun()
 	l := newRunLoop(s, c, det)
 	l.portsBefore = portsBefore
 	l.loop(ctx)

@@ -49,20 +49,18 @@ func (t listenerTable) portsOf(inodes []uint64) []int {
 	return slices.Compact(ports)
 }
 
-// baselineAge bounds how old a shared read of the listeners PortsBefore
-// may take. Any read made before the process starts is a true baseline;
-// an older one has merely seen fewer of the machine's other listeners, so
-// the first look is likelier to read the tree.
-const baselineAge = time.Second
-
-// PortsBefore returns the baseline of a process about to start: the
-// version of a read of the machine's listeners made before it.
+// PortsBefore returns the baseline of a process about to start: the last
+// read of the machine's listeners, however old, for any read made before
+// the process starts is a true baseline (an older one has only seen fewer
+// of the machine's other listeners). It reads nothing: a start does not
+// wait for it. Before the first read, the baseline knows nothing.
 func PortsBefore() PortsBaseline {
-	table, err := listenersNewerThan(baselineAge)
-	if err != nil {
+	listenerCache.mu.Lock()
+	defer listenerCache.mu.Unlock()
+	if listenerCache.readAt.IsZero() {
 		return PortsBaseline{}
 	}
-	return PortsBaseline{version: table.version, known: true}
+	return PortsBaseline{version: listenerCache.table.version, known: true}
 }
 
 // portWatch remembers what WatchPorts last saw of one tree.
