@@ -55,6 +55,10 @@ func (sw *streamWriter) follow(r *http.Request, sub *compose.Subscription, ping 
 	heartbeat := time.NewTicker(heartbeatInterval)
 	defer heartbeat.Stop()
 	var buf bytes.Buffer
+	// Each batch is rendered before the next is taken, so its slice can be
+	// the queue again: a client following a flood of lines does not make
+	// the bus regrow a queue for every batch.
+	var spare []compose.Event
 	for {
 		select {
 		case <-r.Context().Done():
@@ -64,14 +68,23 @@ func (sw *streamWriter) follow(r *http.Request, sub *compose.Subscription, ping 
 				return
 			}
 		case <-sub.Ready():
-			events, dropped := sub.Next()
+			events, dropped := sub.NextReusing(spare)
 			buf.Reset()
-			render(&buf, events, dropped)
+			render(&buf, events, droppedLines(dropped))
+			spare = events
 			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
 				return
 			}
 		}
 	}
+}
+
+// droppedLines adds up the line events dropped for each process.
+func droppedLines(byProc map[string]int) (total int) {
+	for _, n := range byProc {
+		total += n
+	}
+	return total
 }
 
 func (sw *streamWriter) heartbeat(ping []byte) error {
