@@ -29,14 +29,18 @@ func AwaitExit(pid int) {
 }
 
 // exitedOrGone reports whether the child of the pidfd has exited (or can
-// no longer be waited for), leaving it waitable (WNOWAIT).
+// no longer be waited for), leaving it waitable (WNOWAIT). An interrupted
+// look is made again here: answering "not yet" after the pidfd has become
+// readable would wait for an edge that never comes again.
 func exitedOrGone(pidfd int) bool {
-	var info unix.Siginfo
-	err := unix.Waitid(unix.P_PIDFD, pidfd, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	if errors.Is(err, unix.EINTR) {
-		return false
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PIDFD, pidfd, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		// Under WNOHANG the kernel writes si_signo = SIGCHLD only when it
+		// found the child exited, and 0 while it runs.
+		return err != nil || info.Signo == int32(unix.SIGCHLD)
 	}
-	// Under WNOHANG the kernel writes si_signo = SIGCHLD only when it
-	// found the child exited, and 0 while it runs.
-	return err != nil || info.Signo == int32(unix.SIGCHLD)
 }
