@@ -23,18 +23,26 @@ type AgentPatterns struct {
 	RecoverablePatterns []string `yaml:"recoverablePatterns"`
 }
 
-// validate checks the patterns are given only to an interactive preset,
-// the only kind they make sense for (checkPatterns compiles them).
-func (a AgentPatterns) validate(interactive bool) error {
-	for _, set := range []struct {
-		key      string
-		patterns []string
-	}{
+// patternSet is one list of patterns of a preset, by its key in the file.
+type patternSet struct {
+	key      string
+	patterns []string
+}
+
+// sets lists the agent pattern lists by their keys.
+func (a AgentPatterns) sets() []patternSet {
+	return []patternSet{
 		{"busyPatterns", a.BusyPatterns},
 		{"questionPatterns", a.QuestionPatterns},
 		{"permissionPatterns", a.PermissionPatterns},
 		{"recoverablePatterns", a.RecoverablePatterns},
-	} {
+	}
+}
+
+// validate checks the patterns are given only to an interactive preset,
+// the only kind they make sense for (checkPatterns compiles them).
+func (a AgentPatterns) validate(interactive bool) error {
+	for _, set := range a.sets() {
 		if len(set.patterns) > 0 && !interactive {
 			return fmt.Errorf("%s needs interactive: true", set.key)
 		}

@@ -163,18 +163,12 @@ func (p *Preset) validate() error {
 // every embedded preset; procs does not at its start, where only the
 // patterns of the presets a config uses are compiled, by the detector.
 func (p *Preset) checkPatterns() error {
-	for _, set := range []struct {
-		key      string
-		patterns []string
-	}{
+	sets := append([]patternSet{
 		{"readyPatterns", p.ReadyPatterns},
 		{"errorPatterns", p.ErrorPatterns},
 		{"notReadyPatterns", p.NotReadyPatterns},
-		{"busyPatterns", p.BusyPatterns},
-		{"questionPatterns", p.QuestionPatterns},
-		{"permissionPatterns", p.PermissionPatterns},
-		{"recoverablePatterns", p.RecoverablePatterns},
-	} {
+	}, p.AgentPatterns.sets()...)
+	for _, set := range sets {
 		if _, err := compileAll(set.patterns); err != nil {
 			return fmt.Errorf("%s: %w", set.key, err)
 		}
