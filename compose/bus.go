@@ -232,10 +232,16 @@ func (s *Subscription) Ready() <-chan struct{} { return s.ready }
 // the last call because the subscriber was too slow.
 func (s *Subscription) Next() (events []Event, dropped int) {
 	events, byProc := s.NextReusing(nil)
+	return events, TotalDropped(byProc)
+}
+
+// TotalDropped adds up the line events NextReusing says were dropped for
+// each process.
+func TotalDropped(byProc map[string]int) (total int) {
 	for _, n := range byProc {
-		dropped += n
+		total += n
 	}
-	return events, dropped
+	return total
 }
 
 // NextReusing is Next for a subscriber that is done with the events of its

@@ -70,21 +70,13 @@ func (sw *streamWriter) follow(r *http.Request, sub *compose.Subscription, ping 
 		case <-sub.Ready():
 			events, dropped := sub.NextReusing(spare)
 			buf.Reset()
-			render(&buf, events, droppedLines(dropped))
+			render(&buf, events, compose.TotalDropped(dropped))
 			spare = events
 			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
 				return
 			}
 		}
 	}
-}
-
-// droppedLines adds up the line events dropped for each process.
-func droppedLines(byProc map[string]int) (total int) {
-	for _, n := range byProc {
-		total += n
-	}
-	return total
 }
 
 func (sw *streamWriter) heartbeat(ping []byte) error {
