@@ -55,9 +55,9 @@ type runLoop struct {
 	startTicks uint64
 }
 
-func newRunLoop(s *supervisor, c *childProc, det *rules.Detector) *runLoop {
+func newRunLoop(s *supervisor, c *childProc, det *rules.Detector, portsBefore rules.PortsBaseline) *runLoop {
 	l := &runLoop{
-		s: s, c: c, det: det,
+		s: s, c: c, det: det, portsBefore: portsBefore,
 		output:    make(chan outputChunk, outputChunksQueued),
 		exitCh:    make(chan rules.Exit, 1),
 		portsCh:   make(chan []int, 1),

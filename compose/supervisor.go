@@ -130,8 +130,7 @@ func (s *supervisor) run(ctx context.Context) {
 	}
 	s.watchdog.Track(c.pid)
 	s.send(report{kind: reportStarted, pid: c.pid})
-	l := newRunLoop(s, c, det)
-	l.portsBefore = portsBefore
+	l := newRunLoop(s, c, det, portsBefore)
 	l.loop(ctx)
 	s.watchdog.Untrack(c.pid)
 }
