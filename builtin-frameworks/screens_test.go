@@ -88,8 +88,8 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 		if v.Recoverable {
 			s += " (recoverable)"
 		}
-		if v.Reason == "not-ready" || v.Reason == rules.ReasonUserExit {
-			s += " (" + v.Reason + ")"
+		if v.Reason == rules.ReasonNotReady || v.Reason == rules.ReasonUserExit {
+			s += " (" + string(v.Reason) + ")"
 		}
 		if len(states) == 0 || states[len(states)-1] != s {
 			states = append(states, s)

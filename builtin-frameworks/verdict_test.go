@@ -250,7 +250,7 @@ func checkVerdicts(t *testing.T, c capture.Capture, p *Preset, port int) {
 func reasons(history []timedVerdict) []string {
 	out := make([]string, len(history))
 	for i, v := range history {
-		out[i] = v.Reason
+		out[i] = string(v.Reason)
 	}
 	return out
 }

@@ -223,9 +223,6 @@ func (l *runLoop) answer(answers []answer) {
 		case a.note != "":
 			msg += " (" + a.note + ")"
 		}
-		l.s.bus.Publish(Event{Type: EventInfo, Proc: l.s.spec.name, Run: l.s.spec.run, Reason: ReasonAutoRespond, Message: msg})
+		l.s.bus.Publish(Event{Type: EventInfo, Proc: l.s.spec.name, Run: l.s.spec.run, Reason: rules.ReasonAutoRespond, Message: msg})
 	}
 }
-
-// ReasonAutoRespond marks the info event of an autoRespond answer.
-const ReasonAutoRespond = "autorespond"

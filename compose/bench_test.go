@@ -119,7 +119,7 @@ func Benchmark200Tree(b *testing.B) {
 		began := time.Now()
 		sub, stop := benchEngine(b, cfg.String())
 		events := &eventLog{sub: sub}
-		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == ReasonAllReady })
+		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady })
 		took = append(took, time.Since(began))
 		stopping := time.Now()
 		stop()
@@ -178,7 +178,7 @@ func BenchmarkShutdown(b *testing.B) {
 		b.StopTimer()
 		sub, stop := benchEngine(b, cfg.String())
 		events := &eventLog{sub: sub}
-		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == ReasonAllReady })
+		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady })
 		b.StartTimer()
 		stopping := time.Now()
 		stop()

@@ -25,15 +25,15 @@ const (
 // are never dropped; line events may be dropped for a subscriber that reads
 // too slowly (the log file keeps every line).
 type Event struct {
-	Seq     int64       `json:"seq"`
-	Type    EventType   `json:"type"`
-	Time    time.Time   `json:"time"`
-	Proc    string      `json:"proc"`
-	Run     int         `json:"run"`
-	From    rules.State `json:"from,omitempty"`
-	To      rules.State `json:"to,omitempty"`
-	Reason  string      `json:"reason,omitempty"`
-	Message string      `json:"message,omitempty"`
+	Seq     int64        `json:"seq"`
+	Type    EventType    `json:"type"`
+	Time    time.Time    `json:"time"`
+	Proc    string       `json:"proc"`
+	Run     int          `json:"run"`
+	From    rules.State  `json:"from,omitempty"`
+	To      rules.State  `json:"to,omitempty"`
+	Reason  rules.Reason `json:"reason,omitempty"`
+	Message string       `json:"message,omitempty"`
 	// Line is the ANSI-stripped text of a line event.
 	Line string `json:"line,omitempty"`
 	// Raw is the line as the process wrote it, colours included.

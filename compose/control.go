@@ -27,7 +27,7 @@ func (e *Engine) Start(name string) (int, error) {
 		run = ps.run
 		if !ps.running() && ps.backoff == nil {
 			run = ps.run + 1
-			e.setState(ps, rules.StatePending, "start", "start requested")
+			e.setState(ps, rules.StatePending, rules.ReasonStart, "start requested")
 		}
 		return nil
 	})
@@ -48,7 +48,7 @@ func (e *Engine) Stop(name string) (int, error) {
 		case ps.running() && ps.state != rules.StateStopping:
 			e.stopRun(ps, true)
 		case !ps.running():
-			e.setState(ps, rules.StateStopped, "stopped", "stop requested")
+			e.setState(ps, rules.StateStopped, rules.ReasonStopped, "stop requested")
 		}
 		return nil
 	})
@@ -87,7 +87,7 @@ func (e *Engine) requestRestart(ps *procState) int {
 		return ps.run + 1
 	}
 	ps.restartDependents, ps.noDeps = ps.run > 0 && !ps.noDeps, false
-	e.setState(ps, rules.StatePending, "restart", "restart requested")
+	e.setState(ps, rules.StatePending, rules.ReasonRestart, "restart requested")
 	return ps.run + 1
 }
 

@@ -47,7 +47,7 @@ func TestDaemonizingServersAreFailedAndStopped(t *testing.T) {
 			assert.Equal(t, rules.StateFailed, res.State)
 			assert.Contains(t, res.Message, "exited with code 0 and left pid")
 			ev := te.waitState("srv", rules.StateFailed)
-			assert.Equal(t, "daemonized", ev.Reason)
+			assert.Equal(t, rules.ReasonDaemonized, ev.Reason)
 			assert.Contains(t, res.Message, tt.hint)
 			if strings.Contains(res.Message, "on port") { // if it listened by the time of the exit
 				assert.Contains(t, res.Message, "on port "+strconv.Itoa(port))

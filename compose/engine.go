@@ -308,7 +308,7 @@ func (e *Engine) post(f func()) {
 	}()
 }
 
-func (e *Engine) publishState(ps *procState, from rules.State, reason, message string) {
+func (e *Engine) publishState(ps *procState, from rules.State, reason rules.Reason, message string) {
 	ev := Event{
 		Type: EventState, Time: time.Now(), Proc: ps.cfg.Name, Run: ps.run,
 		From: from, To: ps.state, Reason: reason, Message: message,

@@ -14,9 +14,6 @@ import (
 // no onIdle actions.
 var ErrNoIdleActions = errors.New("no onIdle actions")
 
-// ReasonIdle marks the info events of idle actions.
-const ReasonIdle = "idle"
-
 // idleState is where a process is in its onIdle actions (the respawn loop
 // of an agent: idle for a while → send "/clear" → ready → send "continue"
 // → ready → one cycle done). Only the engine goroutine touches it.
@@ -138,7 +135,7 @@ func (e *Engine) idleStep(ps *procState) {
 		if st.done() {
 			msg += fmt.Sprintf("; maxCycles %d reached, no more idle actions", st.cfg.MaxCycles)
 		}
-		e.publishInfo(ps, ReasonIdle, msg)
+		e.publishInfo(ps, rules.ReasonIdle, msg)
 		e.idleArm(ps)
 		return
 	}
@@ -146,10 +143,10 @@ func (e *Engine) idleStep(ps *procState) {
 	st.next++
 	if ps.sup == nil || !ps.sup.queueInput(inputRequest{data: []byte(text), submit: true, enterAfter: text != ""}) {
 		st.inCycle, st.next = false, 0
-		e.publishInfo(ps, ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
+		e.publishInfo(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
 		return
 	}
-	e.publishInfo(ps, ReasonIdle, fmt.Sprintf("idle cycle %d step %d/%d: sent %s", st.cycles+1, st.next, n, strconv.Quote(text)))
+	e.publishInfo(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d step %d/%d: sent %s", st.cycles+1, st.next, n, strconv.Quote(text)))
 	e.markSubmitted(ps)
 }
 
@@ -176,9 +173,9 @@ func (e *Engine) setIdlePaused(name string, paused bool) (*IdleStatus, error) {
 			st.paused = paused
 			if paused {
 				st.disarm()
-				e.publishInfo(ps, ReasonIdle, "idle actions paused")
+				e.publishInfo(ps, rules.ReasonIdle, "idle actions paused")
 			} else {
-				e.publishInfo(ps, ReasonIdle, "idle actions resumed")
+				e.publishInfo(ps, rules.ReasonIdle, "idle actions resumed")
 				e.idleOnState(ps, "")
 			}
 		}

@@ -123,7 +123,7 @@ func TestFakeAgentThroughEveryState(t *testing.T) {
 
 	// not ready → autoRespond → ready
 	answered := te.waitInfo("agent", "autoRespond")
-	assert.Equal(t, ReasonAutoRespond, answered.Reason)
+	assert.Equal(t, rules.ReasonAutoRespond, answered.Reason)
 	assert.Contains(t, answered.Message, `"Choose the text style that looks best with your terminal"`)
 	ready := te.waitState("agent", rules.StateReady)
 	assert.Contains(t, ready.Message, "idle at prompt")
@@ -153,7 +153,7 @@ func TestFakeAgentThroughEveryState(t *testing.T) {
 
 	te.send("agent", "crash\r")
 	crashed := te.waitState("agent", rules.StateFailed)
-	assert.Equal(t, "crash", crashed.Reason)
+	assert.Equal(t, rules.ReasonCrash, crashed.Reason)
 }
 
 func TestIdleActionsRunCycles(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
 )
 
 // defaultLogLimit is the size at which a process log is rotated to NAME.log.1.
@@ -329,20 +330,14 @@ func (e *Engine) LogPath(name string) string {
 	return filepath.Join(e.opts.LogDir, name+".log")
 }
 
-// Reasons of the info events about a log file.
-const (
-	ReasonLogFailed  = "log-failed"
-	ReasonLogResumed = "log-resumed"
-)
-
 // reportLogHealth publishes the failures and recoveries of the log of name.
 func (e *Engine) reportLogHealth(name string, l *logFile) {
 	l.onFailure = func(err error) {
-		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: ReasonLogFailed,
+		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: rules.ReasonLogFailed,
 			Message: fmt.Sprintf("cannot write its log (%v); the process goes on, its output is counted until writes work again", err)})
 	}
 	l.onResume = func(lost int64) {
-		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: ReasonLogResumed,
+		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: rules.ReasonLogResumed,
 			Message: fmt.Sprintf("its log is written again; %d bytes of output could not be written", lost)})
 	}
 }

@@ -114,7 +114,7 @@ procs:
     readyPatterns: [tick-1]
 `, Options{NoWatchdog: true, LogDir: logs})
 	failed := te.waitFor("log failure event", func(ev Event) bool {
-		return ev.Type == EventInfo && ev.Proc == "ticker" && ev.Reason == ReasonLogFailed
+		return ev.Type == EventInfo && ev.Proc == "ticker" && ev.Reason == rules.ReasonLogFailed
 	})
 	assert.Contains(t, failed.Message, "no space left on device")
 	st, err := te.StatusOf("ticker")
@@ -125,7 +125,7 @@ procs:
 
 	require.NoError(t, os.Remove(filler))
 	resumed := te.waitFor("log resumed event", func(ev Event) bool {
-		return ev.Type == EventInfo && ev.Proc == "ticker" && ev.Reason == ReasonLogResumed
+		return ev.Type == EventInfo && ev.Proc == "ticker" && ev.Reason == rules.ReasonLogResumed
 	})
 	assert.Contains(t, resumed.Message, "bytes of output could not be written")
 	st, err = te.StatusOf("ticker")

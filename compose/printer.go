@@ -187,7 +187,7 @@ func StateText(ev Event) string {
 		}
 		return fmt.Sprintf("%s ready in %s (%s)", name, took, ev.Message)
 	case rules.StatePending:
-		if ev.Reason == "restart" {
+		if ev.Reason == rules.ReasonRestart {
 			return fmt.Sprintf("%s restarting", name)
 		}
 		return ""

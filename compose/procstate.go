@@ -28,7 +28,7 @@ type procState struct {
 	screen []string
 
 	state   rules.State
-	reason  string
+	reason  rules.Reason
 	message string
 	line    string
 	since   time.Time
@@ -84,9 +84,9 @@ func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 	}
 	if !wanted {
 		ps.state = rules.StateStopped
-		ps.reason = "not started"
+		ps.reason = rules.ReasonNotStarted
 		if p.Disabled {
-			ps.reason = "disabled"
+			ps.reason = rules.ReasonDisabled
 		}
 	}
 	return ps, nil
@@ -94,7 +94,7 @@ func (e *Engine) newProcState(p *config.Proc, wanted bool) (*procState, error) {
 
 // setState moves a process to a new state and publishes the transition.
 // Setting the same state again with the same reason publishes nothing.
-func (e *Engine) setState(ps *procState, to rules.State, reason, message string) {
+func (e *Engine) setState(ps *procState, to rules.State, reason rules.Reason, message string) {
 	from := ps.state
 	if from == to && ps.reason == reason && ps.message == message {
 		return

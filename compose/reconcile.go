@@ -177,7 +177,7 @@ func (e *Engine) startAgain(rec *Reconciled, ps *procState, reason string) {
 		return
 	}
 	ps.wanted = true
-	e.setState(ps, rules.StatePending, "start", reason)
+	e.setState(ps, rules.StatePending, rules.ReasonStart, reason)
 	rec.Started = append(rec.Started, name)
 	rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
 }
@@ -214,7 +214,7 @@ func (e *Engine) replaceDefinition(ps, fresh *procState, why string) bool {
 	case !ps.wanted && ps.run > 0:
 		return false // stopped on request: it stays stopped, with its new definition
 	}
-	e.publishInfo(ps, "changed", why+"; restarting")
+	e.publishInfo(ps, rules.ReasonChanged, why+"; restarting")
 	e.requestRestart(ps)
 	return true
 }
@@ -251,7 +251,7 @@ func (e *Engine) stopForGood(ps *procState, why string) {
 		}
 		return
 	}
-	e.setState(ps, rules.StateStopped, "stopped", why)
+	e.setState(ps, rules.StateStopped, rules.ReasonStopped, why)
 }
 
 // forget drops the state of a removed process whose run has ended.

@@ -61,7 +61,7 @@ func (e *Engine) applyVerdict(ps *procState, v rules.Verdict) {
 			// after an import error holds its port and memory): end it, so the
 			// policy can start a new one.
 			ps.failedStop = true
-			e.publishInfo(ps, "stopping", "failed and still running: stopping it")
+			e.publishInfo(ps, rules.ReasonStopping, "failed and still running: stopping it")
 			ps.sup.stop(true)
 		}
 	case rules.StateStarting:
@@ -83,7 +83,7 @@ func (e *Engine) afterReady(ps *procState) {
 		d := e.procs[name]
 		for _, dep := range d.cfg.DependsOn {
 			if dep.Name == ps.cfg.Name && dep.Restart && (d.running() || d.state == rules.StateBlocked) {
-				e.publishInfo(d, "restart", fmt.Sprintf("restarting because %s restarted", ps.cfg.Name))
+				e.publishInfo(d, rules.ReasonRestart, fmt.Sprintf("restarting because %s restarted", ps.cfg.Name))
 				e.requestRestart(d)
 			}
 		}
@@ -111,9 +111,9 @@ func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 		ps.restartPending = false
 		ps.restartDependents, ps.noDeps = !ps.noDeps, false
 		ps.totalRestarts++
-		e.setState(ps, rules.StatePending, "restart", "restarting")
+		e.setState(ps, rules.StatePending, rules.ReasonRestart, "restarting")
 	case !ps.wanted || e.shuttingDown:
-		e.setState(ps, rules.StateStopped, "stopped", stoppedMessage(v))
+		e.setState(ps, rules.StateStopped, rules.ReasonStopped, stoppedMessage(v))
 	case ps.state == rules.StateFailed && v.State != rules.StateFailed:
 		// Failed while running (error line, timeout) and then ended: keep the
 		// failure that explains it, unless the policy brings it back.
@@ -132,7 +132,7 @@ func (e *Engine) handleExit(ps *procState, v rules.Verdict) {
 // restart policy brings it back: a failure it printed (an error line). A
 // readiness timeout leaves it running (design §4): it may still come up.
 func stopsWhenFailed(v rules.Verdict) bool {
-	return v.Reason == "error" && !v.Recoverable
+	return v.Reason == rules.ReasonError && !v.Recoverable
 }
 
 func stoppedMessage(v rules.Verdict) string {
@@ -167,14 +167,14 @@ func (e *Engine) policyRestarts(ps *procState, v rules.Verdict) bool {
 func (e *Engine) maybeRestart(ps *procState, v rules.Verdict) {
 	if !e.policyRestarts(ps, v) {
 		if r := ps.cfg.Restart; r.MaxRestarts > 0 && ps.restarts >= r.MaxRestarts && r.Policy != config.RestartNo {
-			e.publishInfo(ps, "gave-up", fmt.Sprintf("not restarting: %d restarts reached maxRestarts", ps.restarts))
+			e.publishInfo(ps, rules.ReasonGaveUp, fmt.Sprintf("not restarting: %d restarts reached maxRestarts", ps.restarts))
 		}
 		return
 	}
 	delay := backoffDelay(ps.cfg.Restart.Backoff, ps.restarts)
 	ps.restarts++
 	ps.totalRestarts++
-	e.setState(ps, rules.StateBackoff, "backoff", fmt.Sprintf("restart %d in %s (%s)", ps.restarts, delay, v.Message))
+	e.setState(ps, rules.StateBackoff, rules.ReasonBackoff, fmt.Sprintf("restart %d in %s (%s)", ps.restarts, delay, v.Message))
 	ps.backoffGen++
 	gen := ps.backoffGen
 	ps.backoff = time.AfterFunc(delay, func() { e.post(func() { e.backoffFired(ps, gen) }) })
@@ -189,7 +189,7 @@ func (e *Engine) backoffFired(ps *procState, gen int) {
 	}
 	ps.backoff = nil
 	if ps.wanted && !e.shuttingDown && ps.state == rules.StateBackoff {
-		e.setState(ps, rules.StatePending, "restart", "restarting after backoff")
+		e.setState(ps, rules.StatePending, rules.ReasonRestart, "restarting after backoff")
 	}
 }
 
@@ -209,6 +209,6 @@ func backoffDelay(b config.BackoffRange, n int) time.Duration {
 	return min(d, hi)
 }
 
-func (e *Engine) publishInfo(ps *procState, reason, message string) {
+func (e *Engine) publishInfo(ps *procState, reason rules.Reason, message string) {
 	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: ps.cfg.Name, Run: ps.run, Reason: reason, Message: message})
 }

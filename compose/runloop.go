@@ -251,7 +251,7 @@ func (l *runLoop) handleProbe(r rules.ProbeResult) {
 	}
 	if r.OK {
 		if l.healthFails >= l.s.spec.failures {
-			l.s.send(report{kind: reportVerdict, verdict: rules.Verdict{State: rules.StateReady, Reason: "healthy", Message: "healthcheck passes again"}})
+			l.s.send(report{kind: reportVerdict, verdict: rules.Verdict{State: rules.StateReady, Reason: rules.ReasonHealthy, Message: "healthcheck passes again"}})
 		}
 		l.healthFails = 0
 		return
@@ -259,7 +259,7 @@ func (l *runLoop) handleProbe(r rules.ProbeResult) {
 	l.healthFails++
 	if l.healthFails == l.s.spec.failures {
 		msg := fmt.Sprintf("healthcheck failed %d times: %s", l.healthFails, probeText(r))
-		l.s.send(report{kind: reportVerdict, verdict: rules.Verdict{State: rules.StateUnhealthy, Reason: "healthcheck", Message: msg}})
+		l.s.send(report{kind: reportVerdict, verdict: rules.Verdict{State: rules.StateUnhealthy, Reason: rules.ReasonHealthcheck, Message: msg}})
 	}
 }
 

@@ -29,10 +29,10 @@ func (e *Engine) schedule() {
 		case ok:
 			e.start(ps)
 		case why != "":
-			e.setState(ps, rules.StateBlocked, "dependency", why)
+			e.setState(ps, rules.StateBlocked, rules.ReasonDependency, why)
 		case ps.state == rules.StateBlocked:
 			// The blocking dependency is coming back: wait for it again.
-			e.setState(ps, rules.StatePending, "waiting", "waiting for dependencies")
+			e.setState(ps, rules.StatePending, rules.ReasonWaiting, "waiting for dependencies")
 		}
 	}
 }
@@ -108,11 +108,11 @@ func (e *Engine) start(ps *procState) {
 	ps.startedAt = time.Now()
 	spec, err := e.runSpec(ps)
 	if err != nil {
-		e.setState(ps, rules.StateFailed, "start", err.Error())
+		e.setState(ps, rules.StateFailed, rules.ReasonStart, err.Error())
 		return
 	}
 	ps.sup = newSupervisor(spec, ps.logs, ps.ring, e.bus, e.watchdog, e.reports)
-	e.setState(ps, rules.StateStarting, "start", "starting: "+ps.cfg.Command.String())
+	e.setState(ps, rules.StateStarting, rules.ReasonStart, "starting: "+ps.cfg.Command.String())
 	go ps.sup.run(e.runCtx)
 }
 

@@ -35,10 +35,10 @@ func (e *Engine) beginShutdown(reason string) {
 		if ps.backoff != nil {
 			ps.backoff.Stop()
 			ps.backoff = nil
-			e.setState(ps, rules.StateStopped, "stopped", reason)
+			e.setState(ps, rules.StateStopped, rules.ReasonStopped, reason)
 		}
 		if ps.state == rules.StatePending || ps.state == rules.StateBlocked {
-			e.setState(ps, rules.StateStopped, "stopped", reason)
+			e.setState(ps, rules.StateStopped, rules.ReasonStopped, reason)
 		}
 	}
 	e.advanceShutdown()
@@ -69,6 +69,6 @@ func (e *Engine) hasRunningDependents(name string) bool {
 
 // stopRun asks the current run of ps to end.
 func (e *Engine) stopRun(ps *procState, graceful bool) {
-	e.setState(ps, rules.StateStopping, "stop", "stopping")
+	e.setState(ps, rules.StateStopping, rules.ReasonStop, "stopping")
 	ps.sup.stop(graceful)
 }

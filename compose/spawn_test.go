@@ -197,7 +197,7 @@ func TestStopsAtOnceTakeEachRunsEscapees(t *testing.T) {
 	}
 	yaml.WriteString("  keep:\n    command: \"echo ready; exec sleep 300\"\n    readyPatterns: [ready]\n")
 	te := startEngine(t, yaml.String(), Options{NoWatchdog: true})
-	te.waitFor("all ready", func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == ReasonAllReady })
+	te.waitFor("all ready", func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady })
 	var escaped []int
 	for _, name := range names {
 		var marked []int

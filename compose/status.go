@@ -10,25 +10,25 @@ import (
 
 // ProcStatus is a snapshot of one process, as status, the API and MCP show it.
 type ProcStatus struct {
-	Name      string      `json:"name"`
-	State     rules.State `json:"state"`
-	Kind      config.Kind `json:"kind"`
-	Run       int         `json:"run"`
-	PID       int         `json:"pid,omitempty"`
-	Ports     []int       `json:"ports"`
-	Port      int         `json:"port,omitempty"`
-	StartedAt *time.Time  `json:"startedAt,omitempty"`
-	ReadyAt   *time.Time  `json:"readyAt,omitempty"`
-	Since     time.Time   `json:"since"`
-	UptimeMs  int64       `json:"uptimeMs,omitempty"`
-	Restarts  int         `json:"restarts"`
-	Reason    string      `json:"reason,omitempty"`
-	Message   string      `json:"message,omitempty"`
-	Line      string      `json:"line,omitempty"`
-	ExitCode  *int        `json:"exitCode,omitempty"`
-	Preset    string      `json:"preset,omitempty"`
-	Command   string      `json:"command"`
-	DependsOn []string    `json:"dependsOn,omitempty"`
+	Name      string       `json:"name"`
+	State     rules.State  `json:"state"`
+	Kind      config.Kind  `json:"kind"`
+	Run       int          `json:"run"`
+	PID       int          `json:"pid,omitempty"`
+	Ports     []int        `json:"ports"`
+	Port      int          `json:"port,omitempty"`
+	StartedAt *time.Time   `json:"startedAt,omitempty"`
+	ReadyAt   *time.Time   `json:"readyAt,omitempty"`
+	Since     time.Time    `json:"since"`
+	UptimeMs  int64        `json:"uptimeMs,omitempty"`
+	Restarts  int          `json:"restarts"`
+	Reason    rules.Reason `json:"reason,omitempty"`
+	Message   string       `json:"message,omitempty"`
+	Line      string       `json:"line,omitempty"`
+	ExitCode  *int         `json:"exitCode,omitempty"`
+	Preset    string       `json:"preset,omitempty"`
+	Command   string       `json:"command"`
+	DependsOn []string     `json:"dependsOn,omitempty"`
 	// Recoverable marks a failed state the program retries by itself.
 	Recoverable bool `json:"recoverable,omitempty"`
 	// Interactive marks a process classified by its screen (agent, shell, REPL).

@@ -10,10 +10,6 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// ReasonAllReady marks the info event published once every wanted process
-// is ready (or completed, for tasks) for the first time.
-const ReasonAllReady = "all-ready"
-
 // announceAllReady publishes, once per engine, the summary `procs up` prints
 // when the whole stack has come up: how long it took and each process's time.
 func (e *Engine) announceAllReady() {
@@ -52,7 +48,7 @@ func (e *Engine) announceAllReady() {
 			msg += "; completed: " + strings.Join(completed, ", ")
 		}
 	}
-	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Reason: ReasonAllReady, Message: msg})
+	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Reason: rules.ReasonAllReady, Message: msg})
 	// Starting is procs' busiest moment and is over: give its garbage back
 	// to the system now, rather than keep it for as long as procs idles
 	// (the runtime returns idle memory only slowly by itself).

@@ -20,7 +20,7 @@ procs:
 	var before []Event
 	summary := te.waitFor("all-ready summary", func(ev Event) bool {
 		before = append(before, ev)
-		return ev.Type == EventInfo && ev.Reason == ReasonAllReady
+		return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady
 	})
 	log := stateLog(before)
 	require.Contains(t, log, "api:ready", "the summary comes after the last process is ready")
@@ -39,7 +39,7 @@ procs:
 		return ev.Type == EventState && ev.Proc == "api" && ev.To == rules.StateReady
 	})
 	for _, ev := range after {
-		assert.NotEqual(t, ReasonAllReady, ev.Reason)
+		assert.NotEqual(t, rules.ReasonAllReady, ev.Reason)
 	}
 }
 
@@ -56,7 +56,7 @@ func TestAllReadyWaitsForAnAgentPastItsFirstRunDialog(t *testing.T) {
 	te.send("agent", "\r")
 	summary := te.waitFor("all-ready summary", func(ev Event) bool {
 		before = append(before, ev)
-		return ev.Type == EventInfo && ev.Reason == ReasonAllReady
+		return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady
 	})
 	require.Contains(t, stateLog(before), "agent:ready", "not at the dialog")
 	assert.NotContains(t, summary.Message, "-", "a time, not a negative one")

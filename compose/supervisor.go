@@ -149,14 +149,14 @@ func (s *supervisor) preflight(ctx context.Context) (rules.Verdict, bool) {
 		case portFree:
 			return rules.Verdict{}, false
 		case portWaitStopped:
-			return rules.Verdict{State: rules.StateStopped, Reason: "stopped", Message: "stopped on request before it started"}, true
+			return rules.Verdict{State: rules.StateStopped, Reason: rules.ReasonStopped, Message: "stopped on request before it started"}, true
 		}
 	}
 	msg := fmt.Sprintf("port %d is in use", port)
 	if h, ok := rules.HolderOf(port); ok {
 		msg = fmt.Sprintf("port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
 	}
-	return rules.Verdict{State: rules.StateFailed, Reason: "port-in-use", Message: msg + "; stop it or change the port"}, true
+	return rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonPortInUse, Message: msg + "; stop it or change the port"}, true
 }
 
 // portReleaseWait bounds how long a restart waits for the old run's
@@ -203,7 +203,7 @@ func startFailure(spec runSpec, err error) rules.Verdict {
 	if errors.As(err, &pathErr) && spec.dir != "" {
 		msg += fmt.Sprintf(" (in %s)", spec.dir)
 	}
-	return rules.Verdict{State: rules.StateFailed, Reason: "start", Message: msg, ExitCode: -1}
+	return rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonStart, Message: msg, ExitCode: -1}
 }
 
 func streamName(s rules.Stream) string {

@@ -67,7 +67,7 @@ func (e *Engine) startWatch(ps *procState) {
 	ws, name, def := e.watches, ps.cfg.Name, ps.cfg
 	fw, err := newFileWatch(e.cfg.Dir, def.Watch)
 	if err != nil {
-		e.publishInfo(ps, "watch", fmt.Sprintf("cannot watch files: %v", err))
+		e.publishInfo(ps, rules.ReasonWatch, fmt.Sprintf("cannot watch files: %v", err))
 		// Remember it anyway, so the failure is said once per definition.
 		ws.running[name] = &watchRun{cfg: def.Watch, stop: func() {}}
 		return
@@ -89,13 +89,13 @@ func (e *Engine) watchTriggered(name string, def *config.Proc, file string) {
 	if ps == nil || ps.cfg != def || e.shuttingDown || !ps.wanted {
 		return
 	}
-	e.publishInfo(ps, "watch", fmt.Sprintf("%s changed; restarting", file))
+	e.publishInfo(ps, rules.ReasonWatch, fmt.Sprintf("%s changed; restarting", file))
 	run := e.requestRestart(ps)
 	target := e.waitTarget(ps, run, "")
 	w := &waiter{name: name, targets: target.Targets, minRun: run, began: ps.since, done: make(chan rules.Result, 1)}
 	w.notify = func(res rules.Result) {
 		if current := e.procs[name]; current != nil {
-			e.publishInfo(current, "watch", fmt.Sprintf("restarted after %s changed: %s %s (run %d): %s", file, res.Name, res.State, res.Run, res.Message))
+			e.publishInfo(current, rules.ReasonWatch, fmt.Sprintf("restarted after %s changed: %s %s (run %d): %s", file, res.Name, res.State, res.Run, res.Message))
 		}
 	}
 	e.waiters = append(e.waiters, w)

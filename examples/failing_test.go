@@ -37,9 +37,10 @@ func TestFailing(t *testing.T) {
 
 	status := p.status()
 	tests := []struct {
-		name, reason string
-		state        rules.State
-		message      []string // each must be in the message
+		name    string
+		reason  rules.Reason
+		state   rules.State
+		message []string // each must be in the message
 	}{
 		{"web", "port-in-use", rules.StateFailed, []string{"port 19100 is in use by pid ", "-m http.server 19100 --bind 127.0.0.1)"}},
 		{"search", "start", rules.StateFailed, []string{`"search-server-not-installed"`, "not found"}},

@@ -77,13 +77,13 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 			// ends it. A run ready only because it was running has shown
 			// nothing that outweighs an error line: it fails.
 			if d.verdict.State != StateUnhealthy {
-				d.set(Verdict{State: StateUnhealthy, Reason: "error", Message: errorMessage(p, text), Line: text})
+				d.set(Verdict{State: StateUnhealthy, Reason: ReasonError, Message: errorMessage(p, text), Line: text})
 			}
 			return text
 		}
 		// The first error line begins the failure; what follows it until
 		// the output is quiet says what it is.
-		if d.verdict.Reason != "error" && !d.exited {
+		if d.verdict.Reason != ReasonError && !d.exited {
 			d.beginFailure(p, text, now)
 		}
 		return text
@@ -104,7 +104,7 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 			d.readyPort = urlPortOf(text)
 		}
 		if d.ready && d.verdict.State == StateUnhealthy {
-			d.set(Verdict{State: StateReady, Reason: "recovered", Message: "recovered: matched " + quote(text), Line: text})
+			d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: matched " + quote(text), Line: text})
 		}
 	}
 	return text

@@ -25,17 +25,6 @@ type AgentSpec struct {
 	Recoverable []Pattern
 }
 
-// Interactive state reasons, as verdicts and events carry them.
-const (
-	ReasonPrompt      = "prompt"
-	ReasonBusy        = "busy"
-	ReasonInput       = "input"
-	ReasonQuestion    = "question"
-	ReasonPermission  = "permission"
-	ReasonRecoverable = "recoverable"
-	ReasonUserExit    = "user-exit"
-)
-
 // classifyScreen decides the state of an interactive run from its screen,
 // in the priority of ARCHITECTURE.md §6: an error on screen, then a first-run dialog
 // (not ready), a permission dialog, a question, the idle prompt, and
@@ -64,7 +53,7 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	}
 	if _, row, ok := matchRows(spec.NotReadyPatterns, rows); ok {
 		// A first-run screen (a theme picker, a sign-in) waits for a person.
-		return Verdict{State: StateAwaitingInput, Reason: "not-ready", Line: row, Message: "asks before it starts: " + quote(row)}
+		return Verdict{State: StateAwaitingInput, Reason: ReasonNotReady, Line: row, Message: "asks before it starts: " + quote(row)}
 	}
 	if _, row, ok := matchRows(spec.Agent.Permission, rows); ok {
 		return Verdict{State: StateAwaitingPermission, Reason: ReasonPermission, Line: row, Message: "asks for permission: " + quote(row)}
@@ -83,7 +72,7 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 		}
 		d.inputSent = false
 		d.readyLine = prompt
-		return Verdict{State: StateReady, Reason: "ready", Line: prompt, Message: d.promptMessage(prompt)}
+		return Verdict{State: StateReady, Reason: ReasonReady, Line: prompt, Message: d.promptMessage(prompt)}
 	}
 	if d.holdsRecoverable(now, promptOK && !busy) {
 		return d.verdict
@@ -111,7 +100,7 @@ func (d *Detector) holdsRecoverable(now time.Time, idle bool) bool {
 }
 
 // working is busy once the program has been up, and starting before.
-func (d *Detector) working(reason, row, message string) Verdict {
+func (d *Detector) working(reason Reason, row, message string) Verdict {
 	if !d.up {
 		return startingVerdict
 	}
@@ -122,7 +111,7 @@ func (d *Detector) working(reason, row, message string) Verdict {
 // recoverable when a recoverable pattern is on screen too.
 func (d *Detector) screenError(rows []string, row, message string) Verdict {
 	_, _, recoverable := matchRows(d.spec.Agent.Recoverable, rows)
-	v := Verdict{State: StateFailed, Reason: "error", Line: row, Message: message, Recoverable: recoverable}
+	v := Verdict{State: StateFailed, Reason: ReasonError, Line: row, Message: message, Recoverable: recoverable}
 	if recoverable {
 		d.live.recoverableAt = d.live.classifying
 		v.Reason = ReasonRecoverable

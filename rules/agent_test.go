@@ -62,7 +62,7 @@ func TestAgentStatesFromScreen(t *testing.T) {
 
 	v = r.draw(clear + "Choose the text style that looks best\r\n 1. Dark\r\n 2. Light\r\nEnter to select")
 	assert.Equal(t, StateAwaitingInput, v.State, "a first-run dialog waits for a person")
-	assert.Equal(t, "not-ready", v.Reason, "a first-run dialog outranks the question it looks like")
+	assert.Equal(t, ReasonNotReady, v.Reason, "a first-run dialog outranks the question it looks like")
 
 	v = r.draw(clear + "Welcome\r\n\r\n> \r\n? for shortcuts\x1b[3;3H")
 	assert.Equal(t, StateReady, v.State)
@@ -149,7 +149,7 @@ func TestAgentExitClassification(t *testing.T) {
 		name   string
 		exit   Exit
 		state  State
-		reason string
+		reason Reason
 	}{
 		{"exit 0 is the user leaving", Exit{Code: 0}, StateStopped, ReasonUserExit},
 		{"130 is Ctrl-C", Exit{Code: 130}, StateStopped, ReasonUserExit},

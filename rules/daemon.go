@@ -24,7 +24,7 @@ func daemonVerdict(d *Daemon) Verdict {
 		msg += " on port " + joinInts(d.Ports)
 	}
 	msg += ": it put itself in the background, where procs cannot watch it, so procs stopped it; " + daemonHint(d.Command)
-	return Verdict{State: StateFailed, Reason: "daemonized", Message: msg}
+	return Verdict{State: StateFailed, Reason: ReasonDaemonized, Message: msg}
 }
 
 // daemonHints name, per program, how to keep it in the foreground.

@@ -21,7 +21,7 @@ func TestDaemonizedExit(t *testing.T) {
 		drive(d, []step{exitAt(time.Millisecond, Exit{Daemon: &Daemon{PID: 42, Command: tt.command, Ports: []int{6390}}})}, 0)
 		v := d.Verdict()
 		assert.Equal(t, StateFailed, v.State)
-		assert.Equal(t, "daemonized", v.Reason)
+		assert.Equal(t, ReasonDaemonized, v.Reason)
 		assert.Contains(t, v.Message, "left pid 42 ("+tt.command+") running on port 6390")
 		assert.Contains(t, v.Message, tt.hint)
 	}

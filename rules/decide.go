@@ -5,7 +5,7 @@ import "time"
 // decide moves between starting and ready after an event.
 func (d *Detector) decide(now time.Time, line string) {
 	if d.notReadyLine != "" {
-		d.set(Verdict{State: StateStarting, Reason: "not-ready", Line: d.notReadyLine,
+		d.set(Verdict{State: StateStarting, Reason: ReasonNotReady, Line: d.notReadyLine,
 			Message: "waiting at prompt " + quote(d.notReadyLine)})
 		return
 	}
@@ -29,7 +29,7 @@ func (d *Detector) decide(now time.Time, line string) {
 		return
 	}
 	d.ready = true
-	d.set(Verdict{State: StateReady, Reason: "ready", Message: d.readyMessage(), Line: d.readyLine})
+	d.set(Verdict{State: StateReady, Reason: ReasonReady, Message: d.readyMessage(), Line: d.readyLine})
 }
 
 // checkTimeout fails the run once the readiness timeout has passed, unless
@@ -41,10 +41,10 @@ func (d *Detector) checkTimeout(now time.Time) {
 	}
 	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
 	case timeout > 0 && !now.Before(d.started.Add(timeout)):
-		d.fail("timeout", d.timeoutMessage(), "")
+		d.fail(ReasonTimeout, d.timeoutMessage(), "")
 	case timeout <= 0 && assume > 0 && !now.Before(d.started.Add(assume)):
 		d.ready = true
-		d.set(Verdict{State: StateReady, Reason: "assumed", Message: d.assumedMessage()})
+		d.set(Verdict{State: StateReady, Reason: ReasonAssumed, Message: d.assumedMessage()})
 	}
 }
 
@@ -62,13 +62,13 @@ func (d *Detector) handleExit(e Exit) {
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
 		v.Message = d.verdict.Message + "; then " + e.describe()
-	case v.State == StateFailed && v.Reason != "daemonized":
+	case v.State == StateFailed && v.Reason != ReasonDaemonized:
 		v.Message, v.Line = d.crashMessage(v.Message)
 	}
 	d.verdict = v
 }
 
-func (d *Detector) fail(reason, message, line string) {
+func (d *Detector) fail(reason Reason, message, line string) {
 	d.failed = true
 	d.verdict = Verdict{State: StateFailed, Reason: reason, Message: message, Line: line}
 }

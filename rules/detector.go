@@ -87,7 +87,7 @@ func NewDetector(spec *Spec, run int, started time.Time) *Detector {
 	return d
 }
 
-var startingVerdict = Verdict{State: StateStarting, Reason: "starting", Message: "starting"}
+var startingVerdict = Verdict{State: StateStarting, Reason: ReasonStarting, Message: "starting"}
 
 // Handle feeds one event and returns the verdict after it; changed is true
 // when the state or reason differs from the previous verdict.

@@ -307,7 +307,7 @@ func TestDetectorExitClassification(t *testing.T) {
 		task       bool
 		exit       Exit
 		wantState  State
-		wantReason string
+		wantReason Reason
 		wantMsg    string
 	}{
 		{"service exit 0", false, Exit{Code: 0}, StateFailed, "exited", "exited with code 0; a service is expected to keep running"},
@@ -393,7 +393,7 @@ func TestDetectorNotReadyAfterReady(t *testing.T) {
 	d := NewDetector(&Spec{ReadyPatterns: mustPatterns(t, `^> $`), NotReadyPatterns: mustPatterns(t, `\(y/n\)`)}, 1, t0)
 	history := drive(d, []step{lineAt(1, "> "), lineAt(2, "Trust this folder? (y/n)"), lineAt(3, "> ")}, 0)
 	assert.Equal(t, []State{StateReady, StateStarting, StateReady}, states(history))
-	assert.Equal(t, "not-ready", history[1].Reason)
+	assert.Equal(t, ReasonNotReady, history[1].Reason)
 	assert.Equal(t, "Trust this folder? (y/n)", history[1].Line)
 }
 

@@ -67,9 +67,8 @@ type Verdict struct {
 	// StateCompleted, StateStopped, and for interactive runs StateBusy,
 	// StateAwaitingInput and StateAwaitingPermission.
 	State State
-	// Reason is a short word: "starting", "ready", "error", "not-ready",
-	// "timeout", "crash", "killed", "exited", "completed", "stopped".
-	Reason string
+	// Reason says in a word why (ReasonReady, ReasonError, ReasonTimeout…).
+	Reason Reason
 	// Message is a sentence for people, e.g. `matched "listening on :8080";
 	// port 8080 open`.
 	Message string

@@ -70,22 +70,22 @@ func classifyExit(e Exit, task bool) Verdict {
 	sig := e.signalOf()
 	switch {
 	case e.Err != nil:
-		v.Reason = "crash"
+		v.Reason = ReasonCrash
 		v.ExitCode = -1
 	case e.Requested:
-		v.State, v.Reason = StateStopped, "stopped"
+		v.State, v.Reason = StateStopped, ReasonStopped
 		v.Message = "stopped on request (" + v.Message + ")"
 	case sig == syscall.SIGKILL:
-		v.Reason = "killed"
+		v.Reason = ReasonKilled
 	case e.Code == 0 && sig == 0 && task:
-		v.State, v.Reason = StateCompleted, "completed"
+		v.State, v.Reason = StateCompleted, ReasonCompleted
 	case e.Code == 0 && sig == 0 && e.Daemon != nil:
 		v = daemonVerdict(e.Daemon)
 	case e.Code == 0 && sig == 0:
-		v.Reason = "exited"
+		v.Reason = ReasonExited
 		v.Message = "exited with code 0; a service is expected to keep running"
 	default:
-		v.Reason = "crash"
+		v.Reason = ReasonCrash
 	}
 	return v
 }

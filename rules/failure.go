@@ -97,7 +97,7 @@ func (d *Detector) decideFailure() {
 		if loc := causeLocation(f.lines, i); loc != "" {
 			msg = fmt.Sprintf("error line %s at %s (matched /%s/)", quote(first), loc, f.pattern.Source)
 		}
-		d.fail("error", msg, first)
+		d.fail(ReasonError, msg, first)
 		return
 	}
 	msg := "error line " + quote(cause)
@@ -105,7 +105,7 @@ func (d *Detector) decideFailure() {
 		msg += " at " + loc
 	}
 	msg += fmt.Sprintf(" (after %s matched /%s/)", quote(first), f.pattern.Source)
-	d.fail("error", msg, cause)
+	d.fail(ReasonError, msg, cause)
 }
 
 // bestCause returns the index of the line of lines that best explains a

@@ -34,8 +34,8 @@ func NewResult(name string, run int, v Verdict, success bool, started, now time.
 		Ports:      ports,
 		Logs:       []string{},
 	}
-	if v.Reason != "" && !strings.HasPrefix(v.Message, v.Reason) {
-		res.Message = v.Reason + ": " + v.Message
+	if v.Reason != "" {
+		res.Message = v.Reason.With(v.Message)
 	}
 	if res.Ports == nil {
 		res.Ports = []int{}

@@ -159,7 +159,7 @@ func (a *app) taskExit(ctx context.Context, c *control.Client, final compose.Eve
 	if !asJSON {
 		msg := final.Message
 		if msg == "" {
-			msg = final.Reason
+			msg = string(final.Reason)
 		}
 		fmt.Fprintf(a.stderr, "procs: %s %s: %s\n", final.Proc, final.To, msg)
 	}

@@ -94,13 +94,7 @@ func formatUptime(ms int64) string {
 
 // lastWord is the reason and message of the last transition, kept short.
 func lastWord(st compose.ProcStatus) string {
-	text := st.Reason
-	if st.Message != "" && st.Message != st.Reason {
-		if text != "" {
-			text += ": "
-		}
-		text += st.Message
-	}
+	text := st.Reason.With(st.Message)
 	const maxLen = 70
 	if r := []rune(text); len(r) > maxLen {
 		text = string(r[:maxLen-1]) + "…"

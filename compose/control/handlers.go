@@ -278,11 +278,5 @@ func (s *Server) lastTransition(name string) (compose.Event, bool) {
 
 // transitionMessage is the reason and message of a transition.
 func transitionMessage(ev compose.Event) string {
-	switch {
-	case ev.Reason == "" || strings.HasPrefix(ev.Message, ev.Reason):
-		return ev.Message
-	case ev.Message == "":
-		return ev.Reason
-	}
-	return ev.Reason + ": " + ev.Message
+	return ev.Reason.With(ev.Message)
 }

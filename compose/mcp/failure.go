@@ -77,11 +77,11 @@ func (s *Server) unknownProcess(c *control.Client, name string, err error) error
 
 // reasonProcsStopped stands for the reason of a result when procs itself
 // has stopped, so there is no process state left to ask.
-const reasonProcsStopped = "procs-stopped"
+const reasonProcsStopped rules.Reason = "procs-stopped"
 
 // reasonOf asks procs why name is in its state (error, timeout,
 // port-in-use, crash, ...), for the advice of a failed result.
-func reasonOf(ctx context.Context, c *control.Client, name string) string {
+func reasonOf(ctx context.Context, c *control.Client, name string) rules.Reason {
 	st, err := c.Get(ctx, name)
 	if errors.Is(err, control.ErrNotRunning) || errors.Is(err, compose.ErrShuttingDown) {
 		return reasonProcsStopped
@@ -93,7 +93,7 @@ func reasonOf(ctx context.Context, c *control.Client, name string) string {
 // result has isError, its text says what happened with the last lines of
 // output and what to do next (by the reason procs gave), and the
 // structured result goes along.
-func failedResult(res Result, reason string) *sdk.CallToolResult {
+func failedResult(res Result, reason rules.Reason) *sdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is %s (run %d): %s\n", res.Name, res.State, res.Run, res.Message)
 	if len(res.Logs) > 0 {
@@ -108,7 +108,7 @@ func failedResult(res Result, reason string) *sdk.CallToolResult {
 
 // nextStep says what a model should do about a process that is not where
 // it was asked to be, by its state and the reason procs gave for it.
-func nextStep(state rules.State, reason string) string {
+func nextStep(state rules.State, reason rules.Reason) string {
 	if reason == reasonProcsStopped {
 		return "procs itself has stopped (down, or Ctrl-C in its terminal): call up to start the project again."
 	}
@@ -135,13 +135,13 @@ func nextStep(state rules.State, reason string) string {
 }
 
 // failedStep is the advice for a failed process.
-func failedStep(reason string) string {
+func failedStep(reason rules.Reason) string {
 	switch reason {
-	case "port-in-use":
+	case rules.ReasonPortInUse:
 		return "stop the program holding the port (or change the port in procs.yaml), then call restart_process."
-	case "start":
+	case rules.ReasonStart:
 		return "its command could not be started: fix command or cwd in procs.yaml, then call down and up to load it."
-	case "timeout":
+	case rules.ReasonTimeout:
 		return "it was not ready within its readyTimeout: read the lines above; if it is only slow, raise readyTimeout in procs.yaml, else fix the cause and call restart_process."
 	}
 	return "read the lines above, fix the cause (often in code just edited), then call restart_process."

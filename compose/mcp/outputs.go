@@ -14,21 +14,21 @@ import (
 // Process is the state of one process, as list_processes and get_process
 // return it.
 type Process struct {
-	Name        string      `json:"name" jsonschema:"the process name, as in procs.yaml"`
-	State       rules.State `json:"state" jsonschema:"pending, blocked, starting, ready, busy, awaiting-input, awaiting-permission, unhealthy, failed, completed, backoff, stopping or stopped"`
-	Kind        config.Kind `json:"kind" jsonschema:"service (runs until stopped) or task (one-shot, completed when it exits 0)"`
-	Run         int         `json:"run" jsonschema:"how many times it has been started; each restart is a new run"`
-	PID         int         `json:"pid,omitempty" jsonschema:"process id of the current run, while it runs"`
-	Ports       []int       `json:"ports" jsonschema:"TCP ports its process tree listens on"`
-	Port        int         `json:"port,omitempty" jsonschema:"the port configured in procs.yaml"`
-	Restarts    int         `json:"restarts" jsonschema:"how many times it has been restarted"`
-	Reason      string      `json:"reason,omitempty" jsonschema:"why it is in its state, e.g. error, timeout, crash, port-in-use"`
-	Message     string      `json:"message,omitempty" jsonschema:"what happened last, e.g. the ready line that matched or the error"`
-	UptimeMs    int64       `json:"uptimeMs,omitempty" jsonschema:"how long the current run has been running, in milliseconds"`
-	ExitCode    *int        `json:"exitCode,omitempty" jsonschema:"exit code of the last run, once it has ended"`
-	Command     string      `json:"command" jsonschema:"the command line"`
-	DependsOn   []string    `json:"dependsOn,omitempty" jsonschema:"the processes it waits for"`
-	Interactive bool        `json:"interactive,omitempty" jsonschema:"an agent CLI, shell or REPL, classified by its screen: it takes input (send_input) only when ready, awaiting-input or awaiting-permission"`
+	Name        string       `json:"name" jsonschema:"the process name, as in procs.yaml"`
+	State       rules.State  `json:"state" jsonschema:"pending, blocked, starting, ready, busy, awaiting-input, awaiting-permission, unhealthy, failed, completed, backoff, stopping or stopped"`
+	Kind        config.Kind  `json:"kind" jsonschema:"service (runs until stopped) or task (one-shot, completed when it exits 0)"`
+	Run         int          `json:"run" jsonschema:"how many times it has been started; each restart is a new run"`
+	PID         int          `json:"pid,omitempty" jsonschema:"process id of the current run, while it runs"`
+	Ports       []int        `json:"ports" jsonschema:"TCP ports its process tree listens on"`
+	Port        int          `json:"port,omitempty" jsonschema:"the port configured in procs.yaml"`
+	Restarts    int          `json:"restarts" jsonschema:"how many times it has been restarted"`
+	Reason      rules.Reason `json:"reason,omitempty" jsonschema:"why it is in its state, e.g. error, timeout, crash, port-in-use"`
+	Message     string       `json:"message,omitempty" jsonschema:"what happened last, e.g. the ready line that matched or the error"`
+	UptimeMs    int64        `json:"uptimeMs,omitempty" jsonschema:"how long the current run has been running, in milliseconds"`
+	ExitCode    *int         `json:"exitCode,omitempty" jsonschema:"exit code of the last run, once it has ended"`
+	Command     string       `json:"command" jsonschema:"the command line"`
+	DependsOn   []string     `json:"dependsOn,omitempty" jsonschema:"the processes it waits for"`
+	Interactive bool         `json:"interactive,omitempty" jsonschema:"an agent CLI, shell or REPL, classified by its screen: it takes input (send_input) only when ready, awaiting-input or awaiting-permission"`
 }
 
 // processOf converts the control API's status.

@@ -109,8 +109,8 @@ func (s *Server) up(ctx context.Context, _ *sdk.CallToolRequest, in upInput) (*s
 }
 
 // reasonsOf asks procs why each process is in its state.
-func reasonsOf(ctx context.Context, c *control.Client) map[string]string {
-	reasons := map[string]string{}
+func reasonsOf(ctx context.Context, c *control.Client) map[string]rules.Reason {
+	reasons := map[string]rules.Reason{}
 	list, err := c.List(ctx)
 	if err != nil {
 		return reasons
@@ -123,7 +123,7 @@ func reasonsOf(ctx context.Context, c *control.Client) map[string]string {
 
 // upOutcome reports up: a tool result with isError naming the processes
 // that are not ready, with their reasons and last lines.
-func upOutcome(out UpResult, reasons map[string]string) (*sdk.CallToolResult, UpResult, error) {
+func upOutcome(out UpResult, reasons map[string]rules.Reason) (*sdk.CallToolResult, UpResult, error) {
 	var failed []Result
 	for _, res := range out.Processes {
 		if !res.Success {

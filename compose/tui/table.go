@@ -106,13 +106,7 @@ func (m *Model) renderTable() []string {
 
 // reasonOf is the reason of a state and its message, when it has them.
 func reasonOf(p compose.ProcStatus) string {
-	switch {
-	case p.Reason != "" && p.Message != "" && !strings.HasPrefix(p.Message, p.Reason):
-		return p.Reason + ": " + p.Message
-	case p.Message != "":
-		return p.Message
-	}
-	return p.Reason
+	return p.Reason.With(p.Message)
 }
 
 // uptime is how long the current run has been running, blank when none.
