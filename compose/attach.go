@@ -200,7 +200,7 @@ func (e *Engine) terminalOf(name string) (*supervisor, error) {
 		case !ps.pty:
 			return fmt.Errorf("%w: %s does not run in a terminal; set pty: true", ErrNoTerminal, name)
 		case ps.sup == nil:
-			return fmt.Errorf("%s is not running (state %s)", name, ps.state)
+			return fmt.Errorf("%s is not running (state %s)", name, ps.state())
 		}
 		sup = ps.sup
 		return nil

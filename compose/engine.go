@@ -2,17 +2,15 @@ package compose
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/procsdev/procs/internal/statedir"
 
 	"github.com/procsdev/procs/compose/config"
-	"github.com/procsdev/procs/rules"
+	"github.com/procsdev/procs/compose/lifecycle"
 )
 
 // ErrUnknownProcess is returned for a process name not in the config. It is
@@ -20,7 +18,7 @@ import (
 var ErrUnknownProcess = config.ErrUnknownProcess
 
 // ErrShuttingDown is returned for requests that arrive while procs stops.
-var ErrShuttingDown = errors.New("procs is shutting down")
+var ErrShuttingDown = lifecycle.ErrShuttingDown
 
 // Options tunes an Engine.
 type Options struct {
@@ -69,17 +67,16 @@ type Engine struct {
 	stopped  chan struct{} // closed when Run returns
 
 	// Loop-owned state: only the Run goroutine touches what follows.
-	procs map[string]*procState
-	order []string
-	// dependents is cfg's reverse dependency graph (see useConfig).
-	dependents   map[string][]string
-	shuttingDown bool
-	killAll      bool
-	endReason    string
-	firstFailure string
-	watches      *watchers
-	waiters      []*waiter
-	runCtx       context.Context
+	// life decides every lifecycle (lifecycle.Machine); the engine carries
+	// out its effects with what procs holds of each process: its
+	// supervisor, logs, ring, screen and detection.
+	life     *lifecycle.Machine
+	procs    map[string]*procState
+	waiters  map[int]*waiter
+	lastWait int
+	backoffs map[string]*time.Timer
+	watches  *watchers
+	runCtx   context.Context
 	// began is when Run started; announcedReady is set once the all-ready
 	// summary has been published.
 	began          time.Time
@@ -117,26 +114,34 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		opts: opts, bus: opts.Bus, instance: instanceID(),
 		requests: make(chan func()), reports: make(chan report, 256),
 		stopped: make(chan struct{}), procs: make(map[string]*procState),
+		waiters: map[int]*waiter{}, backoffs: map[string]*time.Timer{},
 	}
-	e.useConfig(cfg, order)
+	e.useConfig(cfg)
+	interactive := map[string]bool{}
 	for _, name := range order {
-		ps, err := e.newProcState(cfg.Procs[name], wanted[name])
+		d, err := DetectionOf(cfg.Procs[name])
 		if err != nil {
 			return nil, err
 		}
+		ps := e.newProcState(cfg.Procs[name], d)
 		if err := checkIdleConfig(ps); err != nil {
 			return nil, err
 		}
 		e.procs[name] = ps
+		interactive[name] = ps.interactive()
+	}
+	e.life = lifecycle.New(cfg, order, wanted, interactive, lifecycle.Options{
+		StayUp: opts.StayUp, UntilDown: opts.UntilDown, ExitOnFailure: opts.ExitOnFailure,
+	})
+	for name, ps := range e.procs {
+		ps.life = e.life.Proc(name)
 	}
 	return e, nil
 }
 
-// useConfig makes cfg, started in order, the config the engine runs, with
-// its reverse dependency graph, which shutdown and restarts ask for on
-// every event.
-func (e *Engine) useConfig(cfg *config.Config, order []string) {
-	e.cfg, e.order, e.dependents = cfg, order, cfg.DependentsGraph()
+// useConfig makes cfg the config the engine runs.
+func (e *Engine) useConfig(cfg *config.Config) {
+	e.cfg = cfg
 	e.published.Store(cfg)
 }
 
@@ -184,13 +189,11 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	e.began = time.Now()
 	e.watches = newWatchers()
 	defer e.watches.close()
-	e.schedule()
+	e.life.Begin()
+	e.act()
 	e.syncWatches()
 	done := ctx.Done()
-	for {
-		if e.settled() {
-			break
-		}
+	for !e.life.Settled() {
 		select {
 		case req := <-e.requests:
 			req()
@@ -198,89 +201,22 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 			e.handleReport(r)
 		case <-done:
 			done = nil
-			e.beginShutdown("interrupted")
+			e.life.Down(EndInterrupted)
 		}
-		e.exitOnFailure()
-		e.schedule()
+		e.act()
 		e.syncWatches()
-		e.resolveWaiters()
 		e.announceAllReady()
 	}
-	e.failWaiters()
+	e.life.Close()
+	e.act()
 	e.closeLogs()
-	return e.outcome(), nil
+	return e.life.Outcome(), nil
 }
 
-// settled reports whether nothing runs, nothing waits in backoff and
-// nothing more can start.
-func (e *Engine) settled() bool {
-	if e.opts.UntilDown && !e.shuttingDown {
-		return false
-	}
-	for _, ps := range e.procs {
-		if ps.sup != nil || ps.backoff != nil {
-			return false
-		}
-		if !e.shuttingDown && ps.wanted && ps.state == rules.StatePending {
-			return false
-		}
-	}
-	return !e.opts.StayUp || e.shuttingDown || e.allTasksCompleted()
-}
-
-// allTasksCompleted reports whether every process is a task that
-// completed: nothing is left for a procs that stays up to do. Processes
-// never started (disabled, or not named to procs up NAME...) do not count;
-// one stopped by request does, since it may be started again.
-func (e *Engine) allTasksCompleted() bool {
-	for _, ps := range e.procs {
-		if ps.state == rules.StateCompleted || !ps.wanted && ps.run == 0 {
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-// exitOnFailure begins shutdown at the first failure when asked to.
-func (e *Engine) exitOnFailure() {
-	if !e.opts.ExitOnFailure || e.shuttingDown {
-		return
-	}
-	for _, name := range e.order {
-		if ps := e.procs[name]; ps.state == rules.StateFailed && !ps.recoverable {
-			e.firstFailure = name
-			e.beginShutdown("exit on failure: " + name + " failed")
-			return
-		}
-	}
-}
-
-// Outcome summarises how a Run ended.
-type Outcome struct {
-	// Failed lists processes that ended failed (not stopped by request).
-	Failed []string
-	// Ended says why shutdown began ("interrupted", "down", "exit on
-	// failure: …"), empty when Run ended because nothing was left to run.
-	Ended string
-	// AllEnded says Run returned because every process had ended by
-	// itself, not on Down or ctx.
-	AllEnded bool
-}
-
-func (e *Engine) outcome() Outcome {
-	out := Outcome{Ended: e.endReason, AllEnded: !e.shuttingDown}
-	for _, name := range e.order {
-		if e.procs[name].state == rules.StateFailed {
-			out.Failed = append(out.Failed, name)
-		}
-	}
-	if e.firstFailure != "" && !slices.Contains(out.Failed, e.firstFailure) {
-		// Stopped while failed: the failure is what ended the run.
-		out.Failed = append(out.Failed, e.firstFailure)
-	}
-	return out
-}
+// Outcome summarises how a Run ended: the processes that ended failed,
+// why shutdown began ("interrupted", "down", "exit on failure: …"), and
+// whether every process ended by itself.
+type Outcome = lifecycle.Outcome
 
 // do runs f on the engine goroutine and waits for it.
 func (e *Engine) do(f func()) error {
@@ -308,18 +244,6 @@ func (e *Engine) post(f func()) {
 	}()
 }
 
-func (e *Engine) publishState(ps *procState, from rules.State, reason rules.Reason, message string) {
-	ev := Event{
-		Type: EventState, Time: time.Now(), Proc: ps.cfg.Name, Run: ps.run,
-		From: from, To: ps.state, Reason: reason, Message: message,
-	}
-	if ps.state == rules.StateReady {
-		ev.DurationMs = ps.readyAt.Sub(ps.startedAt).Milliseconds()
-	}
-	ev.Recoverable = ps.state == rules.StateFailed && ps.recoverable
-	e.bus.Publish(ev)
-}
-
 func (e *Engine) closeLogs() {
 	for _, ps := range e.procs {
 		if ps.logs != nil {
@@ -344,10 +268,11 @@ func (e *Engine) onProc(name string, f func(ps *procState) error) error {
 	return err
 }
 
+// lookup is the one way from a name given from outside to the state of a
+// process: the machine says whether it exists.
 func (e *Engine) lookup(name string) (*procState, error) {
-	ps, ok := e.procs[name]
-	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownProcess, name, e.order)
+	if _, err := e.life.Lookup(name); err != nil {
+		return nil, err
 	}
-	return ps, nil
+	return e.procs[name], nil
 }

@@ -2,16 +2,30 @@ package compose
 
 import (
 	"os"
+
+	"github.com/procsdev/procs/compose/config"
 	"slices"
 	"strconv"
 )
 
-// processEnv builds the environment of the next run of ps, lowest priority
-// first: procs' own environment, the preset's env, the global envFile and
-// env, the process's envFile and env (config.Environment), then the
-// variables procs sets itself.
-func (e *Engine) processEnv(ps *procState) ([]string, error) {
-	p := ps.cfg
+// environ makes the environment of a run; configured is what the config
+// gave it (config.Environment), kept to tell, on a reload, whether an
+// edited env file changes what the run was given. It reads env files, so
+// the supervisor calls it, off the engine loop.
+type environ func() (env []string, configured map[string]string, err error)
+
+// environOf returns the environ of run of ps: lowest priority first,
+// procs' own environment, the preset's env, the global envFile and env,
+// the process's envFile and env (config.Environment), then the variables
+// procs sets itself.
+func (e *Engine) environOf(ps *procState, run int) environ {
+	cfg, p, presetEnv, instance := e.cfg, ps.cfg, ps.presetEnv, e.instance
+	return func() ([]string, map[string]string, error) {
+		return processEnv(cfg, p, presetEnv, instance, run)
+	}
+}
+
+func processEnv(cfg *config.Config, p *config.Proc, presetEnv map[string]string, instance string, run int) ([]string, map[string]string, error) {
 	vars := map[string]string{}
 	var order []string
 	set := func(k, v string) {
@@ -25,34 +39,31 @@ func (e *Engine) processEnv(ps *procState) ([]string, error) {
 			set(k, v)
 		}
 	}
-	for _, k := range sortedEnvKeys(ps.presetEnv) {
+	for _, k := range sortedEnvKeys(presetEnv) {
 		// A user who asked for no colour gets none, whatever the preset forces.
 		if k == "FORCE_COLOR" && vars["NO_COLOR"] != "" {
 			continue
 		}
-		set(k, ps.presetEnv[k])
+		set(k, presetEnv[k])
 	}
-	configured, err := e.cfg.Environment(p)
+	configured, err := cfg.Environment(p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Kept to tell, on a reload, whether an edited env file changes what
-	// this run was given.
-	ps.runEnv = configured
 	for _, k := range sortedEnvKeys(configured) {
 		set(k, configured[k])
 	}
 	set("PROCS_NAME", p.Name)
-	set("PROCS_RUN", strconv.Itoa(ps.run))
+	set("PROCS_RUN", strconv.Itoa(run))
 	if p.Port > 0 {
 		set("PORT", strconv.Itoa(p.Port))
 	}
-	set(ownerVar, ownerValue(e.instance, p.Name, ps.run))
+	set(ownerVar, ownerValue(instance, p.Name, run))
 	env := make([]string, 0, len(order))
 	for _, k := range order {
 		env = append(env, k+"="+vars[k])
 	}
-	return env, nil
+	return env, configured, nil
 }
 
 func cutEnv(kv string) (string, string, bool) {

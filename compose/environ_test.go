@@ -20,8 +20,7 @@ func TestProcessEnvLayers(t *testing.T) {
 	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), []byte("procs:\n  web:\n    command: sleep 1\n    env: {OVERRIDDEN: env}\n"), nil)
 	require.NoError(t, err)
 	t.Setenv("NO_COLOR", "1")
-	e := &Engine{cfg: cfg}
-	env, err := e.processEnv(&procState{cfg: cfg.Procs["web"], presetEnv: map[string]string{"FORCE_COLOR": "1", "BROWSER": "none"}})
+	env, _, err := processEnv(cfg, cfg.Procs["web"], map[string]string{"FORCE_COLOR": "1", "BROWSER": "none"}, "test", 1)
 	require.NoError(t, err)
 	assert.Contains(t, env, "FROM_DOTENV=1")
 	assert.Contains(t, env, "OVERRIDDEN=env")

@@ -83,10 +83,10 @@ func checkIdleConfig(ps *procState) error {
 // abandons its cycle.
 func (e *Engine) idleOnState(ps *procState, from rules.State) {
 	st := ps.idle
-	if st == nil || (from == ps.state && ps.running()) {
+	if st == nil || (from == ps.state() && ps.running()) {
 		return
 	}
-	if ps.state != rules.StateReady {
+	if ps.state() != rules.StateReady {
 		st.disarm()
 		if !ps.running() {
 			st.inCycle = false
@@ -113,7 +113,7 @@ func (e *Engine) idleArm(ps *procState) {
 	gen := st.gen
 	st.timer = time.AfterFunc(st.cfg.After.D(), func() {
 		e.post(func() {
-			if st.gen != gen || st.paused || ps.state != rules.StateReady || !ps.running() {
+			if st.gen != gen || st.paused || ps.state() != rules.StateReady || !ps.running() {
 				return
 			}
 			st.timer = nil
@@ -135,7 +135,7 @@ func (e *Engine) idleStep(ps *procState) {
 		if st.done() {
 			msg += fmt.Sprintf("; maxCycles %d reached, no more idle actions", st.cfg.MaxCycles)
 		}
-		e.publishInfo(ps, rules.ReasonIdle, msg)
+		e.infoOf(ps, rules.ReasonIdle, msg)
 		e.idleArm(ps)
 		return
 	}
@@ -143,10 +143,10 @@ func (e *Engine) idleStep(ps *procState) {
 	st.next++
 	if ps.sup == nil || !ps.sup.queueInput(inputRequest{data: []byte(text), submit: true, enterAfter: text != ""}) {
 		st.inCycle, st.next = false, 0
-		e.publishInfo(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
+		e.infoOf(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
 		return
 	}
-	e.publishInfo(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d step %d/%d: sent %s", st.cycles+1, st.next, n, strconv.Quote(text)))
+	e.infoOf(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d step %d/%d: sent %s", st.cycles+1, st.next, n, strconv.Quote(text)))
 	e.markSubmitted(ps)
 }
 
@@ -173,9 +173,9 @@ func (e *Engine) setIdlePaused(name string, paused bool) (*IdleStatus, error) {
 			st.paused = paused
 			if paused {
 				st.disarm()
-				e.publishInfo(ps, rules.ReasonIdle, "idle actions paused")
+				e.infoOf(ps, rules.ReasonIdle, "idle actions paused")
 			} else {
-				e.publishInfo(ps, rules.ReasonIdle, "idle actions resumed")
+				e.infoOf(ps, rules.ReasonIdle, "idle actions resumed")
 				e.idleOnState(ps, "")
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -265,16 +266,6 @@ func (e *NotReadyForInputError) Error() string {
 	return msg + fmt.Sprintf("; wait for it with `procs wait %s --for ready`, or send anyway with --force (keys such as Ctrl-C are always accepted)", e.Name)
 }
 
-// acceptsInput reports whether an interactive process in state st waits for
-// input: at its prompt, or asked a question or a permission.
-func acceptsInput(st rules.State) bool {
-	switch st {
-	case rules.StateReady, rules.StateAwaitingInput, rules.StateAwaitingPermission:
-		return true
-	}
-	return false
-}
-
 // Input writes text to the process's stdin or terminal and returns once it
 // is written. An interactive process that is not ready for input refuses
 // text with *NotReadyForInputError unless force is set; keys (Ctrl-C, Esc,
@@ -289,9 +280,9 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 	if err := e.onProc(name, func(ps *procState) error {
 		switch {
 		case ps.sup == nil:
-			return fmt.Errorf("%s is not running (state %s)", name, ps.state)
-		case ps.interactive() && !force && !acceptsInput(ps.state) && !keysOnly(text):
-			return &NotReadyForInputError{Name: name, State: ps.state, Message: ps.message}
+			return fmt.Errorf("%s is not running (state %s)", name, ps.state())
+		case ps.interactive() && !force && !lifecycle.AcceptsInput(ps.state()) && !keysOnly(text):
+			return &NotReadyForInputError{Name: name, State: ps.state(), Message: ps.life.Message}
 		}
 		sup, interactive = ps.sup, ps.interactive()
 		submit = interactive && endsWithEnter(string(text))
@@ -324,7 +315,5 @@ func keysOnly(input []byte) bool {
 // not see the prompt that was there before. Detection confirms it (same
 // state and reason, no second event) and later reports the answer.
 func (e *Engine) markSubmitted(ps *procState) {
-	if acceptsInput(ps.state) {
-		e.setState(ps, rules.StateBusy, rules.ReasonInput, "input sent, waiting for the program to answer")
-	}
+	e.life.Submitted(ps.cfg.Name)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -74,14 +75,11 @@ func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
 			return Reconciled{}, err
 		}
 	}
+	// What the new config needs from disk is read here, before the request
+	// enters the loop: a slow disk never stalls the engine.
+	found := readDefinitions(next, true)
 	var rec Reconciled
-	doErr := e.do(func() {
-		if e.shuttingDown {
-			err = ErrShuttingDown
-			return
-		}
-		rec, err = e.apply(next, order, wanted)
-	})
+	doErr := e.do(func() { rec, err = e.apply(next, order, wanted, found) })
 	if doErr != nil {
 		return Reconciled{}, doErr
 	}
@@ -89,79 +87,89 @@ func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
 }
 
 // apply runs on the engine goroutine.
-func (e *Engine) apply(next *config.Config, order, only []string) (Reconciled, error) {
+func (e *Engine) apply(next *config.Config, order, only []string, found definitionsRead) (Reconciled, error) {
+	if e.life.ShuttingDown() {
+		return Reconciled{}, ErrShuttingDown
+	}
 	diff := config.DiffConfigs(e.cfg, next)
-	diff = diff.WithEnvChanged(next, e.envChanged(next, diff.Unchanged))
+	diff = diff.WithEnvChanged(next, e.envChanged(found, diff.Unchanged))
 	// Prepare every new state before touching anything: a preset or
 	// onIdle error must leave the running processes as they are.
 	fresh := map[string]*procState{}
+	defs := map[string]lifecycle.Definition{}
 	for _, name := range slices.Concat(diff.Added, diff.Changed) {
-		ps, err := e.prepareState(next.Procs[name])
+		ps, err := e.prepareState(next.Procs[name], found)
 		if err != nil {
 			return Reconciled{}, err
 		}
 		fresh[name] = ps
+		defs[name] = lifecycle.Definition{Proc: ps.cfg, Interactive: ps.interactive()}
 	}
-	rec := Reconciled{Diff: diff, Started: []string{}, Restarted: []string{}, Stopped: []string{}, Updated: []string{}, Waits: []WaitTarget{}}
-	for _, name := range diff.Removed {
-		e.removeProc(e.procs[name])
-		rec.Stopped = append(rec.Stopped, name)
-	}
-	e.useConfig(next, order)
 	for _, name := range diff.Added {
-		ps := fresh[name]
-		e.procs[name] = ps
-		if ps.wanted {
-			rec.Started = append(rec.Started, name)
-			rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
+		if old := e.procs[name]; old != nil {
+			// Removed earlier, its last run still ending: the machine
+			// takes it back, and so does the engine.
+			old.takeDefinition(fresh[name])
+			continue
 		}
+		e.procs[name] = fresh[name]
 	}
 	for _, name := range diff.Changed {
-		ps := e.procs[name]
-		neverRan := ps.run == 0
-		why := "definition changed in " + baseName(e.cfg.File)
-		if slices.Contains(diff.EnvChanged, name) {
-			why = "environment changed (env file edited)"
-		}
-		switch restarts := e.replaceDefinition(ps, fresh[name], why); {
-		case restarts && neverRan:
-			rec.Started = append(rec.Started, name)
-			rec.Waits = append(rec.Waits, e.waitTarget(ps, 1, ""))
-		case restarts:
-			rec.Restarted = append(rec.Restarted, name)
-		default:
-			rec.Updated = append(rec.Updated, name)
-		}
+		e.procs[name].takeDefinition(fresh[name])
 	}
-	rec.Waits = append(rec.Waits, e.restartTargets(rec.Restarted, false)...)
-	rec.Restarted = namesOf(rec.Waits, rec.Started)
-	for _, name := range only {
-		e.startAgain(&rec, e.procs[name], "start requested")
+	e.useConfig(next)
+	done, err := e.life.Reconcile(next, order, diff, defs, only)
+	if err != nil {
+		return Reconciled{}, err
 	}
-	// As docker compose up starts exited containers, up brings a failed
-	// process up again, changed or not: "up" means everything runs (up
-	// NAME... has just done so for its names, above).
-	for _, name := range order {
-		if ps := e.procs[name]; len(only) == 0 && ps.wanted && ps.state == rules.StateFailed {
-			e.startAgain(&rec, ps, "failed; started again by up")
-		}
+	for _, name := range diff.Added {
+		e.procs[name].life = e.life.Proc(name)
 	}
 	e.applyLogRetention()
-	return rec, nil
+	return Reconciled{
+		Diff: diff, Started: done.Started, Restarted: done.Restarted, Stopped: done.Stopped,
+		Updated: done.Updated, Waits: waitTargets(done.Waits),
+	}, nil
+}
+
+// definitionsRead is what a config's definitions need from disk: each
+// process's detection (project files, package.json) and what its env
+// files give it, or why they could not be read.
+type definitionsRead struct {
+	detections map[string]Detection
+	detectErrs map[string]error
+	envs       map[string]map[string]string
+	envErrs    map[string]error
+}
+
+// readDefinitions reads what the definitions of cfg need from disk, the
+// env files only when withEnv.
+func readDefinitions(cfg *config.Config, withEnv bool) definitionsRead {
+	found := definitionsRead{
+		detections: map[string]Detection{}, detectErrs: map[string]error{},
+		envs: map[string]map[string]string{}, envErrs: map[string]error{},
+	}
+	for name, p := range cfg.Procs {
+		found.detections[name], found.detectErrs[name] = DetectionOf(p)
+		if withEnv {
+			found.envs[name], found.envErrs[name] = cfg.Environment(p)
+		}
+	}
+	return found
 }
 
 // envChanged lists the processes of names whose current run was given
-// other values from the config than next gives them now: an env file was
-// edited, or a variable it held was removed. A process not running is
-// left out, as its next run reads the files anyway.
-func (e *Engine) envChanged(next *config.Config, names []string) []string {
+// other values from the config than the new config gives them now: an env
+// file was edited, or a variable it held was removed. A process not
+// running is left out, as its next run reads the files anyway.
+func (e *Engine) envChanged(found definitionsRead, names []string) []string {
 	var out []string
 	for _, name := range names {
 		ps := e.procs[name]
 		if ps == nil || !ps.running() || ps.runEnv == nil {
 			continue
 		}
-		env, err := next.Environment(next.Procs[name])
+		env, err := found.envs[name], found.envErrs[name]
 		if err != nil || !maps.Equal(env, ps.runEnv) {
 			out = append(out, name) // an unreadable file fails the restart, which says why
 		}
@@ -169,54 +177,19 @@ func (e *Engine) envChanged(next *config.Config, names []string) []string {
 	return out
 }
 
-// startAgain starts ps when it is not running, not waiting to restart,
-// not a completed task, and not already started by this reconcile.
-func (e *Engine) startAgain(rec *Reconciled, ps *procState, reason string) {
-	name := ps.cfg.Name
-	if ps.running() || ps.backoff != nil || ps.state == rules.StateCompleted || slices.Contains(rec.Restarted, name) || slices.Contains(rec.Started, name) {
-		return
-	}
-	ps.wanted = true
-	e.setState(ps, rules.StatePending, rules.ReasonStart, reason)
-	rec.Started = append(rec.Started, name)
-	rec.Waits = append(rec.Waits, e.waitTarget(ps, ps.run+1, ""))
-}
-
-// prepareState builds the state of a new or changed definition without
-// opening anything: logs and ring come from the old state, or are opened
-// when the process is added.
-func (e *Engine) prepareState(p *config.Proc) (*procState, error) {
-	if old := e.procs[p.Name]; old != nil {
-		d, err := DetectionOf(p)
-		if err != nil {
-			return nil, err
-		}
-		ps := &procState{cfg: p, detect: d.Spec, preset: d.presetName(), presetEnv: d.presetEnv(), pty: usesPTY(p, d.presetName())}
-		return ps, checkIdleConfig(ps)
-	}
-	ps, err := e.newProcState(p, !p.Disabled)
+// prepareState builds the state of a new or changed definition from what
+// was read of it: logs and ring come from the old state, or are made when
+// the process is added.
+func (e *Engine) prepareState(p *config.Proc, found definitionsRead) (*procState, error) {
+	d, err := found.detections[p.Name], found.detectErrs[p.Name]
 	if err != nil {
 		return nil, err
 	}
-	return ps, checkIdleConfig(ps)
-}
-
-// replaceDefinition gives ps its new definition (from fresh) and restarts
-// it if it should run, saying why; it reports whether it restarts.
-func (e *Engine) replaceDefinition(ps, fresh *procState, why string) bool {
-	ps.takeDefinition(fresh)
-	switch {
-	case ps.cfg.Disabled:
-		if ps.running() || ps.backoff != nil || ps.wanted {
-			e.stopForGood(ps, "disabled")
-		}
-		return false
-	case !ps.wanted && ps.run > 0:
-		return false // stopped on request: it stays stopped, with its new definition
+	ps := definedState(p, d)
+	if e.procs[p.Name] == nil {
+		ps = e.newProcState(p, d)
 	}
-	e.publishInfo(ps, rules.ReasonChanged, why+"; restarting")
-	e.requestRestart(ps)
-	return true
+	return ps, checkIdleConfig(ps)
 }
 
 // takeDefinition gives ps the definition prepared in fresh; the run in
@@ -228,92 +201,11 @@ func (ps *procState) takeDefinition(fresh *procState) {
 	ps.cfg, ps.detect, ps.preset, ps.presetEnv, ps.pty, ps.idle = fresh.cfg, fresh.detect, fresh.preset, fresh.presetEnv, fresh.pty, fresh.idle
 }
 
-// removeProc stops a process that is no longer in the config; its state is
-// dropped once its run has ended.
-func (e *Engine) removeProc(ps *procState) {
-	ps.removed = true
-	e.stopForGood(ps, "removed from "+baseName(e.cfg.File))
-	if !ps.running() {
-		e.forget(ps)
-	}
-}
-
-// stopForGood stops ps and keeps it stopped.
-func (e *Engine) stopForGood(ps *procState, why string) {
-	ps.wanted, ps.restartPending = false, false
-	if ps.backoff != nil {
-		ps.backoff.Stop()
-		ps.backoff = nil
-	}
-	if ps.running() {
-		if ps.state != rules.StateStopping {
-			e.stopRun(ps, true)
-		}
-		return
-	}
-	e.setState(ps, rules.StateStopped, rules.ReasonStopped, why)
-}
-
-// forget drops the state of a removed process whose run has ended.
-func (e *Engine) forget(ps *procState) {
-	if ps.idle != nil {
-		ps.idle.disarm()
-	}
-	if ps.logs != nil {
-		_ = ps.logs.Close()
-	}
-	e.waiters = slices.DeleteFunc(e.waiters, func(w *waiter) bool {
-		if w.name != ps.cfg.Name {
-			return false
-		}
-		w.answer(e.result(ps, w, false, "removed from the config"))
-		return true
-	})
-	delete(e.procs, ps.cfg.Name)
-}
-
-// restartTargets lists what to wait for after restarting names: each one's
-// next run and, unless noDeps, the next run of every dependent that will
-// follow it (restart: true, running or blocked now), transitively.
-func (e *Engine) restartTargets(names []string, noDeps bool) []WaitTarget {
-	restarting := map[string]string{}
-	var out []WaitTarget
-	for _, name := range e.order {
-		ps := e.procs[name]
-		if slices.Contains(names, name) {
-			restarting[name] = ""
-			out = append(out, e.waitTarget(ps, ps.run+1, ""))
-			continue
-		}
-		if noDeps || !(ps.running() || ps.state == rules.StateBlocked) {
-			continue
-		}
-		for _, dep := range ps.cfg.DependsOn {
-			if _, ok := restarting[dep.Name]; ok && dep.Restart {
-				restarting[name] = dep.Name
-				out = append(out, e.waitTarget(ps, ps.run+1, dep.Name))
-				break
-			}
-		}
-	}
-	return out
-}
-
-func (e *Engine) waitTarget(ps *procState, run int, after string) WaitTarget {
-	targets := []rules.State{rules.StateReady}
-	if ps.cfg.IsTask() {
-		targets = append(targets, rules.StateCompleted)
-	}
-	return WaitTarget{Name: ps.cfg.Name, Run: run, Targets: targets, After: after}
-}
-
-// namesOf lists the names of targets, leaving out those in skip.
-func namesOf(targets []WaitTarget, skip []string) []string {
-	out := []string{}
+// waitTargets are the machine's targets as the API gives them.
+func waitTargets(targets []lifecycle.Target) []WaitTarget {
+	out := make([]WaitTarget, 0, len(targets))
 	for _, t := range targets {
-		if !slices.Contains(skip, t.Name) && !slices.Contains(out, t.Name) {
-			out = append(out, t.Name)
-		}
+		out = append(out, WaitTarget{Name: t.Name, Run: t.Run, Targets: t.States, After: t.After})
 	}
 	return out
 }

@@ -3,10 +3,9 @@ package compose
 import (
 	"fmt"
 	"maps"
-	"path"
-	"slices"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/lifecycle"
 )
 
 // RestartPlan is what RestartMany set in motion.
@@ -28,61 +27,37 @@ type RestartPlan struct {
 func (e *Engine) RestartMany(patterns []string, noDeps bool) (RestartPlan, error) {
 	var onDisk *config.Config
 	var loadErr error
+	var found definitionsRead
 	if e.opts.Load != nil {
-		onDisk, loadErr = e.opts.Load()
+		if onDisk, loadErr = e.opts.Load(); onDisk != nil {
+			found = readDefinitions(onDisk, false)
+		}
 	}
 	var plan RestartPlan
 	var err error
 	if doErr := e.do(func() {
-		if e.shuttingDown {
+		if e.life.ShuttingDown() {
 			err = ErrShuttingDown
 			return
 		}
 		var names []string
-		if names, err = e.match(patterns); err != nil {
+		if names, err = e.life.Match(patterns); err != nil {
 			return
 		}
-		plan.Notes = e.takeEditedDefinitions(names, onDisk, loadErr)
-		plan.Waits = e.restartTargets(names, noDeps)
-		for _, name := range names {
-			ps := e.procs[name]
-			ps.noDeps = noDeps
-			e.requestRestart(ps)
-		}
+		plan.Notes = e.takeEditedDefinitions(names, onDisk, loadErr, found)
+		var targets []lifecycle.Target
+		targets, err = e.life.Restart(names, noDeps)
+		plan.Waits = waitTargets(targets)
 	}); doErr != nil {
 		return RestartPlan{}, doErr
 	}
 	return plan, err
 }
 
-// match resolves names and globs to process names in start order.
-func (e *Engine) match(patterns []string) ([]string, error) {
-	if len(patterns) == 0 {
-		return slices.Clone(e.order), nil
-	}
-	var names []string
-	for _, pattern := range patterns {
-		found := false
-		for _, name := range e.order {
-			if ok, _ := path.Match(pattern, name); ok || pattern == name {
-				found = true
-				if !slices.Contains(names, name) {
-					names = append(names, name)
-				}
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownProcess, pattern, e.order)
-		}
-	}
-	slices.SortFunc(names, func(a, b string) int { return slices.Index(e.order, a) - slices.Index(e.order, b) })
-	return names, nil
-}
-
 // takeEditedDefinitions gives each named process whose definition changed
 // on disk its new one, when the result is a config that holds together,
 // and returns notes saying what it did or why it could not.
-func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, loadErr error) []string {
+func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, loadErr error, found definitionsRead) []string {
 	file := baseName(e.cfg.File)
 	if loadErr != nil {
 		return []string{fmt.Sprintf("%s has errors (run `procs check`); restarting with the definition procs runs", file)}
@@ -110,17 +85,20 @@ func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, lo
 	if reason != "" {
 		return append(notes, fmt.Sprintf("%s changed in %s, but %s; run `procs up` to apply the whole edit", edited, file, reason))
 	}
+	defs := map[string]lifecycle.Definition{}
 	for _, name := range edited {
-		fresh, err := e.prepareState(merged.Procs[name])
+		fresh, err := e.prepareState(merged.Procs[name], found)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s changed in %s, but %v; restarting with the definition procs runs", name, file, err))
 			merged.Procs[name] = e.cfg.Procs[name]
 			continue
 		}
 		e.procs[name].takeDefinition(fresh)
+		defs[name] = lifecycle.Definition{Proc: fresh.cfg, Interactive: fresh.interactive()}
 		notes = append(notes, fmt.Sprintf("%s: definition changed in %s; using it", name, file))
 	}
-	e.useConfig(&merged, order)
+	e.useConfig(&merged)
+	e.life.Define(&merged, order, defs)
 	return notes
 }
 

@@ -45,7 +45,7 @@ type ProcStatus struct {
 func (e *Engine) Status() ([]ProcStatus, error) {
 	var out []ProcStatus
 	err := e.do(func() {
-		for _, name := range e.order {
+		for _, name := range e.life.Order() {
 			out = append(out, e.status(e.procs[name]))
 		}
 	})
@@ -63,16 +63,17 @@ func (e *Engine) StatusOf(name string) (ProcStatus, error) {
 }
 
 func (e *Engine) status(ps *procState) ProcStatus {
+	lp := ps.life
 	st := ProcStatus{
-		Name: ps.cfg.Name, State: ps.state, Kind: ps.cfg.Kind, Run: ps.run, PID: ps.pid,
-		Ports: slices.Clone(ps.ports), Port: ps.cfg.Port, Since: ps.since,
-		Restarts: ps.totalRestarts, Reason: ps.reason, Message: ps.message, Line: ps.line,
-		ExitCode: ps.exitCode, Preset: ps.preset, Command: ps.cfg.Command.String(),
+		Name: ps.cfg.Name, State: lp.State, Kind: ps.cfg.Kind, Run: lp.Run, PID: lp.PID,
+		Ports: slices.Clone(lp.Ports), Port: ps.cfg.Port, Since: lp.Since,
+		Restarts: lp.TotalRestarts, Reason: lp.Reason, Message: lp.Message, Line: lp.Line,
+		ExitCode: lp.ExitCode, Preset: ps.preset, Command: ps.cfg.Command.String(),
 	}
 	if st.Ports == nil {
 		st.Ports = []int{}
 	}
-	st.Recoverable = ps.state == rules.StateFailed && ps.recoverable
+	st.Recoverable = lp.State == rules.StateFailed && lp.Recoverable
 	st.Interactive, st.PTY = ps.interactive(), ps.pty
 	if ps.idle != nil {
 		st.Idle = ps.idle.status()
@@ -83,15 +84,15 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	for _, d := range ps.cfg.DependsOn {
 		st.DependsOn = append(st.DependsOn, d.Name)
 	}
-	if !ps.startedAt.IsZero() {
-		started := ps.startedAt
+	if !lp.StartedAt.IsZero() {
+		started := lp.StartedAt
 		st.StartedAt = &started
 		if ps.running() {
 			st.UptimeMs = time.Since(started).Milliseconds()
 		}
 	}
-	if !ps.readyAt.IsZero() && ps.readyAt.After(ps.startedAt) {
-		ready := ps.readyAt
+	if lp.ReadyThisRun() {
+		ready := lp.ReadyAt
 		st.ReadyAt = &ready
 	}
 	return st

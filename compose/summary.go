@@ -7,28 +7,29 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
 
 // announceAllReady publishes, once per engine, the summary `procs up` prints
 // when the whole stack has come up: how long it took and each process's time.
 func (e *Engine) announceAllReady() {
-	if e.announcedReady || e.shuttingDown {
+	if e.announcedReady || e.life.ShuttingDown() {
 		return
 	}
 	var ready, completed []string
-	for _, name := range e.order {
-		ps := e.procs[name]
-		if !ps.wanted {
+	for _, name := range e.life.Order() {
+		lp := e.life.Proc(name)
+		if !lp.Wanted() {
 			continue
 		}
 		switch {
-		case ps.state == rules.StateCompleted:
+		case lp.State == rules.StateCompleted:
 			completed = append(completed, name)
-		case conditionMet(ps, config.ConditionReady) && ps.running() && ps.readyAt.After(ps.startedAt):
+		case lifecycle.ConditionMet(lp, config.ConditionReady) && lp.Running() && lp.ReadyThisRun():
 			// Ready once in this run: an agent at its first-run dialog
 			// (awaiting-input, never ready) has not come up yet.
-			took := ps.readyAt.Sub(ps.startedAt)
+			took := lp.ReadyAt.Sub(lp.StartedAt)
 			ready = append(ready, fmt.Sprintf("%s %s", name, formatDuration(took)))
 		default:
 			return

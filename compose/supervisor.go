@@ -24,12 +24,13 @@ const maxLineBytes = 64 << 10
 
 // runSpec is everything a supervisor needs to run one run of one process.
 type runSpec struct {
-	name     string
-	run      int
-	proc     *config.Proc
-	detect   *rules.Spec
-	argv     []string
-	env      []string
+	name   string
+	run    int
+	proc   *config.Proc
+	detect *rules.Spec
+	argv   []string
+	// environ makes the environment as the run starts.
+	environ  environ
 	dir      string
 	signal   syscall.Signal
 	timeout  time.Duration
@@ -72,10 +73,13 @@ const (
 
 // report is a message from a supervisor to the engine loop.
 type report struct {
-	name    string
-	run     int
-	kind    reportKind
-	pid     int
+	name string
+	run  int
+	kind reportKind
+	pid  int
+	// runEnv is, with reportStarted, what the config gave the run's
+	// environment.
+	runEnv  map[string]string
 	verdict rules.Verdict
 	ports   []int
 	// screen is, for a PTY run, the last rows of its screen with the verdict.
@@ -112,6 +116,11 @@ func (s *supervisor) run(ctx context.Context) {
 	defer s.failPendingInput()
 	started := time.Now()
 	det := rules.NewDetector(s.spec.detect, s.spec.run, started)
+	env, runEnv, err := s.spec.environ()
+	if err != nil {
+		s.send(report{kind: reportExited, verdict: rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonStart, Message: err.Error(), ExitCode: -1}})
+		return
+	}
 	if v, failed := s.preflight(ctx); failed {
 		s.send(report{kind: reportExited, verdict: v})
 		return
@@ -122,14 +131,14 @@ func (s *supervisor) run(ctx context.Context) {
 	logOpened := make(chan struct{})
 	go func() { defer close(logOpened); s.logs.openForRun() }()
 	portsBefore := rules.PortsBefore()
-	c, err := launch(s.spec.argv, s.spec.dir, s.spec.env, s.spec.window)
+	c, err := launch(s.spec.argv, s.spec.dir, env, s.spec.window)
 	<-logOpened
 	if err != nil {
 		s.send(report{kind: reportExited, verdict: startFailure(s.spec, err)})
 		return
 	}
 	s.watchdog.Track(c.pid)
-	s.send(report{kind: reportStarted, pid: c.pid})
+	s.send(report{kind: reportStarted, pid: c.pid, runEnv: runEnv})
 	l := newRunLoop(s, c, det, portsBefore)
 	l.loop(ctx)
 	s.watchdog.Untrack(c.pid)

@@ -7,11 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
 
-// waiter is a caller blocked in Wait.
+// waiter is a caller blocked in Wait. The machine decides when its wait
+// is over; the engine builds and delivers the result.
 type waiter struct {
+	id      int
 	name    string
 	targets []rules.State
 	minRun  int
@@ -22,8 +25,25 @@ type waiter struct {
 	notify func(rules.Result)
 }
 
-// answer delivers the result; done has room for it.
-func (w *waiter) answer(res rules.Result) {
+// addWaiter registers w with the machine, which answers it exactly once.
+func (e *Engine) addWaiter(w *waiter) error {
+	e.lastWait++
+	w.id = e.lastWait
+	if err := e.life.Wait(w.id, w.name, w.targets, w.minRun); err != nil {
+		return err
+	}
+	e.waiters[w.id] = w
+	return nil
+}
+
+// answer delivers the machine's answer to a wait; done has room for it.
+func (e *Engine) answer(a lifecycle.Answer) {
+	w := e.waiters[a.Waiter]
+	if w == nil {
+		return
+	}
+	delete(e.waiters, a.Waiter)
+	res := e.result(&a.Proc, e.procs[w.name], w, a.Success, a.Note)
 	if w.notify != nil {
 		w.notify(res)
 		return
@@ -31,74 +51,33 @@ func (w *waiter) answer(res rules.Result) {
 	w.done <- res
 }
 
-// resolveWaiters answers every waiter whose process reached a target state
-// or a state from which the target cannot be reached.
-func (e *Engine) resolveWaiters() {
-	e.waiters = slices.DeleteFunc(e.waiters, func(w *waiter) bool {
-		ps := e.procs[w.name]
-		success, over := e.waitOutcome(ps, w)
-		if !over {
-			return false
-		}
-		w.answer(e.result(ps, w, success, ""))
-		return true
-	})
-}
-
-// waitOutcome says whether the wait is over and whether it succeeded.
-func (e *Engine) waitOutcome(ps *procState, w *waiter) (success, over bool) {
-	if ps.run >= w.minRun && slices.Contains(w.targets, ps.state) {
-		return true, true
-	}
-	if ps.run < w.minRun {
-		// The awaited run has not started: over only if it never will.
-		over = !ps.wanted && !ps.running() || ps.state == rules.StateBlocked || e.shuttingDown
-		return false, over
-	}
-	if ps.state == rules.StateFailed && ps.recoverable && ps.running() {
-		return false, false // it retries by itself: keep waiting
-	}
-	switch ps.state {
-	case rules.StateFailed, rules.StateBlocked, rules.StateStopped, rules.StateCompleted, rules.StateBackoff:
-		return false, true
-	}
-	return false, e.shuttingDown && !ps.running()
-}
-
-// failWaiters answers every remaining waiter when the engine ends.
-func (e *Engine) failWaiters() {
-	for _, w := range e.waiters {
-		w.answer(e.result(e.procs[w.name], w, false, "procs stopped"))
-	}
-	e.waiters = nil
-}
-
-// result builds the structured result of ARCHITECTURE.md §4 for a waiter.
-func (e *Engine) result(ps *procState, w *waiter, success bool, note string) rules.Result {
-	msg := ps.message
-	if ps.state == rules.StateReady && ps.run >= w.minRun {
-		msg = readyMessage(ps, w.began)
+// result builds the structured result of ARCHITECTURE.md §4 for a waiter,
+// from the lifecycle lp of the process and what the engine holds of it.
+func (e *Engine) result(lp *lifecycle.Proc, ps *procState, w *waiter, success bool, note string) rules.Result {
+	msg := lp.Message
+	if lp.State == rules.StateReady && lp.Run >= w.minRun {
+		msg = readyMessage(lp, w.began)
 	} else if msg == "" {
-		msg = string(ps.state)
+		msg = string(lp.State)
 	}
 	if note != "" {
 		msg = note + "; " + msg
 	}
-	if !success && ps.state != rules.StateBlocked && ps.state != rules.StatePending && ps.line != "" && !quotes(msg, ps.line) {
-		msg += fmt.Sprintf(" (line %q)", ps.line)
+	if !success && lp.State != rules.StateBlocked && lp.State != rules.StatePending && lp.Line != "" && !quotes(msg, lp.Line) {
+		msg += fmt.Sprintf(" (line %q)", lp.Line)
 	}
-	logs := lastLinesOfRun(ps, w.minRun)
-	if !success && len(logs) > 0 && ps.line != "" {
+	logs := lastLinesOfRun(lp, ps.ring, w.minRun)
+	if !success && len(logs) > 0 && lp.Line != "" {
 		// The lines around the cause, which a stack trace may have pushed out.
-		logs = rules.FailureLogs(ps.ring, ps.startedAt, ps.line)
+		logs = rules.FailureLogs(ps.ring, lp.StartedAt, lp.Line)
 	}
-	if len(ps.screen) > 0 && ps.run >= w.minRun {
+	if len(ps.screen) > 0 && lp.Run >= w.minRun {
 		logs = slices.Clone(ps.screen)
 	}
 	return rules.Result{
-		Name: ps.cfg.Name, Success: success, State: ps.state, Run: ps.run,
+		Name: lp.Cfg.Name, Success: success, State: lp.State, Run: lp.Run,
 		DurationMs: time.Since(w.began).Milliseconds(), Message: msg,
-		Ports: slices.Clone(ps.ports), Logs: logs,
+		Ports: slices.Clone(lp.Ports), Logs: logs,
 	}
 }
 
@@ -112,18 +91,18 @@ func quotes(msg, line string) bool {
 // still the run's first ready, else this wait's own story (an agent back
 // at its prompt after input): how long the wait took, or that it was
 // ready already.
-func readyMessage(ps *procState, began time.Time) string {
+func readyMessage(lp *lifecycle.Proc, began time.Time) string {
 	var head string
 	switch {
-	case !ps.since.After(ps.readyAt):
-		head = fmt.Sprintf("ready in %s", ps.readyAt.Sub(ps.startedAt).Round(time.Millisecond))
-	case ps.since.After(began):
-		head = fmt.Sprintf("ready again after %s of this wait", ps.since.Sub(began).Round(time.Millisecond))
+	case !lp.Since.After(lp.ReadyAt):
+		head = fmt.Sprintf("ready in %s", lp.ReadyAt.Sub(lp.StartedAt).Round(time.Millisecond))
+	case lp.Since.After(began):
+		head = fmt.Sprintf("ready again after %s of this wait", lp.Since.Sub(began).Round(time.Millisecond))
 	default:
-		head = fmt.Sprintf("ready already, for %s", began.Sub(ps.since).Round(time.Millisecond))
+		head = fmt.Sprintf("ready already, for %s", began.Sub(lp.Since).Round(time.Millisecond))
 	}
-	if ps.message != "" {
-		return head + ": " + ps.message
+	if lp.Message != "" {
+		return head + ": " + lp.Message
 	}
 	return head
 }
@@ -136,7 +115,7 @@ func readyMessage(ps *procState, began time.Time) string {
 func (e *Engine) takeScreenNow(res *rules.Result, minRun int) {
 	var sup *supervisor
 	_ = e.onProc(res.Name, func(ps *procState) error {
-		if ps.pty && ps.sup != nil && ps.run == res.Run && ps.run >= minRun {
+		if ps.pty && ps.sup != nil && ps.life.Run == res.Run && ps.life.Run >= minRun {
 			sup = ps.sup
 		}
 		return nil
@@ -153,11 +132,11 @@ func (e *Engine) takeScreenNow(res *rules.Result, minRun int) {
 // lastLinesOfRun returns the last log lines of the current run: a result speaks of
 // the run it waited for, never of output an earlier run left in the ring.
 // It is empty while the run waited for has not started.
-func lastLinesOfRun(ps *procState, minRun int) []string {
-	if ps.run < minRun || ps.run == 0 {
+func lastLinesOfRun(lp *lifecycle.Proc, ring *rules.Ring, minRun int) []string {
+	if lp.Run < minRun || lp.Run == 0 {
 		return []string{}
 	}
-	return rules.RunLogs(ps.ring, ps.startedAt)
+	return rules.RunLogs(ring, lp.StartedAt)
 }
 
 func joinStates(states []rules.State) string {

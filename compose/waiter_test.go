@@ -46,7 +46,7 @@ procs:
 	require.NoError(t, te.do(func() {
 		giveUp()
 		request := <-te.requests
-		_, err := te.apply(next, order, nil)
+		_, err := te.apply(next, order, nil, readDefinitions(next, true))
 		assert.NoError(t, err)
 		request()
 	}))
@@ -66,13 +66,7 @@ procs:
 // waitersOf counts the waits on name, on the engine loop.
 func (te *testEngine) waitersOf(name string) int {
 	n := 0
-	_ = te.do(func() {
-		for _, w := range te.waiters {
-			if w.name == name {
-				n++
-			}
-		}
-	})
+	_ = te.do(func() { n = te.life.Waiting(name) })
 	return n
 }
 

@@ -45,15 +45,15 @@ func (e *Engine) syncWatches() {
 	}
 	for name, wr := range ws.running {
 		ps := e.procs[name]
-		if ps == nil || ps.cfg.Watch != wr.cfg || e.shuttingDown {
+		if ps == nil || ps.cfg.Watch != wr.cfg || e.life.ShuttingDown() {
 			wr.stop()
 			delete(ws.running, name)
 		}
 	}
-	if e.shuttingDown {
+	if e.life.ShuttingDown() {
 		return
 	}
-	for _, name := range e.order {
+	for _, name := range e.life.Order() {
 		ps := e.procs[name]
 		if ps.cfg.Watch == nil || ws.running[name] != nil {
 			continue
@@ -67,7 +67,7 @@ func (e *Engine) startWatch(ps *procState) {
 	ws, name, def := e.watches, ps.cfg.Name, ps.cfg
 	fw, err := newFileWatch(e.cfg.Dir, def.Watch)
 	if err != nil {
-		e.publishInfo(ps, rules.ReasonWatch, fmt.Sprintf("cannot watch files: %v", err))
+		e.infoOf(ps, rules.ReasonWatch, fmt.Sprintf("cannot watch files: %v", err))
 		// Remember it anyway, so the failure is said once per definition.
 		ws.running[name] = &watchRun{cfg: def.Watch, stop: func() {}}
 		return
@@ -86,17 +86,22 @@ func (e *Engine) startWatch(ps *procState) {
 // or has failed.
 func (e *Engine) watchTriggered(name string, def *config.Proc, file string) {
 	ps := e.procs[name]
-	if ps == nil || ps.cfg != def || e.shuttingDown || !ps.wanted {
+	if ps == nil || ps.cfg != def {
 		return
 	}
-	e.publishInfo(ps, rules.ReasonWatch, fmt.Sprintf("%s changed; restarting", file))
-	run := e.requestRestart(ps)
-	target := e.waitTarget(ps, run, "")
-	w := &waiter{name: name, targets: target.Targets, minRun: run, began: ps.since, done: make(chan rules.Result, 1)}
+	run, ok := e.life.FileChanged(name, file)
+	if !ok {
+		return
+	}
+	target, err := e.life.TargetOf(name, run)
+	if err != nil {
+		return
+	}
+	w := &waiter{name: name, targets: target.States, minRun: run, began: ps.life.Since, done: make(chan rules.Result, 1)}
 	w.notify = func(res rules.Result) {
 		if current := e.procs[name]; current != nil {
-			e.publishInfo(current, rules.ReasonWatch, fmt.Sprintf("restarted after %s changed: %s %s (run %d): %s", file, res.Name, res.State, res.Run, res.Message))
+			e.infoOf(current, rules.ReasonWatch, fmt.Sprintf("restarted after %s changed: %s %s (run %d): %s", file, res.Name, res.State, res.Run, res.Message))
 		}
 	}
-	e.waiters = append(e.waiters, w)
+	_ = e.addWaiter(w) // name is known: it was looked up above
 }

@@ -1,0 +1,200 @@
+package lifecycle
+
+import (
+	"time"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
+)
+
+// intent is what procs means to do with a process beyond its state: keep
+// it running, restart it once its run has ended, bring its dependents
+// along, restart it by its policy after a delay. Only the methods in this
+// file write it.
+type intent struct {
+	// wanted says the process should be running (false once stopped by
+	// request, disabled, or removed).
+	wanted bool
+	// restartPending starts a new run as soon as the current one has exited.
+	restartPending bool
+	// restartDependents restarts the dependents declaring restart: true
+	// once this run is ready.
+	restartDependents bool
+	// noDeps keeps the pending restart from restarting those dependents.
+	noDeps bool
+	// removed marks a process no longer in the config: it is forgotten
+	// once its run has ended.
+	removed bool
+	// restarts counts consecutive restarts by the restart policy.
+	restarts int
+	// backoff says the policy's timer is armed; backoffGen numbers the
+	// timers, so a callback of an older one is stale.
+	backoff    bool
+	backoffGen int
+	// failedStop says procs is stopping the current run because it failed.
+	failedStop bool
+}
+
+// restartAsked is a restart asked for by name (procs restart): noDeps
+// says whether its restart: true dependents stay as they are.
+func (m *Machine) restartAsked(ps *Proc, noDeps bool) int {
+	ps.intent.noDeps = noDeps
+	return m.requestRestart(ps)
+}
+
+// requestRestart restarts ps (now, or once its run has ended) and returns
+// the run that will follow. Concurrent restarts coalesce into one.
+func (m *Machine) requestRestart(ps *Proc) int {
+	in := &ps.intent
+	in.wanted = true
+	if in.restartPending {
+		return ps.Run + 1 // coalesce with the restart already under way
+	}
+	m.cancelBackoff(ps)
+	in.restarts = 0
+	if ps.running {
+		in.restartPending = true
+		m.stopRun(ps, true)
+		return ps.Run + 1
+	}
+	in.restartDependents, in.noDeps = ps.Run > 0 && !in.noDeps, false
+	m.setState(ps, pending, rules.ReasonRestart, "restart requested")
+	return ps.Run + 1
+}
+
+// cancelRestart keeps ps from running again: not wanted, no restart
+// pending, no backoff timer. It reports whether a backoff was cancelled.
+// Stop, removal, disabling and shutdown all begin with it.
+func (m *Machine) cancelRestart(ps *Proc) (hadBackoff bool) {
+	ps.intent.wanted, ps.intent.restartPending = false, false
+	return m.cancelBackoff(ps)
+}
+
+// stopForGood stops ps and keeps it stopped: its run is stopped
+// gracefully, or, with none, it is stopped at once, saying why.
+func (m *Machine) stopForGood(ps *Proc, why string) {
+	m.cancelRestart(ps)
+	switch {
+	case ps.running && ps.State != stopping:
+		m.stopRun(ps, true)
+	case !ps.running:
+		m.setState(ps, stopped, rules.ReasonStopped, why)
+	}
+}
+
+// stopRun asks the current run of ps to end.
+func (m *Machine) stopRun(ps *Proc, graceful bool) {
+	m.setState(ps, stopping, rules.ReasonStop, "stopping")
+	m.emit(StopRun{Name: ps.Cfg.Name, Graceful: graceful})
+}
+
+// stopFailedRun ends a run that failed and is still alive (an autoreloader
+// waiting for a fix holds its port and memory), so its policy can start a
+// new one; its state stays failed.
+func (m *Machine) stopFailedRun(ps *Proc) {
+	ps.intent.failedStop = true
+	m.info(ps, rules.ReasonStopping, "failed and still running: stopping it")
+	m.emit(StopRun{Name: ps.Cfg.Name, Graceful: true})
+}
+
+// want makes ps wanted again (start, up).
+func (m *Machine) want(ps *Proc) { ps.intent.wanted = true }
+
+// remove marks ps as removed from the config and stops it for good.
+func (m *Machine) remove(ps *Proc) {
+	ps.intent.removed = true
+	m.stopForGood(ps, "removed from "+m.file)
+}
+
+// armBackoff starts the policy's timer of ps.
+func (m *Machine) armBackoff(ps *Proc, delay time.Duration) {
+	in := &ps.intent
+	in.backoff = true
+	in.backoffGen++
+	m.emit(ArmBackoff{Name: ps.Cfg.Name, Gen: in.backoffGen, Delay: delay})
+}
+
+// cancelBackoff stops the policy's timer of ps, if armed.
+func (m *Machine) cancelBackoff(ps *Proc) bool {
+	if !ps.intent.backoff {
+		return false
+	}
+	ps.intent.backoff = false
+	m.emit(CancelBackoff{Name: ps.Cfg.Name})
+	return true
+}
+
+// runBegins records the intent of a run that starts now.
+func (m *Machine) runBegins(ps *Proc) {
+	ps.intent.failedStop = false
+}
+
+// runEnded takes what the end of a run settles of the intent: a pending
+// restart (returned, with whether dependents follow), and a policy
+// count that a run ready for long enough resets.
+func (m *Machine) runEnded(ps *Proc, stable bool) (restart bool) {
+	in := &ps.intent
+	if stable {
+		in.restarts = 0
+	}
+	if !in.restartPending || m.shuttingDown {
+		return false
+	}
+	in.restartPending = false
+	in.restartDependents, in.noDeps = !in.noDeps, false
+	ps.TotalRestarts++
+	return true
+}
+
+// policyRestarts says whether the restart policy will bring ps back after
+// a run whose verdict is v.
+func (m *Machine) policyRestarts(ps *Proc, v rules.Verdict) bool {
+	if m.shuttingDown || !ps.intent.wanted {
+		return false
+	}
+	r := ps.Cfg.Restart
+	switch r.Policy {
+	case config.RestartAlways:
+	case config.RestartOnFailure:
+		if v.State != failed && ps.State != failed {
+			return false
+		}
+	default:
+		return false
+	}
+	return r.MaxRestarts == 0 || ps.intent.restarts < r.MaxRestarts
+}
+
+// policyRestart counts one more restart by the policy and returns its delay.
+func (m *Machine) policyRestart(ps *Proc) time.Duration {
+	delay := BackoffDelay(ps.Cfg.Restart.Backoff, ps.intent.restarts)
+	ps.intent.restarts++
+	ps.TotalRestarts++
+	return delay
+}
+
+// takeRestartDependents reports, once, whether the dependents declaring
+// restart: true follow this run now that it is ready.
+func (m *Machine) takeRestartDependents(ps *Proc) bool {
+	if !ps.intent.restartDependents {
+		return false
+	}
+	ps.intent.restartDependents = false
+	return true
+}
+
+// BackoffDelay is min·2^n, capped at max (defaults 500ms..30s).
+func BackoffDelay(b config.BackoffRange, n int) time.Duration {
+	lo, hi := b.Min, b.Max
+	if lo <= 0 {
+		lo = 500 * time.Millisecond
+	}
+	if hi <= 0 {
+		hi = 30 * time.Second
+	}
+	d := lo
+	for i := 0; i < n && d < hi; i++ {
+		d *= 2
+	}
+	return min(d, hi)
+}

@@ -1,0 +1,173 @@
+package lifecycle
+
+import (
+	"slices"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
+)
+
+// Definition is a process definition to take, with what the engine
+// detected of it.
+type Definition struct {
+	Proc        *config.Proc
+	Interactive bool
+}
+
+// Reconciled says what applying a new config did.
+type Reconciled struct {
+	// Started are processes started: new ones, and those named to up.
+	Started []string
+	// Restarted are changed processes restarted, and the dependents that
+	// follow them (restart: true), in start order.
+	Restarted []string
+	// Stopped are processes removed from the config, stopped.
+	Stopped []string
+	// Updated are changed processes that were not running (stopped on
+	// request, or now disabled): they run the new definition when started.
+	Updated []string
+	// Waits are the runs to wait for to see the changes ready.
+	Waits []Target
+}
+
+// Reconcile moves the processes to next, started in order, like `docker
+// compose up`: processes whose definition changed (diff.Changed, with
+// their new definitions in defs) restart, and their restart: true
+// dependents after them; new ones (diff.Added, in defs) start in
+// dependency order; removed ones stop and are forgotten once their run
+// has ended. only, when set, also starts those processes if they are not
+// running; without it, a failed process is started again.
+func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Diff, defs map[string]Definition, only []string) (Reconciled, error) {
+	defer m.settle()
+	if m.shuttingDown {
+		return Reconciled{}, ErrShuttingDown
+	}
+	rec := Reconciled{Started: []string{}, Restarted: []string{}, Stopped: []string{}, Updated: []string{}, Waits: []Target{}}
+	for _, name := range diff.Removed {
+		if ps := m.procs[name]; ps != nil {
+			m.remove(ps)
+			if !ps.running {
+				m.forget(ps)
+			}
+			rec.Stopped = append(rec.Stopped, name)
+		}
+	}
+	m.useConfig(next, order)
+	for _, name := range diff.Added {
+		def := defs[name]
+		if old := m.procs[name]; old != nil {
+			m.readd(&rec, old, def)
+			continue
+		}
+		ps := m.newProc(def.Proc, !def.Proc.Disabled, def.Interactive)
+		m.procs[name] = ps
+		if ps.intent.wanted {
+			rec.Started = append(rec.Started, name)
+			rec.Waits = append(rec.Waits, m.target(ps, ps.Run+1, ""))
+		}
+	}
+	for _, name := range diff.Changed {
+		m.reconcileChanged(&rec, m.procs[name], defs[name], slices.Contains(diff.EnvChanged, name))
+	}
+	rec.Waits = append(rec.Waits, m.restartTargets(rec.Restarted, false)...)
+	rec.Restarted = namesOf(rec.Waits, rec.Started)
+	for _, name := range only {
+		m.startAgain(&rec, m.procs[name], "start requested")
+	}
+	// As docker compose up starts exited containers, up brings a failed
+	// process up again, changed or not: "up" means everything runs (up
+	// NAME... has just done so for its names, above).
+	for _, name := range order {
+		if ps := m.procs[name]; len(only) == 0 && ps.intent.wanted && ps.State == failed {
+			m.startAgain(&rec, ps, "failed; started again by up")
+		}
+	}
+	return rec, nil
+}
+
+// readd takes back a process removed by an earlier reconcile whose last
+// run is still ending: it keeps its runs' count and starts its new
+// definition once that run has ended, never beside it.
+func (m *Machine) readd(rec *Reconciled, ps *Proc, def Definition) {
+	ps.intent.removed = false
+	ps.Cfg, ps.Interactive = def.Proc, def.Interactive
+	if def.Proc.Disabled {
+		return
+	}
+	m.requestRestart(ps)
+	rec.Started = append(rec.Started, ps.Cfg.Name)
+	rec.Waits = append(rec.Waits, m.target(ps, ps.Run+1, ""))
+}
+
+// reconcileChanged gives a changed process its new definition and
+// restarts it if it should run.
+func (m *Machine) reconcileChanged(rec *Reconciled, ps *Proc, def Definition, envChanged bool) {
+	neverRan := ps.Run == 0
+	why := "definition changed in " + m.file
+	if envChanged {
+		why = "environment changed (env file edited)"
+	}
+	switch restarts := m.replaceDefinition(ps, def, why); {
+	case restarts && neverRan:
+		rec.Started = append(rec.Started, ps.Cfg.Name)
+		rec.Waits = append(rec.Waits, m.target(ps, 1, ""))
+	case restarts:
+		rec.Restarted = append(rec.Restarted, ps.Cfg.Name)
+	default:
+		rec.Updated = append(rec.Updated, ps.Cfg.Name)
+	}
+}
+
+// replaceDefinition gives ps its new definition and restarts it if it
+// should run, saying why; it reports whether it restarts.
+func (m *Machine) replaceDefinition(ps *Proc, def Definition, why string) bool {
+	ps.Cfg, ps.Interactive = def.Proc, def.Interactive
+	switch {
+	case ps.Cfg.Disabled:
+		if ps.running || ps.intent.backoff || ps.intent.wanted {
+			m.stopForGood(ps, "disabled")
+		}
+		return false
+	case !ps.intent.wanted && ps.Run > 0:
+		return false // stopped on request: it stays stopped, with its new definition
+	}
+	m.info(ps, rules.ReasonChanged, why+"; restarting")
+	m.requestRestart(ps)
+	return true
+}
+
+// startAgain starts ps when it is not running, not waiting to restart,
+// not a completed task, and not already started by this reconcile.
+func (m *Machine) startAgain(rec *Reconciled, ps *Proc, reason string) {
+	name := ps.Cfg.Name
+	if ps.running || ps.intent.backoff || ps.State == completed || slices.Contains(rec.Restarted, name) || slices.Contains(rec.Started, name) {
+		return
+	}
+	m.want(ps)
+	m.setState(ps, pending, rules.ReasonStart, reason)
+	rec.Started = append(rec.Started, name)
+	rec.Waits = append(rec.Waits, m.target(ps, ps.Run+1, ""))
+}
+
+// Define gives processes of the config new definitions without a
+// reconcile (a restart that takes the edited definition of the processes
+// it restarts); cfg, started in order, becomes the config the machine runs.
+func (m *Machine) Define(cfg *config.Config, order []string, defs map[string]Definition) {
+	for name, def := range defs {
+		if ps := m.procs[name]; ps != nil {
+			ps.Cfg, ps.Interactive = def.Proc, def.Interactive
+		}
+	}
+	m.useConfig(cfg, order)
+}
+
+// namesOf lists the names of targets, leaving out those in skip.
+func namesOf(targets []Target, skip []string) []string {
+	out := []string{}
+	for _, t := range targets {
+		if !slices.Contains(skip, t.Name) && !slices.Contains(out, t.Name) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}

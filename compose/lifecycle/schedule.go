@@ -1,0 +1,153 @@
+package lifecycle
+
+import (
+	"fmt"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
+)
+
+// schedule starts every wanted process whose dependencies are satisfied
+// and blocks those whose dependencies cannot be, in start order.
+func (m *Machine) schedule() {
+	if m.shuttingDown {
+		m.advanceShutdown()
+		return
+	}
+	for _, name := range m.order {
+		ps := m.procs[name]
+		if !ps.intent.wanted || ps.running || ps.intent.backoff {
+			continue
+		}
+		if ps.State != pending && ps.State != blocked {
+			continue
+		}
+		ok, why := m.depsSatisfied(ps)
+		switch {
+		case ok:
+			m.start(ps)
+		case why != "":
+			m.setState(ps, blocked, rules.ReasonDependency, why)
+		case ps.State == blocked:
+			// The blocking dependency is coming back: wait for it again.
+			m.setState(ps, pending, rules.ReasonWaiting, "waiting for dependencies")
+		}
+	}
+}
+
+// start begins a new run of ps.
+func (m *Machine) start(ps *Proc) {
+	ps.Run++
+	ps.PID, ps.Ports, ps.ExitCode = 0, nil, nil
+	ps.StartedAt = m.now()
+	ps.running = true
+	m.runBegins(ps)
+	m.setState(ps, starting, rules.ReasonStart, "starting: "+ps.Cfg.Command.String())
+	m.emit(StartRun{Name: ps.Cfg.Name, Run: ps.Run})
+}
+
+// depsSatisfied says whether ps may start; when it may not, why is set if
+// a dependency has failed or stopped for good (so ps is blocked), and
+// empty if ps should keep waiting.
+func (m *Machine) depsSatisfied(ps *Proc) (ok bool, why string) {
+	ok = true
+	for _, dep := range ps.Cfg.DependsOn {
+		d := m.procs[dep.Name]
+		if d == nil {
+			// A dependency the config lacks: config validation refuses
+			// it, so this is a definition taken ahead of its dependency.
+			ok = false
+			continue
+		}
+		if ConditionMet(d, dep.Condition) {
+			continue
+		}
+		ok = false
+		if reason := depBlocks(d, dep.Condition); reason != "" && why == "" {
+			why = fmt.Sprintf("%s %s", dep.Name, reason)
+		}
+	}
+	return ok, why
+}
+
+// ConditionMet reports whether dependency d satisfies condition c.
+func ConditionMet(d *Proc, c config.Condition) bool {
+	switch c {
+	case config.ConditionStarted:
+		return d.running && d.State != stopping || d.State == completed
+	case config.ConditionCompleted:
+		return d.State == completed
+	default:
+		switch d.State {
+		case ready, unhealthy, completed, busy, input, perm:
+			return true
+		}
+		return false
+	}
+}
+
+// depBlocks says why d can no longer satisfy its dependents ("" while it may).
+func depBlocks(d *Proc, c config.Condition) string {
+	if d.intent.backoff || d.intent.restartPending {
+		return ""
+	}
+	switch d.State {
+	case failed:
+		if d.Recoverable && d.running {
+			return "" // it retries by itself
+		}
+		return "failed: " + d.Message
+	case stopped:
+		if !d.intent.wanted {
+			return "is stopped"
+		}
+	case blocked:
+		return "is blocked (" + d.Message + ")"
+	}
+	return ""
+}
+
+// exitOnFailure begins shutdown at the first failure when asked to.
+func (m *Machine) exitOnFailure() {
+	if !m.opts.ExitOnFailure || m.shuttingDown {
+		return
+	}
+	for _, name := range m.order {
+		if ps := m.procs[name]; ps.State == failed && !ps.Recoverable {
+			m.firstFailure = name
+			m.beginShutdown("exit on failure: " + name + " failed")
+			return
+		}
+	}
+}
+
+// Settled reports whether nothing runs, nothing waits in backoff and
+// nothing more can start: the engine's loop may end.
+func (m *Machine) Settled() bool {
+	if m.opts.UntilDown && !m.shuttingDown {
+		return false
+	}
+	for _, ps := range m.procs {
+		if ps.running || ps.intent.backoff {
+			return false
+		}
+		if !m.shuttingDown && ps.intent.wanted && ps.State == pending {
+			return false
+		}
+	}
+	return !m.opts.StayUp || m.shuttingDown || m.allTasksCompleted()
+}
+
+// allTasksCompleted reports whether every process is a task that
+// completed: nothing is left for a procs that stays up to do. Processes
+// never started (disabled, or not named to procs up NAME...) do not count;
+// one stopped by request does, since it may be started again.
+func (m *Machine) allTasksCompleted() bool {
+	for _, ps := range m.procs {
+		if ps.State == completed || !ps.intent.wanted && ps.Run == 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -1,0 +1,118 @@
+package lifecycle
+
+import (
+	"slices"
+	"time"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// waiter is a wait for a process to reach one of its target states.
+type waiter struct {
+	id      int
+	name    string
+	targets []rules.State
+	minRun  int
+}
+
+// Wait registers wait id for process name to reach one of targets in run
+// minRun or later. It is answered (an Answer effect) exactly once: when
+// the process gets there, when it cannot any more, when it is removed,
+// when the wait is given up, or when the machine closes.
+func (m *Machine) Wait(id int, name string, targets []rules.State, minRun int) error {
+	defer m.settle()
+	if _, err := m.Lookup(name); err != nil {
+		return err
+	}
+	m.waiters = append(m.waiters, &waiter{id: id, name: name, targets: targets, minRun: minRun})
+	return nil
+}
+
+// GiveUp ends wait id before its outcome (its caller timed out or left),
+// answering it with the process as it is now. It reports false when the
+// wait was answered already: that answer stands.
+func (m *Machine) GiveUp(id int, note string) bool {
+	i := slices.IndexFunc(m.waiters, func(w *waiter) bool { return w.id == id })
+	if i < 0 {
+		return false
+	}
+	w := m.waiters[i]
+	m.waiters = slices.Delete(m.waiters, i, i+1)
+	m.answer(w, m.procs[w.name], false, note)
+	return true
+}
+
+// Waiting counts the waits on a process not answered yet.
+func (m *Machine) Waiting(name string) int {
+	n := 0
+	for _, w := range m.waiters {
+		if w.name == name {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Machine) answer(w *waiter, ps *Proc, success bool, note string) {
+	snapshot := *ps
+	snapshot.Ports = slices.Clone(ps.Ports)
+	m.emit(Answer{Waiter: w.id, Proc: snapshot, Success: success, Note: note})
+}
+
+// resolveWaiters answers every wait whose process reached a target state
+// or a state from which the target cannot be reached.
+func (m *Machine) resolveWaiters() {
+	m.waiters = slices.DeleteFunc(m.waiters, func(w *waiter) bool {
+		ps := m.procs[w.name]
+		success, over := m.waitOutcome(ps, w)
+		if over {
+			m.answer(w, ps, success, "")
+		}
+		return over
+	})
+}
+
+// waitOutcome says whether the wait is over and whether it succeeded.
+func (m *Machine) waitOutcome(ps *Proc, w *waiter) (success, over bool) {
+	if ps.Run >= w.minRun && slices.Contains(w.targets, ps.State) {
+		return true, true
+	}
+	if ps.Run < w.minRun {
+		// The awaited run has not started: over only if it never will.
+		over = !ps.intent.wanted && !ps.running || ps.State == blocked || m.shuttingDown
+		return false, over
+	}
+	if ps.State == failed && ps.Recoverable && ps.running {
+		return false, false // it retries by itself: keep waiting
+	}
+	switch ps.State {
+	case failed, blocked, stopped, completed, backoff:
+		return false, true
+	}
+	return false, m.shuttingDown && !ps.running
+}
+
+// forget drops a removed process whose run has ended, answering its waits.
+func (m *Machine) forget(ps *Proc) {
+	name := ps.Cfg.Name
+	m.waiters = slices.DeleteFunc(m.waiters, func(w *waiter) bool {
+		if w.name != name {
+			return false
+		}
+		m.answer(w, ps, false, "removed from the config")
+		return true
+	})
+	delete(m.procs, name)
+	m.emit(Forget{Name: name})
+}
+
+// Close answers every wait left: procs has stopped.
+func (m *Machine) Close() {
+	for _, w := range m.waiters {
+		m.answer(w, m.procs[w.name], false, "procs stopped")
+	}
+	m.waiters = nil
+}
+
+// Elapsed is the time since t by the machine's clock.
+func (m *Machine) Elapsed(t time.Time) time.Duration { return m.now().Sub(t) }
