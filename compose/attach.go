@@ -40,24 +40,26 @@ type Attachment struct {
 
 // Attach connects a terminal of cols×rows (0: keep the window) to a
 // running PTY process.
-func (e *Engine) Attach(name string, cols, rows int) (*Attachment, error) {
+func (e *Engine) Attach(ctx context.Context, name string, cols, rows int) (*Attachment, error) {
 	sup, err := e.terminalOf(name)
 	if err != nil {
 		return nil, err
 	}
-	a := &Attachment{sup: sup}
-	err = sup.onLoop(func(l *runLoop) {
+	// The loop fills its own copy: a caller that gave up never reads it.
+	connected := make(chan *Attachment, 1)
+	err = sup.onLoop(ctx, func(l *runLoop) {
 		if cols > 0 && rows > 0 {
 			l.resize(cols, rows)
 		}
-		a.client = &attachClient{out: make(chan []byte, attachQueue)}
+		a := &Attachment{sup: sup, client: &attachClient{out: make(chan []byte, attachQueue)}}
 		l.clients[a.client] = struct{}{}
 		a.Screen, a.Output = l.screen.Render(), a.client.out
+		connected <- a
 	})
 	if err != nil {
 		return nil, fmt.Errorf("attach %s: %w", name, err)
 	}
-	return a, nil
+	return <-connected, nil
 }
 
 // Input writes keystrokes to the process, as typed: they never count as a
@@ -71,13 +73,13 @@ func (a *Attachment) Resize(cols, rows int) error {
 	if cols <= 0 || rows <= 0 {
 		return fmt.Errorf("resize to %dx%d: want a positive size", cols, rows)
 	}
-	return a.sup.onLoop(func(l *runLoop) { l.resize(cols, rows) })
+	return a.sup.onLoop(context.Background(), func(l *runLoop) { l.resize(cols, rows) })
 }
 
 // Close detaches the terminal; the process goes on. The last terminal to
 // detach gives the process back its configured window.
 func (a *Attachment) Close() {
-	_ = a.sup.onLoop(func(l *runLoop) {
+	_ = a.sup.onLoop(context.Background(), func(l *runLoop) {
 		if _, ok := l.clients[a.client]; !ok {
 			return
 		}
@@ -91,19 +93,26 @@ func (a *Attachment) Close() {
 }
 
 // onLoop runs f on the run loop and waits for it; it fails once the run is
-// over.
-func (s *supervisor) onLoop(f func(*runLoop)) error {
+// over, or when ctx ends first: a run in its finish (reading the last of
+// its output, waiting for its strays) takes no request for a while, and a
+// caller may give up. f may still run after a give-up, so it must not
+// write what the caller reads once onLoop has failed.
+func (s *supervisor) onLoop(ctx context.Context, f func(*runLoop)) error {
 	done := make(chan struct{})
 	select {
 	case s.loopCh <- func(l *runLoop) { f(l); close(done) }:
 	case <-s.done:
 		return errNotRunning
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	select {
 	case <-done:
 		return nil
 	case <-s.done:
 		return errNotRunning
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -166,7 +175,7 @@ type ScreenText struct {
 // Screen returns what a running PTY process shows now: for a TUI, what a
 // person would see, where its log is a jumble of redraws. For a process
 // that ended, it is the screen it left, which holds why.
-func (e *Engine) Screen(name string) (ScreenText, error) {
+func (e *Engine) Screen(ctx context.Context, name string) (ScreenText, error) {
 	var last *ScreenText
 	_ = e.onProc(name, func(ps *procState) error {
 		if ps.sup == nil && ps.lastScreen != nil {
@@ -181,14 +190,16 @@ func (e *Engine) Screen(name string) (ScreenText, error) {
 	if err != nil {
 		return ScreenText{}, err
 	}
-	out := ScreenText{Name: name}
-	if err := sup.onLoop(func(l *runLoop) {
+	taken := make(chan ScreenText, 1)
+	if err := sup.onLoop(ctx, func(l *runLoop) {
+		out := ScreenText{Name: name}
 		out.Cols, out.Rows = l.screen.Size()
 		out.Text = l.screen.Text()
+		taken <- out
 	}); err != nil {
 		return ScreenText{}, fmt.Errorf("screen of %s: %w", name, err)
 	}
-	return out, nil
+	return <-taken, nil
 }
 
 // terminalOf returns the supervisor of name's running PTY process, or why

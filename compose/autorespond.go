@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -194,7 +195,7 @@ func (l *runLoop) watchDialogs() {
 func (l *runLoop) armAnswer(rule *autoRule, d time.Duration) {
 	gen, s := rule.gen, l.s
 	time.AfterFunc(d, func() {
-		_ = s.onLoop(func(l *runLoop) {
+		_ = s.onLoop(context.Background(), func(l *runLoop) {
 			a, ok, again := l.responder.settled(rule, gen, l.screen, time.Now())
 			if ok {
 				l.answer([]answer{a})

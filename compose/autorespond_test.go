@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -179,7 +180,7 @@ procs:
 	assert.Contains(t, moved.Message, `chose "Yes, I trust this folder"`)
 	te.waitInfo("agent", "still on screen: try 2")
 	te.waitState("agent", rules.StateReady)
-	scr, err := te.Screen("agent")
+	scr, err := te.Screen(context.Background(), "agent")
 	require.NoError(t, err)
 	assert.Contains(t, scr.Text, "trusted")
 }

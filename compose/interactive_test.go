@@ -169,7 +169,7 @@ func TestIdleActionsRunCycles(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, st.Idle)
 	assert.Equal(t, 2, st.Idle.Cycles)
-	screen, err := te.Screen("agent")
+	screen, err := te.Screen(context.Background(), "agent")
 	require.NoError(t, err)
 	assert.Contains(t, screen.Text, "done: continue", "the agent got the inputs")
 	assert.Equal(t, 100, screen.Cols)
@@ -208,7 +208,7 @@ procs:
 func TestAttachGetsScreenAndOutput(t *testing.T) {
 	te := startEngine(t, strings.Replace(fakeAgentConfig(""), `--work, "0.5"`, `--no-first-run, --work, "0.1"`, 1), Options{NoWatchdog: true})
 	te.waitState("agent", rules.StateReady)
-	a, err := te.Attach("agent", 0, 0)
+	a, err := te.Attach(context.Background(), "agent", 0, 0)
 	require.NoError(t, err)
 	defer a.Close()
 	redraw := rules.NewScreen(100, 30)
@@ -227,15 +227,15 @@ func TestAttachGetsScreenAndOutput(t *testing.T) {
 		}
 	}
 	require.NoError(t, a.Resize(90, 25))
-	screen, err := te.Screen("agent")
+	screen, err := te.Screen(context.Background(), "agent")
 	require.NoError(t, err)
 	assert.Equal(t, []int{90, 25}, []int{screen.Cols, screen.Rows}, "the window follows the attached terminal")
 	a.Close()
-	screen, err = te.Screen("agent")
+	screen, err = te.Screen(context.Background(), "agent")
 	require.NoError(t, err)
 	assert.Equal(t, []int{100, 30}, []int{screen.Cols, screen.Rows}, "the last detach restores the configured window")
 
-	_, err = te.Attach("nope", 0, 0)
+	_, err = te.Attach(context.Background(), "nope", 0, 0)
 	assert.ErrorIs(t, err, ErrUnknownProcess)
 }
 
@@ -254,7 +254,7 @@ procs:
 	te.send("node", "await new Promise(r => setTimeout(r, 500)); 6*7\r")
 	te.waitState("node", rules.StateBusy)
 	te.waitState("node", rules.StateReady)
-	screen, err := te.Screen("node")
+	screen, err := te.Screen(context.Background(), "node")
 	require.NoError(t, err)
 	assert.Contains(t, screen.Text, "42")
 }

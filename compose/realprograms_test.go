@@ -344,7 +344,7 @@ procs:
 	te.expectStates("py", rules.StateStarting, ready)
 	te.sendOK("py", "raise SystemExit('bye: the reason')\r")
 	te.expectStates("py", busy, rules.StateFailed)
-	scr, err := te.Screen("py")
+	scr, err := te.Screen(context.Background(), "py")
 	require.NoError(t, err)
 	assert.True(t, scr.Ended)
 	assert.Contains(t, scr.Text, "bye: the reason")

@@ -72,7 +72,7 @@ func TestResultTakesTheScreenWhenItReturns(t *testing.T) {
 	te.sendOK("agent", "later\r")
 	te.expectStates("agent", busy, ready)
 	require.Eventually(t, func() bool {
-		scr, err := te.Screen("agent")
+		scr, err := te.Screen(context.Background(), "agent")
 		return err == nil && strings.Contains(scr.Text, "background: done")
 	}, waitLimit, 20*time.Millisecond)
 	res, err = te.Wait(ctx, "agent", []rules.State{ready}, 0)

@@ -1,5 +1,10 @@
 package compose
 
+import (
+	"context"
+	"fmt"
+)
+
 // StyledScreen is what a PTY process shows now, with its colours: for the
 // dashboards, which draw it as a terminal would.
 type StyledScreen struct {
@@ -17,22 +22,27 @@ type StyledScreen struct {
 
 // StyledScreen returns what a running PTY process shows now, with its
 // colours and cursor; for one that ended, its last screen as Screen does.
-func (e *Engine) StyledScreen(name string) (StyledScreen, error) {
+func (e *Engine) StyledScreen(ctx context.Context, name string) (StyledScreen, error) {
 	sup, err := e.terminalOf(name)
 	if err == nil {
-		var out StyledScreen
-		err = sup.onLoop(func(l *runLoop) {
+		taken := make(chan StyledScreen, 1)
+		err = sup.onLoop(ctx, func(l *runLoop) {
+			out := StyledScreen{}
 			out.Name = name
 			out.Cols, out.Rows = l.screen.Size()
 			out.Text = l.screen.Text()
 			out.Styled = l.screen.StyledRows()
 			out.CursorCol, out.CursorRow, out.CursorVisible = l.screen.Cursor()
+			taken <- out
 		})
 		if err == nil {
-			return out, nil
+			return <-taken, nil
+		}
+		if ctx.Err() != nil {
+			return StyledScreen{}, fmt.Errorf("screen of %s: %w", name, err)
 		}
 	}
 	// Not running (any more): Screen says why, or gives the last screen.
-	st, err := e.Screen(name)
+	st, err := e.Screen(ctx, name)
 	return StyledScreen{ScreenText: st}, err
 }

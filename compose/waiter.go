@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -123,11 +124,20 @@ func (e *Engine) takeScreenNow(res *rules.Result, minRun int) {
 	if sup == nil {
 		return
 	}
-	var tail []string
-	if err := sup.onLoop(func(l *runLoop) { tail = l.screenTail() }); err == nil && len(tail) > 0 {
-		res.Logs = tail
+	// A run in its finish takes no request for a while: the result does not
+	// wait for it, and keeps the screen of its last verdict.
+	ctx, cancel := context.WithTimeout(context.Background(), screenNowLimit)
+	defer cancel()
+	taken := make(chan []string, 1)
+	if err := sup.onLoop(ctx, func(l *runLoop) { taken <- l.screenTail() }); err == nil {
+		if tail := <-taken; len(tail) > 0 {
+			res.Logs = tail
+		}
 	}
 }
+
+// screenNowLimit bounds how long a result waits for the screen of now.
+const screenNowLimit = time.Second
 
 // lastLinesOfRun returns the last log lines of the current run: a result speaks of
 // the run it waited for, never of output an earlier run left in the ring.

@@ -44,7 +44,7 @@ func (s *Server) handleAttach(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	a, err := s.engine.Attach(r.PathValue("name"), cols, rows)
+	a, err := s.engine.Attach(r.Context(), r.PathValue("name"), cols, rows)
 	if err != nil {
 		writeEngineError(w, err)
 		return

@@ -12,7 +12,7 @@ import (
 // with its colours and cursor (compose.StyledScreen).
 func (s *Server) handleScreen(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("styled") == "true" {
-		st, err := s.engine.StyledScreen(r.PathValue("name"))
+		st, err := s.engine.StyledScreen(r.Context(), r.PathValue("name"))
 		if err != nil {
 			writeEngineError(w, err)
 			return
@@ -20,7 +20,7 @@ func (s *Server) handleScreen(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, st)
 		return
 	}
-	st, err := s.engine.Screen(r.PathValue("name"))
+	st, err := s.engine.Screen(r.Context(), r.PathValue("name"))
 	if err != nil {
 		writeEngineError(w, err)
 		return
