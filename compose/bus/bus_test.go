@@ -1,7 +1,6 @@
-package compose
+package bus
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,46 +85,4 @@ func TestNextReusingKeepsTheQueue(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 	assert.Equal(t, 500, len(spare))
-}
-
-// The printer's pre-rendered prefixes print what it printed before: the
-// padded, coloured name; a process it was not told of looks like procs.
-// Lines it could not show are counted per process, with the file that has
-// them (issue 18 item 5).
-func TestPrinterPrefixes(t *testing.T) {
-	var out bytes.Buffer
-	p := NewPrinter(&out, []string{"web", "database"}, false)
-	p.print([]Event{
-		{Type: EventLine, Proc: "web", Raw: []byte("GET /")},
-		{Type: EventLine, Proc: "new", Raw: []byte("hello")},
-		{Type: EventInfo, Message: "all ready"},
-	}, map[string]int{"web": 2, "database": 1})
-	assert.Equal(t, "\x1b[1mprocs    | \x1b[22m1 line of database not shown (output too fast for this terminal); all are in .procs/logs/database.log\n"+
-		"\x1b[1mprocs    | \x1b[22m2 lines of web not shown (output too fast for this terminal); all are in .procs/logs/web.log\n"+
-		"\x1b[36mweb      | \x1b[0mGET /\n"+
-		"\x1b[1mnew      | \x1b[22mhello\n"+
-		"\x1b[1mprocs    | \x1b[22mall ready\n", out.String())
-
-	out.Reset()
-	p = NewPrinter(&out, []string{"web"}, true)
-	p.print([]Event{{Type: EventLine, Proc: "web", Raw: []byte("\x1b[32mok\x1b[0m")}}, nil)
-	assert.Equal(t, "web   | \x1b[32mok\x1b[0m\n", out.String(), "plain: no colour of procs', the child's kept")
-}
-
-// An idle reader waits with a small buffer; one that fills it reads into a
-// big one from the pool until a read would have fitted the small one again
-// (issue 18 item 4: 50 idle processes hold 1 KiB per stream, not 32 KiB).
-func TestReadBufferGrowsForBurstsOnly(t *testing.T) {
-	var buf readBuffer
-	defer buf.release()
-	assert.Equal(t, smallReadBuffer, len(buf.next()))
-	buf.done(10)
-	assert.Equal(t, smallReadBuffer, len(buf.next()), "a short read keeps the small buffer")
-	buf.done(smallReadBuffer)
-	assert.Equal(t, bigReadBuffer, len(buf.next()), "a full read takes the big one")
-	buf.done(bigReadBuffer / 2)
-	assert.Equal(t, bigReadBuffer, len(buf.next()), "still a burst")
-	buf.done(100)
-	assert.Nil(t, buf.big, "the big buffer goes back to the pool")
-	assert.Equal(t, smallReadBuffer, len(buf.next()))
 }
