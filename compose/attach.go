@@ -152,17 +152,6 @@ func windowOf(ps *procState) *pty.Winsize {
 	return &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}
 }
 
-// ScreenText is what a PTY process shows now.
-type ScreenText struct {
-	Name string `json:"name"`
-	Cols int    `json:"cols"`
-	Rows int    `json:"rows"`
-	// Text is the screen's rows, without the blank rows at the bottom.
-	Text string `json:"text"`
-	// Ended marks the last screen of a process that is no longer running.
-	Ended bool `json:"ended,omitempty"`
-}
-
 // Screen returns what a running PTY process shows now: for a TUI, what a
 // person would see, where its log is a jumble of redraws. For a process
 // that ended, it is the screen it left, which holds why.

@@ -2,7 +2,6 @@ package compose
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -14,13 +13,6 @@ import (
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
-
-// ErrUnknownProcess is returned for a process name not in the config. It is
-// config.ErrUnknownProcess, so errors.Is works whichever package returned it.
-var ErrUnknownProcess = config.ErrUnknownProcess
-
-// ErrShuttingDown is returned for requests that arrive while procs stops.
-var ErrShuttingDown = errors.New("procs is shutting down")
 
 // Options tunes an Engine.
 type Options struct {

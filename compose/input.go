@@ -246,25 +246,6 @@ func (s *supervisor) failPendingInput() {
 	}
 }
 
-// NotReadyForInputError is input refused because an interactive process is
-// not waiting for it (busy, starting, failed): it would be lost, or typed
-// into the middle of the program's work.
-type NotReadyForInputError struct {
-	Name  string
-	State rules.State
-	// Message is the process's own state message, e.g. `working: "✻ Thinking…"`.
-	Message string
-}
-
-// Error says why and what to do.
-func (e *NotReadyForInputError) Error() string {
-	msg := fmt.Sprintf("%s is %s, not ready for input", e.Name, e.State)
-	if e.Message != "" {
-		msg += " (" + e.Message + ")"
-	}
-	return msg + fmt.Sprintf("; wait for it with `procs wait %s --for ready`, or send anyway with --force (keys such as Ctrl-C are always accepted)", e.Name)
-}
-
 // acceptsInput reports whether an interactive process in state st waits for
 // input: at its prompt, or asked a question or a permission.
 func acceptsInput(st rules.State) bool {

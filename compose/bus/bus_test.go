@@ -5,17 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // lineEvents makes n line events of proc with lines of size bytes.
-func lineEvents(proc string, first, n, size int) []Event {
-	evs := make([]Event, n)
+func lineEvents(proc string, first, n, size int) []wire.Event {
+	evs := make([]wire.Event, n)
 	for i := range evs {
 		text := strconv.Itoa(first + i)
 		raw := []byte(text + strings.Repeat(" ", max(size-len(text), 0)))
-		evs[i] = Event{Type: EventLine, Proc: proc, Line: text, Raw: raw, Stream: "stdout"}
+		evs[i] = wire.Event{Type: wire.EventLine, Proc: proc, Line: text, Raw: raw, Stream: "stdout"}
 	}
 	return evs
 }
@@ -25,10 +26,10 @@ func lineEvents(proc string, first, n, size int) []Event {
 func TestPublishLinesKeepsOrder(t *testing.T) {
 	bus := NewBus()
 	withLines, without := bus.Subscribe(true), bus.Subscribe(false)
-	bus.Publish(Event{Type: EventState, Proc: "a", To: "starting"})
+	bus.Publish(wire.Event{Type: wire.EventState, Proc: "a", To: "starting"})
 	bus.PublishLines(lineEvents("a", 0, 3, 1))
 	bus.PublishLines(lineEvents("a", 3, 2, 1))
-	bus.Publish(Event{Type: EventState, Proc: "a", To: "ready"})
+	bus.Publish(wire.Event{Type: wire.EventState, Proc: "a", To: "ready"})
 
 	evs, dropped := withLines.Next()
 	require.Zero(t, dropped)
@@ -36,7 +37,7 @@ func TestPublishLinesKeepsOrder(t *testing.T) {
 	for i, ev := range evs {
 		assert.Equal(t, int64(i+1), ev.Seq)
 		assert.False(t, ev.Time.IsZero())
-		if ev.Type == EventLine {
+		if ev.Type == wire.EventLine {
 			assert.Equal(t, strconv.Itoa(i-1), ev.Line)
 		}
 	}
@@ -54,7 +55,7 @@ func TestSlowSubscriberIsBoundedByBytes(t *testing.T) {
 	for i := range pieces {
 		bus.PublishLines(lineEvents("a", i, 1, piece))
 	}
-	bus.Publish(Event{Type: EventState, Proc: "a", To: "ready"})
+	bus.Publish(wire.Event{Type: wire.EventState, Proc: "a", To: "ready"})
 	evs, dropped := sub.Next()
 	queued := 0
 	for _, ev := range evs {
@@ -62,7 +63,7 @@ func TestSlowSubscriberIsBoundedByBytes(t *testing.T) {
 	}
 	assert.LessOrEqual(t, queued, maxQueuedBytes)
 	assert.Equal(t, pieces, len(evs)-1+dropped, "every piece is queued or counted")
-	assert.Equal(t, EventState, evs[len(evs)-1].Type, "the state event is never dropped")
+	assert.Equal(t, wire.EventState, evs[len(evs)-1].Type, "the state event is never dropped")
 
 	// Once read, the queue takes lines again.
 	bus.PublishLines(lineEvents("a", 0, 1, 1))
