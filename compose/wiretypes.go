@@ -75,3 +75,6 @@ var NewBus = bus.NewBus
 
 // TotalDropped adds up the line events dropped for each process (bus.TotalDropped).
 var TotalDropped = bus.TotalDropped
+
+// Attachment is a terminal connected to a PTY process (wire.Attachment).
+type Attachment = wire.Attachment
