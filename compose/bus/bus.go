@@ -1,3 +1,11 @@
+// Package bus is the procs event bus: one publisher side (the engine loop
+// and the output readers) fans events out to subscribers (the printer, the
+// control API's streams), each with its own bounded queue, so a slow
+// subscriber never blocks a publisher or the others.
+//
+// It is a leaf beside compose/wire: it imports the standard library and
+// wire, nothing of the engine, so the control server can stream events
+// without linking the engine.
 package bus
 
 import (
