@@ -23,17 +23,9 @@ type attachClient struct {
 	out chan []byte
 }
 
-// Attachment is a terminal connected to a PTY process (procs attach): it
-// gets the current screen, then the raw output, and sends keystrokes and
-// window sizes. Closing it leaves the process running.
-type Attachment struct {
-	// Screen redraws what the process shows now; write it to the terminal
-	// before Output.
-	Screen []byte
-	// Output carries the process's output from the moment Screen was taken;
-	// it is closed when the run ends or the terminal falls too far behind.
-	Output <-chan []byte
-
+// attachedTerminal is the engine's side of an Attachment: the run loop
+// its keystrokes and window sizes go to.
+type attachedTerminal struct {
 	sup    *supervisor
 	client *attachClient
 }
@@ -51,9 +43,10 @@ func (e *Engine) Attach(ctx context.Context, name string, cols, rows int) (*Atta
 		if cols > 0 && rows > 0 {
 			l.resize(cols, rows)
 		}
-		a := &Attachment{sup: sup, client: &attachClient{out: make(chan []byte, attachQueue)}}
-		l.clients[a.client] = struct{}{}
-		a.Screen, a.Output = l.screen.Render(), a.client.out
+		t := &attachedTerminal{sup: sup, client: &attachClient{out: make(chan []byte, attachQueue)}}
+		l.clients[t.client] = struct{}{}
+		a := &Attachment{Terminal: t}
+		a.Screen, a.Output = l.screen.Render(), t.client.out
 		connected <- a
 	})
 	if err != nil {
@@ -64,27 +57,27 @@ func (e *Engine) Attach(ctx context.Context, name string, cols, rows int) (*Atta
 
 // Input writes keystrokes to the process, as typed: they never count as a
 // submitted prompt and are never refused.
-func (a *Attachment) Input(ctx context.Context, data []byte) error {
-	return a.sup.submitInput(ctx, data, false)
+func (t *attachedTerminal) Input(ctx context.Context, data []byte) error {
+	return t.sup.submitInput(ctx, data, false)
 }
 
 // Resize changes the window of the process's terminal.
-func (a *Attachment) Resize(cols, rows int) error {
+func (t *attachedTerminal) Resize(cols, rows int) error {
 	if cols <= 0 || rows <= 0 {
 		return fmt.Errorf("resize to %dx%d: want a positive size", cols, rows)
 	}
-	return a.sup.onLoop(context.Background(), func(l *runLoop) { l.resize(cols, rows) })
+	return t.sup.onLoop(context.Background(), func(l *runLoop) { l.resize(cols, rows) })
 }
 
 // Close detaches the terminal; the process goes on. The last terminal to
 // detach gives the process back its configured window.
-func (a *Attachment) Close() {
-	_ = a.sup.onLoop(context.Background(), func(l *runLoop) {
-		if _, ok := l.clients[a.client]; !ok {
+func (t *attachedTerminal) Close() {
+	_ = t.sup.onLoop(context.Background(), func(l *runLoop) {
+		if _, ok := l.clients[t.client]; !ok {
 			return
 		}
-		delete(l.clients, a.client)
-		close(a.client.out)
+		delete(l.clients, t.client)
+		close(t.client.out)
 		if len(l.clients) == 0 {
 			w := l.s.spec.window
 			l.resize(int(w.Cols), int(w.Rows))
@@ -159,17 +152,6 @@ func windowOf(ps *procState) *pty.Winsize {
 	}
 	cols, rows := windowSize(ps.cfg)
 	return &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}
-}
-
-// ScreenText is what a PTY process shows now.
-type ScreenText struct {
-	Name string `json:"name"`
-	Cols int    `json:"cols"`
-	Rows int    `json:"rows"`
-	// Text is the screen's rows, without the blank rows at the bottom.
-	Text string `json:"text"`
-	// Ended marks the last screen of a process that is no longer running.
-	Ended bool `json:"ended,omitempty"`
 }
 
 // Screen returns what a running PTY process shows now: for a TUI, what a

@@ -2,9 +2,11 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -16,7 +18,7 @@ func (e *Engine) Start(name string) (int, error) {
 	if doErr := e.do(func() { run, err = e.life.Start(name) }); doErr != nil {
 		return 0, doErr
 	}
-	return run, err
+	return run, apiError(err)
 }
 
 // Stop stops a process; it is not restarted by its policy.
@@ -43,7 +45,17 @@ func (e *Engine) Restart(name string) (int, error) {
 	}); doErr != nil {
 		return 0, doErr
 	}
-	return run, err
+	return run, apiError(err)
+}
+
+// apiError is an error of the machine as the API gives it: its
+// ErrShuttingDown is wire's (the two packages are leaves that do not
+// import each other).
+func apiError(err error) error {
+	if errors.Is(err, lifecycle.ErrShuttingDown) {
+		return ErrShuttingDown
+	}
+	return err
 }
 
 // Logs returns the last n lines (all kept lines when n <= 0) of a process.

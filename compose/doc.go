@@ -5,8 +5,9 @@
 // control API read.
 //
 // compose is the only package that starts processes. It may import
-// compose/config, rules and builtin-frameworks; it must not import
-// compose/control or any client of the API.
+// compose/config, compose/wire (the types of the API, which wiretypes.go
+// aliases), compose/bus, rules and builtin-frameworks; it must not import
+// compose/control or any client of the API (ARCHITECTURE.md §1).
 //
 // # Data path
 //

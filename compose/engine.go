@@ -13,13 +13,6 @@ import (
 	"github.com/procsdev/procs/compose/lifecycle"
 )
 
-// ErrUnknownProcess is returned for a process name not in the config. It is
-// config.ErrUnknownProcess, so errors.Is works whichever package returned it.
-var ErrUnknownProcess = config.ErrUnknownProcess
-
-// ErrShuttingDown is returned for requests that arrive while procs stops.
-var ErrShuttingDown = lifecycle.ErrShuttingDown
-
 // Options tunes an Engine.
 type Options struct {
 	// LogDir receives NAME.log for every process (default .procs/logs beside procs.yaml).

@@ -32,15 +32,6 @@ type idleState struct {
 	gen   int
 }
 
-// IdleStatus is the onIdle state of a process, as status and the API show it.
-type IdleStatus struct {
-	Paused    bool `json:"paused"`
-	Cycles    int  `json:"cycles"`
-	MaxCycles int  `json:"maxCycles,omitempty"`
-	// Step is the input of the cycle in progress that was sent last (1-based), 0 between cycles.
-	Step int `json:"step,omitempty"`
-}
-
 func (st *idleState) status() *IdleStatus {
 	s := &IdleStatus{Paused: st.paused, Cycles: st.cycles, MaxCycles: st.cfg.MaxCycles}
 	if st.inCycle {

@@ -216,14 +216,6 @@ func (l *logFile) rotate() {
 	}
 }
 
-// LogHealth is the state of a process log as status shows it.
-type LogHealth struct {
-	// Error is the write error in progress, "" while writes succeed.
-	Error string `json:"error,omitempty"`
-	// Lost counts the bytes that could not be written, over procs' life.
-	Lost int64 `json:"lost,omitempty"`
-}
-
 // health reports the write error in progress and the bytes lost.
 func (l *logFile) health() LogHealth {
 	l.mu.Lock()

@@ -8,16 +8,6 @@ import (
 	"github.com/procsdev/procs/compose/lifecycle"
 )
 
-// RestartPlan is what RestartMany set in motion.
-type RestartPlan struct {
-	// Waits are the runs to wait for, in start order: the processes named
-	// and the dependents that follow them (restart: true).
-	Waits []WaitTarget `json:"waits"`
-	// Notes say what the caller should know, such as a definition taken
-	// from the edited config file.
-	Notes []string `json:"notes,omitempty"`
-}
-
 // RestartMany restarts the processes matching patterns (names or globs such
 // as 'worker-*'; every process when there are none), in dependency order.
 // Unless noDeps, the dependents that declare restart: true follow each one
@@ -47,6 +37,7 @@ func (e *Engine) RestartMany(patterns []string, noDeps bool) (RestartPlan, error
 		plan.Notes = e.takeEditedDefinitions(names, onDisk, loadErr, found)
 		var targets []lifecycle.Target
 		targets, err = e.life.Restart(names, noDeps)
+		err = apiError(err)
 		plan.Waits = waitTargets(targets)
 	}); doErr != nil {
 		return RestartPlan{}, doErr

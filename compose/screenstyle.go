@@ -5,21 +5,6 @@ import (
 	"fmt"
 )
 
-// StyledScreen is what a PTY process shows now, with its colours: for the
-// dashboards, which draw it as a terminal would.
-type StyledScreen struct {
-	ScreenText
-	// Styled holds the rows of Text with their colours and attributes as
-	// SGR escape sequences (rules.Screen.StyledRows); nil for the last
-	// screen of a process that ended, which has only its text.
-	Styled []string `json:"styled,omitempty"`
-	// CursorCol and CursorRow say where the cursor is (from 0), when
-	// CursorVisible.
-	CursorCol     int  `json:"cursorCol"`
-	CursorRow     int  `json:"cursorRow"`
-	CursorVisible bool `json:"cursorVisible,omitempty"`
-}
-
 // StyledScreen returns what a running PTY process shows now, with its
 // colours and cursor; for one that ended, its last screen as Screen does.
 func (e *Engine) StyledScreen(ctx context.Context, name string) (StyledScreen, error) {

@@ -2,8 +2,11 @@
 // running `procs up` on a Unix socket in the project folder, and the client
 // the CLI commands use to talk to it (ARCHITECTURE.md §7).
 //
-// It imports the engine (compose), compose/config and rules, and never one of its own clients (mcp,
-// tui, webui).
+// It serves an Engine, the interface *compose.Engine implements, and does
+// not import the engine (compose) itself: the types it carries are
+// compose/wire's, its events come from compose/bus, and its clients (mcp,
+// tui, webui) link neither the engine nor process containment. It never
+// imports one of its own clients.
 package control
 
 import "time"

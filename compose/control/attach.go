@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // AttachProtocol is the Upgrade token of GET /v1/procs/{name}/attach. After
@@ -100,7 +100,7 @@ func copyOutput(conn net.Conn, output <-chan []byte, clientGone <-chan struct{})
 }
 
 // readFrames applies the client's frames until it closes the connection.
-func readFrames(ctx context.Context, r *bufio.Reader, a *compose.Attachment) {
+func readFrames(ctx context.Context, r *bufio.Reader, a *wire.Attachment) {
 	for {
 		kind, payload, err := readFrame(r)
 		if err != nil {

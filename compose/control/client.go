@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -94,13 +94,13 @@ type APIError struct {
 func (e *APIError) Error() string { return e.Message }
 
 // Unwrap maps statuses to the engine's sentinel errors, so callers can use
-// errors.Is(err, compose.ErrUnknownProcess).
+// errors.Is(err, wire.ErrUnknownProcess).
 func (e *APIError) Unwrap() error {
 	switch e.Status {
 	case http.StatusNotFound:
-		return compose.ErrUnknownProcess
+		return wire.ErrUnknownProcess
 	case http.StatusServiceUnavailable:
-		return compose.ErrShuttingDown
+		return wire.ErrShuttingDown
 	}
 	return nil
 }
@@ -170,14 +170,14 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 }
 
 // List returns the status of every process, in start order.
-func (c *Client) List(ctx context.Context) ([]compose.ProcStatus, error) {
-	var list []compose.ProcStatus
+func (c *Client) List(ctx context.Context) ([]wire.ProcStatus, error) {
+	var list []wire.ProcStatus
 	return list, c.getJSON(ctx, http.MethodGet, "/v1/procs", nil, nil, &list)
 }
 
 // Get returns the status of one process.
-func (c *Client) Get(ctx context.Context, name string) (compose.ProcStatus, error) {
-	var st compose.ProcStatus
+func (c *Client) Get(ctx context.Context, name string) (wire.ProcStatus, error) {
+	var st wire.ProcStatus
 	return st, c.getJSON(ctx, http.MethodGet, procPath(name, ""), nil, nil, &st)
 }
 

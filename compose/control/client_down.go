@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // DownAndWait asks procs to stop everything and returns once procs has
@@ -19,14 +19,14 @@ func (c *Client) DownAndWait(ctx context.Context) error {
 	streamDone := make(chan error, 1)
 	go func() {
 		streamDone <- c.Events(streamCtx, EventsOptions{After: -1, OnOpen: func() error { close(opened); return nil }},
-			func(compose.Event) error { return nil })
+			func(wire.Event) error { return nil })
 	}()
 	select {
 	case <-opened:
 	case err := <-streamDone:
 		return err
 	}
-	if err := c.Down(ctx); err != nil && !errors.Is(err, compose.ErrShuttingDown) {
+	if err := c.Down(ctx); err != nil && !errors.Is(err, wire.ErrShuttingDown) {
 		stopStream()
 		<-streamDone
 		return err

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // LogsOptions says which lines Logs returns.
@@ -81,7 +81,7 @@ type EventsOptions struct {
 // Events calls fn for each event until ctx ends, fn fails, or procs stops;
 // the last two return nil for a clean end and fn's error otherwise.
 // A Seq of 0 with Type "dropped" reports lines dropped for a slow reader.
-func (c *Client) Events(ctx context.Context, opts EventsOptions, fn func(compose.Event) error) error {
+func (c *Client) Events(ctx context.Context, opts EventsOptions, fn func(wire.Event) error) error {
 	query := url.Values{}
 	if opts.Lines {
 		query.Set("lines", "true")
@@ -109,10 +109,10 @@ func (c *Client) Events(ctx context.Context, opts EventsOptions, fn func(compose
 
 // EventDropped is the Type of the pseudo-event that reports dropped lines
 // (its Message says how many).
-const EventDropped compose.EventType = "dropped"
+const EventDropped wire.EventType = "dropped"
 
 // readSSE parses a Server-Sent Events stream of JSON events.
-func readSSE(ctx context.Context, body io.Reader, fn func(compose.Event) error) error {
+func readSSE(ctx context.Context, body io.Reader, fn func(wire.Event) error) error {
 	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	var kind, data string
@@ -139,13 +139,13 @@ func readSSE(ctx context.Context, body io.Reader, fn func(compose.Event) error) 
 	return endOfStream(ctx, sc.Err())
 }
 
-func decodeSSE(kind, data string) (compose.Event, error) {
+func decodeSSE(kind, data string) (wire.Event, error) {
 	if kind == string(EventDropped) {
 		var d struct{ Dropped int }
 		_ = json.Unmarshal([]byte(data), &d)
-		return compose.Event{Type: EventDropped, Time: time.Now(), Message: fmt.Sprintf("%d lines dropped", d.Dropped)}, nil
+		return wire.Event{Type: EventDropped, Time: time.Now(), Message: fmt.Sprintf("%d lines dropped", d.Dropped)}, nil
 	}
-	var ev compose.Event
+	var ev wire.Event
 	if err := json.Unmarshal([]byte(data), &ev); err != nil {
 		return ev, fmt.Errorf("read event: %w", err)
 	}

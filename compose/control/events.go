@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // handleEvents streams the bus as Server-Sent Events: each event is
@@ -40,7 +40,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	sub := s.engine.Bus().SubscribeSince(after, lines)
 	defer sub.Close()
 	sw := newStreamWriter(w, "text/event-stream")
-	sw.follow(r, sub, []byte(": ping\n\n"), func(buf *bytes.Buffer, events []compose.Event, dropped int) {
+	sw.follow(r, sub, []byte(": ping\n\n"), func(buf *bytes.Buffer, events []wire.Event, dropped int) {
 		if dropped > 0 {
 			fmt.Fprintf(buf, "event: dropped\ndata: {\"dropped\":%d}\n\n", dropped)
 		}
@@ -53,7 +53,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeSSE formats one event.
-func writeSSE(buf *bytes.Buffer, ev compose.Event) {
+func writeSSE(buf *bytes.Buffer, ev wire.Event) {
 	data, _ := json.Marshal(ev)
 	fmt.Fprintf(buf, "id: %d\ndata: %s\n\n", ev.Seq, data)
 }
@@ -73,7 +73,7 @@ func (s *Server) procFilter(w http.ResponseWriter, r *http.Request) ([]string, b
 	}
 	for _, name := range names {
 		if _, ok := s.engine.Config().Procs[name]; !ok {
-			writeError(w, http.StatusNotFound, "%v %q (known: %v)", compose.ErrUnknownProcess, name, s.engine.Config().Names())
+			writeError(w, http.StatusNotFound, "%v %q (known: %v)", wire.ErrUnknownProcess, name, s.engine.Config().Names())
 			return nil, false
 		}
 	}

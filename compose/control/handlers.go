@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -40,7 +40,7 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if list == nil {
-		list = []compose.ProcStatus{}
+		list = []wire.ProcStatus{}
 	}
 	writeJSON(w, http.StatusOK, list)
 }
@@ -101,7 +101,7 @@ func (s *Server) do(name string, act action) (int, error) {
 func (s *Server) actionTargets(name string, act action) ([]rules.State, error) {
 	p, ok := s.engine.Config().Procs[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %v)", compose.ErrUnknownProcess, name, s.engine.Config().Names())
+		return nil, fmt.Errorf("%w %q (known: %v)", wire.ErrUnknownProcess, name, s.engine.Config().Names())
 	}
 	if act == actionStop {
 		return []rules.State{rules.StateStopped}, nil
@@ -131,7 +131,7 @@ func (s *Server) wait(w http.ResponseWriter, r *http.Request, name string, targe
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	res, err := s.engine.Wait(ctx, name, targets, minRun)
-	if errors.Is(err, compose.ErrShuttingDown) {
+	if errors.Is(err, wire.ErrShuttingDown) {
 		// procs ended (every process failed, say) before the wait began:
 		// its last transition says why, not "procs is shutting down".
 		last, ok := s.lastTransition(name)
@@ -264,19 +264,19 @@ func durationParam(r *http.Request, key string, def time.Duration) (time.Duratio
 }
 
 // lastTransition is the last kept state event of a process.
-func (s *Server) lastTransition(name string) (compose.Event, bool) {
+func (s *Server) lastTransition(name string) (wire.Event, bool) {
 	sub := s.engine.Bus().SubscribeSince(0, false)
 	events, _ := sub.Next()
 	sub.Close()
 	for i := len(events) - 1; i >= 0; i-- {
-		if ev := events[i]; ev.Type == compose.EventState && ev.Proc == name {
+		if ev := events[i]; ev.Type == wire.EventState && ev.Proc == name {
 			return ev, true
 		}
 	}
-	return compose.Event{}, false
+	return wire.Event{}, false
 }
 
 // transitionMessage is the reason and message of a transition.
-func transitionMessage(ev compose.Event) string {
+func transitionMessage(ev wire.Event) string {
 	return ev.Reason.With(ev.Message)
 }

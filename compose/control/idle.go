@@ -4,13 +4,13 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // IdleResult is the answer of POST /v1/procs/{name}/pause and /resume.
 type IdleResult struct {
-	Name string             `json:"name"`
-	Idle compose.IdleStatus `json:"idle"`
+	Name string          `json:"name"`
+	Idle wire.IdleStatus `json:"idle"`
 }
 
 // handlePause pauses the onIdle actions of a process.
@@ -23,7 +23,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	s.writeIdle(w, r, s.engine.Resume)
 }
 
-func (s *Server) writeIdle(w http.ResponseWriter, r *http.Request, act func(string) (*compose.IdleStatus, error)) {
+func (s *Server) writeIdle(w http.ResponseWriter, r *http.Request, act func(string) (*wire.IdleStatus, error)) {
 	name := r.PathValue("name")
 	st, err := act(name)
 	if err != nil {

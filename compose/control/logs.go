@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/bus"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // defaultTail is how many lines logs returns when tail is not given.
@@ -33,7 +34,7 @@ func (s *Server) handleLogs(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var sub *compose.Subscription
+	var sub *bus.Subscription
 	if q.follow {
 		// Subscribe before reading the rings so no line falls in between.
 		sub = s.engine.Bus().Subscribe(true)
@@ -60,14 +61,14 @@ func (s *Server) handleLogs(w http.ResponseWriter, r *http.Request) {
 }
 
 // followLines streams new lines until the client goes away or stalls.
-func (s *Server) followLines(r *http.Request, sw *streamWriter, sub *compose.Subscription, q logsQuery, seen *seenLines) {
-	sw.follow(r, sub, nil, func(buf *bytes.Buffer, events []compose.Event, dropped int) {
+func (s *Server) followLines(r *http.Request, sw *streamWriter, sub *bus.Subscription, q logsQuery, seen *seenLines) {
+	sw.follow(r, sub, nil, func(buf *bytes.Buffer, events []wire.Event, dropped int) {
 		if dropped > 0 {
 			q.format(buf, LogLine{Proc: "procs", Time: time.Now(), Stream: "procs",
 				Line: fmt.Sprintf("(%d lines dropped: this client reads too slowly; see .procs/logs/)", dropped)})
 		}
 		for _, ev := range events {
-			if ev.Type != compose.EventLine || !slices.Contains(q.procs, ev.Proc) || seen.skip(ev) {
+			if ev.Type != wire.EventLine || !slices.Contains(q.procs, ev.Proc) || seen.skip(ev) {
 				continue
 			}
 			q.format(buf, LogLine{Proc: ev.Proc, Run: ev.Run, Time: ev.Time, Stream: ev.Stream, Line: ev.Line, Raw: rawIfDiffers(ev.Raw, ev.Line)})
@@ -192,7 +193,7 @@ func newSeen(sent []LogLine) *seenLines {
 	return s
 }
 
-func (s *seenLines) skip(ev compose.Event) bool {
+func (s *seenLines) skip(ev wire.Event) bool {
 	newest, ok := s.newest[ev.Proc]
 	if !ok || ev.Time.After(newest) {
 		return false

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -26,7 +26,7 @@ type ReloadRequest struct {
 // ReloadAnswer says what a reload did and, when waited for, how the
 // processes it started or restarted came up.
 type ReloadAnswer struct {
-	compose.Reconciled
+	wire.Reconciled
 	// Results are the results of the waits, in start order.
 	Results []rules.Result `json:"results"`
 }
@@ -122,7 +122,7 @@ func parseTimeout(w http.ResponseWriter, text string) (time.Duration, bool) {
 // waitTargets waits for each target in turn, within one timeout. A target
 // that follows another (restart: true) whose wait failed is not waited
 // for: it is not restarted, and its result says why.
-func (s *Server) waitTargets(ctx context.Context, targets []compose.WaitTarget, timeout time.Duration) []rules.Result {
+func (s *Server) waitTargets(ctx context.Context, targets []wire.WaitTarget, timeout time.Duration) []rules.Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	results := make([]rules.Result, 0, len(targets))

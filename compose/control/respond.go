@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // writeJSON sends v as the JSON body of a response with the given status.
@@ -27,9 +27,9 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 // shutting down 503, anything else (such as input to a stopped process) 409.
 func writeEngineError(w http.ResponseWriter, err error) {
 	switch {
-	case errors.Is(err, compose.ErrUnknownProcess):
+	case errors.Is(err, wire.ErrUnknownProcess):
 		writeError(w, http.StatusNotFound, "%v", err)
-	case errors.Is(err, compose.ErrShuttingDown):
+	case errors.Is(err, wire.ErrShuttingDown):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 	default:
 		writeError(w, http.StatusConflict, "%v", err)

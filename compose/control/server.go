@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/procsdev/procs/compose"
 )
 
 // Server timeouts: requests must send their headers promptly; streams set
@@ -26,7 +24,7 @@ const NotifyFDEnv = "PROCS_NOTIFY_FD"
 
 // Server serves the control API of one engine on the project's socket.
 type Server struct {
-	engine *compose.Engine
+	engine Engine
 	ep     *endpoint
 	http   *http.Server
 
@@ -47,7 +45,7 @@ const shutdownGrace = 2 * time.Second
 // Serve claims the project folder (refusing with an *AlreadyRunningError
 // when another procs runs there), listens on its socket and serves the API
 // in the background until ctx is done or Close is called.
-func Serve(ctx context.Context, e *compose.Engine, projectDir string) (*Server, error) {
+func Serve(ctx context.Context, e Engine, projectDir string) (*Server, error) {
 	ep, err := listen(projectDir)
 	if err != nil {
 		return nil, err

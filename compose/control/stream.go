@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/bus"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // Stream timing: a client that cannot take a write within
@@ -51,14 +52,14 @@ func (sw *streamWriter) flush() error {
 // client goes away or a write fails. Every heartbeatInterval it writes ping,
 // or only flushes when ping is empty (a format with no comment syntax); an
 // empty flush still reveals a vanished client.
-func (sw *streamWriter) follow(r *http.Request, sub *compose.Subscription, ping []byte, render func(buf *bytes.Buffer, events []compose.Event, dropped int)) {
+func (sw *streamWriter) follow(r *http.Request, sub *bus.Subscription, ping []byte, render func(buf *bytes.Buffer, events []wire.Event, dropped int)) {
 	heartbeat := time.NewTicker(heartbeatInterval)
 	defer heartbeat.Stop()
 	var buf bytes.Buffer
 	// Each batch is rendered before the next is taken, so its slice can be
 	// the queue again: a client following a flood of lines does not make
 	// the bus regrow a queue for every batch.
-	var spare []compose.Event
+	var spare []wire.Event
 	for {
 		select {
 		case <-r.Context().Done():
@@ -70,7 +71,7 @@ func (sw *streamWriter) follow(r *http.Request, sub *compose.Subscription, ping 
 		case <-sub.Ready():
 			events, dropped := sub.NextReusing(spare)
 			buf.Reset()
-			render(&buf, events, compose.TotalDropped(dropped))
+			render(&buf, events, bus.TotalDropped(dropped))
 			spare = events
 			if buf.Len() > 0 && sw.write(buf.Bytes()) != nil {
 				return

@@ -9,8 +9,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -44,9 +44,9 @@ func (s *Server) failure(c *control.Client, err error, name string) error {
 	case errors.Is(err, control.ErrNotRunning):
 		return failf("call the up tool to start the project in the background (or run `procs up -d` in that folder), then call this tool again.",
 			"No procs is running in %s.", s.opts.Dir)
-	case errors.Is(err, compose.ErrUnknownProcess):
+	case errors.Is(err, wire.ErrUnknownProcess):
 		return s.unknownProcess(c, name, err)
-	case errors.Is(err, compose.ErrShuttingDown):
+	case errors.Is(err, wire.ErrShuttingDown):
 		return failf("wait for it to stop (or call down), then call up to start it again.",
 			"procs in %s is shutting down.", s.opts.Dir)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -83,7 +83,7 @@ const reasonProcsStopped rules.Reason = "procs-stopped"
 // port-in-use, crash, ...), for the advice of a failed result.
 func reasonOf(ctx context.Context, c *control.Client, name string) rules.Reason {
 	st, err := c.Get(ctx, name)
-	if errors.Is(err, control.ErrNotRunning) || errors.Is(err, compose.ErrShuttingDown) {
+	if errors.Is(err, control.ErrNotRunning) || errors.Is(err, wire.ErrShuttingDown) {
 		return reasonProcsStopped
 	}
 	return st.Reason

@@ -7,8 +7,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // notifyInterval spaces the update notifications of a chatty process: a
@@ -117,8 +117,8 @@ func (w *logWatch) follow(opened chan struct{}) {
 	defer c.Close()
 	// Dropped lines need no mark of their own: they are dropped only
 	// while lines flood in, and the lines after them mark their process.
-	_ = c.Events(w.ctx, control.EventsOptions{Lines: true, After: -1, OnOpen: signalOpen}, func(ev compose.Event) error {
-		if ev.Type == compose.EventLine {
+	_ = c.Events(w.ctx, control.EventsOptions{Lines: true, After: -1, OnOpen: signalOpen}, func(ev wire.Event) error {
+		if ev.Type == wire.EventLine {
 			w.markDirty(ev.Proc)
 		}
 		return nil

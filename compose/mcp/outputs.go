@@ -3,8 +3,8 @@ package mcp
 import (
 	"time"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -32,7 +32,7 @@ type Process struct {
 }
 
 // processOf converts the control API's status.
-func processOf(st compose.ProcStatus) Process {
+func processOf(st wire.ProcStatus) Process {
 	ports := st.Ports
 	if ports == nil {
 		ports = []int{}

@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // The resource addresses.
@@ -101,7 +101,7 @@ func (s *Server) knownProcess(ctx context.Context, name string) (bool, error) {
 	}
 	defer c.Close()
 	_, err = c.Get(ctx, name)
-	if errors.Is(err, compose.ErrUnknownProcess) {
+	if errors.Is(err, wire.ErrUnknownProcess) {
 		return false, nil
 	}
 	return err == nil, err
@@ -125,7 +125,7 @@ func (s *Server) readLog(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 		b.WriteByte('\n')
 		return nil
 	})
-	if errors.Is(err, compose.ErrUnknownProcess) {
+	if errors.Is(err, wire.ErrUnknownProcess) {
 		return nil, notFound(req.Session, uri)
 	}
 	if err != nil {

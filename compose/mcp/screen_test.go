@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // TestAgentDrivesAREPLWithScreenAndKeys is an agent at a python REPL: it
@@ -24,18 +24,18 @@ procs:
 	c.waitReady(t, "py")
 	succeed[InputSent](t, c, "send_input", map[string]any{"name": "py", "text": "print(6*7)", "enter": true})
 	c.waitReady(t, "py")
-	screen := succeed[compose.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
+	screen := succeed[wire.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
 	assert.Contains(t, screen.Text, "\n42\n>>>", "the screen as a person sees it")
 
 	succeed[InputSent](t, c, "send_input", map[string]any{"name": "py", "text": "import time; time.sleep(60)", "enter": true})
 	// Busy: text is refused, a key is not.
 	require.Eventually(t, func() bool {
-		s := succeed[compose.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
+		s := succeed[wire.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
 		return strings.Contains(s.Text, "time.sleep(60)")
 	}, 20*time.Second, 20*time.Millisecond)
 	succeed[InputSent](t, c, "send_input", map[string]any{"name": "py", "keys": []string{"ctrl-c"}})
 	c.waitReady(t, "py")
-	screen = succeed[compose.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
+	screen = succeed[wire.ScreenText](t, c, "get_screen", map[string]any{"name": "py"})
 	assert.Contains(t, screen.Text, "KeyboardInterrupt")
 }
 

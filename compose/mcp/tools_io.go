@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // logsInput is the input of get_logs.
@@ -80,10 +80,10 @@ func (s *Server) addIOTools() {
 	}, s.getScreen)
 }
 
-func (s *Server) getScreen(ctx context.Context, _ *sdk.CallToolRequest, in screenInput) (*sdk.CallToolResult, compose.ScreenText, error) {
+func (s *Server) getScreen(ctx context.Context, _ *sdk.CallToolRequest, in screenInput) (*sdk.CallToolResult, wire.ScreenText, error) {
 	c, err := s.connect()
 	if err != nil {
-		return nil, compose.ScreenText{}, err
+		return nil, wire.ScreenText{}, err
 	}
 	defer c.Close()
 	st, err := c.Screen(ctx, in.Name)
@@ -154,7 +154,7 @@ func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in sendI
 	out := InputSent{Name: in.Name}
 	text := in.Text
 	for _, name := range in.Keys {
-		seq, err := compose.KeySequence(name)
+		seq, err := wire.KeySequence(name)
 		if err != nil {
 			return nil, out, failf("call again with known key names.", "%v", err)
 		}

@@ -10,9 +10,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -25,7 +25,7 @@ const historyLines = 1000
 
 type (
 	listMsg struct {
-		procs []compose.ProcStatus
+		procs []wire.ProcStatus
 		err   error
 	}
 	historyMsg struct {
@@ -189,7 +189,7 @@ func (m *Model) down() tea.Cmd {
 		return tea.Quit
 	}
 	return m.request(requestTimeout, func(ctx context.Context, c *control.Client) tea.Msg {
-		if err := c.Down(ctx); err != nil && !errors.Is(err, compose.ErrShuttingDown) {
+		if err := c.Down(ctx); err != nil && !errors.Is(err, wire.ErrShuttingDown) {
 			return actionMsg{text: "down: " + err.Error(), failed: true}
 		}
 		return nil
@@ -207,7 +207,7 @@ func (m *Model) sendLine(name, text string) tea.Cmd {
 }
 
 // togglePause pauses the onIdle actions of a process, or resumes them.
-func (m *Model) togglePause(p compose.ProcStatus) tea.Cmd {
+func (m *Model) togglePause(p wire.ProcStatus) tea.Cmd {
 	if p.Idle == nil {
 		m.setStatus(p.Name+" has no onIdle actions to pause", true)
 		return nil
@@ -226,7 +226,7 @@ func (m *Model) togglePause(p compose.ProcStatus) tea.Cmd {
 }
 
 // attach hands the terminal to procs attach until Ctrl-] detaches.
-func (m *Model) attach(p compose.ProcStatus) tea.Cmd {
+func (m *Model) attach(p wire.ProcStatus) tea.Cmd {
 	switch {
 	case !p.PTY:
 		m.setStatus(p.Name+" does not run in a terminal: use i to send it a line", true)

@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // reconnectDelay is how long the feed waits before dialling a procs that
@@ -26,7 +26,7 @@ const requestTimeout = 5 * time.Second
 type connectedMsg struct {
 	client *control.Client
 	info   control.Info
-	procs  []compose.ProcStatus
+	procs  []wire.ProcStatus
 }
 
 // disconnectedMsg says the feed lost procs (or never reached it) and is
@@ -34,7 +34,7 @@ type connectedMsg struct {
 type disconnectedMsg struct{ err error }
 
 // eventMsg is one event of procs' event stream.
-type eventMsg compose.Event
+type eventMsg wire.Event
 
 // feed keeps the dashboard connected to the procs of one folder: it dials
 // it, sends its state and then each event as messages, and dials again
@@ -99,7 +99,7 @@ func (f *feed) session(ctx context.Context, push func(tea.Msg)) error {
 		push(connectedMsg{client: c, info: info, procs: list})
 		return nil
 	}
-	err = c.Events(ctx, control.EventsOptions{Lines: true, After: -1, OnOpen: opened}, func(ev compose.Event) error {
+	err = c.Events(ctx, control.EventsOptions{Lines: true, After: -1, OnOpen: opened}, func(ev wire.Event) error {
 		push(eventMsg(ev))
 		return nil
 	})

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 func texts(b *logBuffer) []string {
@@ -55,12 +55,12 @@ func TestLogBufferKeepsTheLastLines(t *testing.T) {
 func TestQueueDropsLinesNeverStates(t *testing.T) {
 	q := newQueue()
 	for range maxPendingLines + 5 {
-		q.push(eventMsg{Type: compose.EventLine, Line: "x"})
+		q.push(eventMsg{Type: wire.EventLine, Line: "x"})
 	}
-	q.push(eventMsg{Type: compose.EventState, Proc: "web"})
+	q.push(eventMsg{Type: wire.EventState, Proc: "web"})
 	batch := q.take()
 	assert.Len(t, batch, maxPendingLines+2)
-	assert.Equal(t, compose.EventState, batch[maxPendingLines].(eventMsg).Type)
+	assert.Equal(t, wire.EventState, batch[maxPendingLines].(eventMsg).Type)
 	assert.Equal(t, "5 lines dropped while the dashboard caught up", batch[maxPendingLines+1].(eventMsg).Message)
 	assert.Empty(t, q.take())
 }
@@ -82,7 +82,7 @@ func TestQueueForwardsEverythingInOrder(t *testing.T) {
 	const n = 5000
 	go func() {
 		for i := range n {
-			q.push(eventMsg{Type: compose.EventState, Seq: int64(i)})
+			q.push(eventMsg{Type: wire.EventState, Seq: int64(i)})
 		}
 	}()
 	next := int64(0)

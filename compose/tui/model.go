@@ -9,8 +9,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -59,7 +59,7 @@ type Model struct {
 	connErr   string
 	info      control.Info
 
-	procs    []compose.ProcStatus
+	procs    []wire.ProcStatus
 	selected int
 	logs     map[string]*logBuffer
 	screens  map[string]string
@@ -166,7 +166,7 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 			return tea.Quit
 		}
 	case eventMsg:
-		return m.onEvent(compose.Event(msg))
+		return m.onEvent(wire.Event(msg))
 	case listMsg:
 		m.listing = false
 		if msg.err == nil {
@@ -198,9 +198,9 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 }
 
 // onEvent applies one event of the stream.
-func (m *Model) onEvent(ev compose.Event) tea.Cmd {
+func (m *Model) onEvent(ev wire.Event) tea.Cmd {
 	switch ev.Type {
-	case compose.EventLine:
+	case wire.EventLine:
 		m.buffer(ev.Proc).add(logLine{time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line})
 		if cur, ok := m.current(); ok && cur.Name == ev.Proc {
 			m.logDirty = true
@@ -210,7 +210,7 @@ func (m *Model) onEvent(ev compose.Event) tea.Cmd {
 		}
 	case control.EventDropped:
 		m.setStatus(ev.Message, true)
-	case compose.EventState:
+	case wire.EventState:
 		for i := range m.procs {
 			p := &m.procs[i]
 			if p.Name != ev.Proc {
@@ -240,7 +240,7 @@ func boolInt(b bool) int {
 }
 
 // setProcs replaces the list, keeping the selection on the same name.
-func (m *Model) setProcs(list []compose.ProcStatus) {
+func (m *Model) setProcs(list []wire.ProcStatus) {
 	name := ""
 	if cur, ok := m.current(); ok {
 		name = cur.Name
@@ -257,9 +257,9 @@ func (m *Model) setProcs(list []compose.ProcStatus) {
 }
 
 // current is the selected process.
-func (m *Model) current() (compose.ProcStatus, bool) {
+func (m *Model) current() (wire.ProcStatus, bool) {
 	if m.selected < 0 || m.selected >= len(m.procs) {
-		return compose.ProcStatus{}, false
+		return wire.ProcStatus{}, false
 	}
 	return m.procs[m.selected], true
 }

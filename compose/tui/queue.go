@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // maxPendingLines bounds the lines waiting for the dashboard; past it,
@@ -36,7 +36,7 @@ func newQueue() *queue { return &queue{ready: make(chan struct{}, 1)} }
 // push adds a message, dropping a line when too many wait.
 func (q *queue) push(msg tea.Msg) {
 	q.mu.Lock()
-	if ev, ok := msg.(eventMsg); ok && ev.Type == compose.EventLine {
+	if ev, ok := msg.(eventMsg); ok && ev.Type == wire.EventLine {
 		if q.lines >= maxPendingLines {
 			q.dropped++
 			q.mu.Unlock()

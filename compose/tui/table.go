@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // column is one column of the process list.
@@ -18,17 +18,17 @@ type column struct {
 	width int
 	// priority orders the columns kept on a narrow terminal: lower first.
 	priority int
-	cell     func(m *Model, p compose.ProcStatus) string
+	cell     func(m *Model, p wire.ProcStatus) string
 }
 
 // columns of the process list, left to right; REASON takes what is left.
 var columns = []column{
-	{title: "NAME", width: 14, priority: 0, cell: func(_ *Model, p compose.ProcStatus) string { return p.Name }},
-	{title: "STATE", width: 19, priority: 0, cell: func(m *Model, p compose.ProcStatus) string { return m.styles.state(p.State) }},
-	{title: "RUN", width: 4, priority: 1, cell: func(_ *Model, p compose.ProcStatus) string { return strconv.Itoa(p.Run) }},
-	{title: "PORTS", width: 12, priority: 3, cell: func(_ *Model, p compose.ProcStatus) string { return ports(p.Ports) }},
-	{title: "UPTIME", width: 8, priority: 2, cell: func(m *Model, p compose.ProcStatus) string { return m.uptime(p) }},
-	{title: "RESTARTS", width: 9, priority: 4, cell: func(_ *Model, p compose.ProcStatus) string { return strconv.Itoa(p.Restarts) }},
+	{title: "NAME", width: 14, priority: 0, cell: func(_ *Model, p wire.ProcStatus) string { return p.Name }},
+	{title: "STATE", width: 19, priority: 0, cell: func(m *Model, p wire.ProcStatus) string { return m.styles.state(p.State) }},
+	{title: "RUN", width: 4, priority: 1, cell: func(_ *Model, p wire.ProcStatus) string { return strconv.Itoa(p.Run) }},
+	{title: "PORTS", width: 12, priority: 3, cell: func(_ *Model, p wire.ProcStatus) string { return ports(p.Ports) }},
+	{title: "UPTIME", width: 8, priority: 2, cell: func(m *Model, p wire.ProcStatus) string { return m.uptime(p) }},
+	{title: "RESTARTS", width: 9, priority: 4, cell: func(_ *Model, p wire.ProcStatus) string { return strconv.Itoa(p.Restarts) }},
 }
 
 // reasonMinWidth is the narrowest REASON column worth showing.
@@ -105,12 +105,12 @@ func (m *Model) renderTable() []string {
 }
 
 // reasonOf is the reason of a state and its message, when it has them.
-func reasonOf(p compose.ProcStatus) string {
+func reasonOf(p wire.ProcStatus) string {
 	return p.Reason.With(p.Message)
 }
 
 // uptime is how long the current run has been running, blank when none.
-func (m *Model) uptime(p compose.ProcStatus) string {
+func (m *Model) uptime(p wire.ProcStatus) string {
 	if p.StartedAt == nil || p.State.Terminal() {
 		return "-"
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -22,7 +22,7 @@ func offline(t *testing.T, opts Options, width, height int) *Model {
 	started := time.Now().Add(-90 * time.Second)
 	m.now = func() time.Time { return started.Add(95 * time.Second) }
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
-	m.Update(connectedMsg{info: control.Info{PID: 42, StartedAt: started}, procs: []compose.ProcStatus{
+	m.Update(connectedMsg{info: control.Info{PID: 42, StartedAt: started}, procs: []wire.ProcStatus{
 		{Name: "db", State: rules.StateReady, Run: 1, StartedAt: &started, Ports: []int{5432}, Reason: "ready", Message: "accepting connections"},
 		{Name: "api", State: rules.StateStarting, Run: 2, Restarts: 1, StartedAt: &started, Ports: []int{}},
 		{Name: "agent", State: rules.StateBusy, Run: 1, PTY: true, StartedAt: &started},
@@ -35,11 +35,11 @@ func plain(m *Model) string { return ansi.Strip(m.render()) }
 func TestStateEventsUpdateTheList(t *testing.T) {
 	m := offline(t, Options{}, 120, 30)
 	assert.Contains(t, plain(m), "1 ready, 1 starting, 1 busy")
-	m.Update(eventMsg{Type: compose.EventState, Proc: "api", Run: 2, From: rules.StateStarting, To: rules.StateFailed,
+	m.Update(eventMsg{Type: wire.EventState, Proc: "api", Run: 2, From: rules.StateStarting, To: rules.StateFailed,
 		Reason: "exited", Message: "exit code 3", Time: time.Now()})
 	assert.Contains(t, plain(m), "api   failed")
 	assert.Contains(t, plain(m), "exited: exit code 3")
-	m.Update(eventMsg{Type: compose.EventState, Proc: "api", Run: 3, From: rules.StateFailed, To: rules.StateStarting, Time: time.Now()})
+	m.Update(eventMsg{Type: wire.EventState, Proc: "api", Run: 3, From: rules.StateFailed, To: rules.StateStarting, Time: time.Now()})
 	row := lineOf(plain(m), "api")
 	assert.Equal(t, []string{"api", "starting", "3"}, strings.Fields(row)[:3])
 	assert.Contains(t, row, " 2 ", "a new run counts as a restart")
@@ -47,9 +47,9 @@ func TestStateEventsUpdateTheList(t *testing.T) {
 
 func TestLineEventsFillTheSelectedLog(t *testing.T) {
 	m := offline(t, Options{}, 100, 30)
-	m.Update(eventMsg{Type: compose.EventLine, Proc: "db", Line: "db: checkpoint", Stream: "stdout", Time: time.Now()})
-	m.Update(eventMsg{Type: compose.EventLine, Proc: "db", Line: "db: disk almost full", Stream: "stderr", Time: time.Now()})
-	m.Update(eventMsg{Type: compose.EventLine, Proc: "api", Line: "api: not shown", Stream: "stdout", Time: time.Now()})
+	m.Update(eventMsg{Type: wire.EventLine, Proc: "db", Line: "db: checkpoint", Stream: "stdout", Time: time.Now()})
+	m.Update(eventMsg{Type: wire.EventLine, Proc: "db", Line: "db: disk almost full", Stream: "stderr", Time: time.Now()})
+	m.Update(eventMsg{Type: wire.EventLine, Proc: "api", Line: "api: not shown", Stream: "stdout", Time: time.Now()})
 	s := plain(m)
 	assert.Contains(t, s, "  db: checkpoint")
 	assert.Contains(t, s, "! db: disk almost full")
@@ -114,7 +114,7 @@ func TestResizeKeepsTheScreenToTheWindow(t *testing.T) {
 func TestWrapKeyTogglesWrapping(t *testing.T) {
 	m := offline(t, Options{}, 60, 20)
 	long := strings.Repeat("word ", 30)
-	m.Update(eventMsg{Type: compose.EventLine, Proc: "db", Line: long, Stream: "stdout", Time: time.Now()})
+	m.Update(eventMsg{Type: wire.EventLine, Proc: "db", Line: long, Stream: "stdout", Time: time.Now()})
 	assert.NotContains(t, plain(m), "wrap")
 	m.Update(keyMsg("w"))
 	assert.Contains(t, plain(m), " · wrap")
@@ -126,7 +126,7 @@ func TestWrapKeyTogglesWrapping(t *testing.T) {
 func TestScrollKeysLeaveAndResumeFollowing(t *testing.T) {
 	m := offline(t, Options{}, 80, 20)
 	for i := range 100 {
-		m.Update(eventMsg{Type: compose.EventLine, Proc: "db", Line: "line " + string(rune('a'+i%26)), Stream: "stdout"})
+		m.Update(eventMsg{Type: wire.EventLine, Proc: "db", Line: "line " + string(rune('a'+i%26)), Stream: "stdout"})
 	}
 	assert.Contains(t, plain(m), "following")
 	m.Update(keyMsg("pgup"))
@@ -190,7 +190,7 @@ func TestKeysThatNeedAProcessSaySoWhenTheyCannot(t *testing.T) {
 func TestSearchPromptTypesAndCancels(t *testing.T) {
 	m := offline(t, Options{}, 100, 30)
 	for _, l := range []string{"alpha", "beta", "Alphabet"} {
-		m.Update(eventMsg{Type: compose.EventLine, Proc: "db", Line: l, Stream: "stdout"})
+		m.Update(eventMsg{Type: wire.EventLine, Proc: "db", Line: l, Stream: "stdout"})
 	}
 	m.Update(keyMsg("/"))
 	for _, r := range "alp" {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 const twoProcs = `
@@ -93,7 +93,7 @@ func TestPageJSON(t *testing.T) {
 	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'self'")
 
 	resp = h.do(t, in, "GET", "/v1/procs", nil)
-	var list []compose.ProcStatus
+	var list []wire.ProcStatus
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
 	resp.Body.Close()
 	require.Len(t, list, 2)

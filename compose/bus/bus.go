@@ -1,50 +1,20 @@
-package compose
+// Package bus is the procs event bus: one publisher side (the engine loop
+// and the output readers) fans events out to subscribers (the printer, the
+// control API's streams), each with its own bounded queue, so a slow
+// subscriber never blocks a publisher or the others.
+//
+// It is a leaf beside compose/wire: it imports the standard library and
+// wire, nothing of the engine, so the control server can stream events
+// without linking the engine.
+package bus
 
 import (
 	"sync"
 	"time"
 	"unsafe"
 
-	"github.com/procsdev/procs/rules"
+	"github.com/procsdev/procs/compose/wire"
 )
-
-// EventType says what an Event reports.
-type EventType string
-
-// The event types.
-const (
-	// EventState is a state transition of a process.
-	EventState EventType = "state"
-	// EventLine is one line of a process's output.
-	EventLine EventType = "line"
-	// EventInfo is a notable action with no state change (an autoRespond answer, a backoff delay).
-	EventInfo EventType = "info"
-)
-
-// Event is one thing that happened, as published on the bus. State events
-// are never dropped; line events may be dropped for a subscriber that reads
-// too slowly (the log file keeps every line).
-type Event struct {
-	Seq     int64        `json:"seq"`
-	Type    EventType    `json:"type"`
-	Time    time.Time    `json:"time"`
-	Proc    string       `json:"proc"`
-	Run     int          `json:"run"`
-	From    rules.State  `json:"from,omitempty"`
-	To      rules.State  `json:"to,omitempty"`
-	Reason  rules.Reason `json:"reason,omitempty"`
-	Message string       `json:"message,omitempty"`
-	// Line is the ANSI-stripped text of a line event.
-	Line string `json:"line,omitempty"`
-	// Raw is the line as the process wrote it, colours included.
-	Raw    []byte `json:"-"`
-	Stream string `json:"stream,omitempty"`
-	// DurationMs is, for a transition to ready, how long the run took to get there.
-	DurationMs int64 `json:"durationMs,omitempty"`
-	// Recoverable marks a failed state the program recovers from by itself
-	// (an agent's rate limit); the process keeps running.
-	Recoverable bool `json:"recoverable,omitempty"`
-}
 
 // maxQueuedBytes and maxQueuedLines bound what a slow subscriber can hold
 // back; past either, line events are dropped for that subscriber and
@@ -59,7 +29,7 @@ const (
 
 // queuedSize is what a queued line event is counted as against
 // maxQueuedBytes: its bytes and the event itself.
-func queuedSize(ev *Event) int { return len(ev.Raw) + int(unsafe.Sizeof(Event{})) }
+func queuedSize(ev *wire.Event) int { return len(ev.Raw) + int(unsafe.Sizeof(wire.Event{})) }
 
 // Bus fans events out to subscribers, each with its own queue, so a slow
 // subscriber never blocks the publisher or the others.
@@ -67,7 +37,7 @@ type Bus struct {
 	mu      sync.Mutex
 	seq     int64
 	subs    map[*Subscription]struct{}
-	history []Event // recent state events, for late subscribers and resumption
+	history []wire.Event // recent state events, for late subscribers and resumption
 }
 
 // historySize is how many recent state events the bus keeps.
@@ -79,7 +49,7 @@ func NewBus() *Bus {
 }
 
 // Publish stamps ev with a sequence number and queues it for every subscriber.
-func (b *Bus) Publish(ev Event) {
+func (b *Bus) Publish(ev wire.Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.seq++
@@ -87,7 +57,7 @@ func (b *Bus) Publish(ev Event) {
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}
-	if ev.Type != EventLine {
+	if ev.Type != wire.EventLine {
 		b.history = append(b.history, ev)
 		if len(b.history) > historySize {
 			b.history = b.history[len(b.history)-historySize:]
@@ -104,7 +74,7 @@ func (b *Bus) Publish(ev Event) {
 // evs is not kept: the caller may reuse it. It reports whether a
 // subscriber is more than half way to dropping lines: a publisher that can
 // wait a moment (yield) gives it the chance to catch up.
-func (b *Bus) PublishLines(evs []Event) (behind bool) {
+func (b *Bus) PublishLines(evs []wire.Event) (behind bool) {
 	if len(evs) == 0 {
 		return false
 	}
@@ -155,7 +125,7 @@ type Subscription struct {
 	ready chan struct{}
 
 	mu          sync.Mutex
-	queue       []Event
+	queue       []wire.Event
 	queued      int // line events in queue
 	queuedBytes int // their queuedSize
 	// dropped counts the line events dropped since the last Next, by process.
@@ -163,12 +133,12 @@ type Subscription struct {
 	closed  bool
 }
 
-func (s *Subscription) push(ev Event) {
-	if ev.Type == EventLine && !s.lines {
+func (s *Subscription) push(ev wire.Event) {
+	if ev.Type == wire.EventLine && !s.lines {
 		return
 	}
 	s.mu.Lock()
-	if ev.Type == EventLine && !s.room(&ev) {
+	if ev.Type == wire.EventLine && !s.room(&ev) {
 		s.drop(ev.Proc)
 		s.mu.Unlock()
 		return
@@ -180,7 +150,7 @@ func (s *Subscription) push(ev Event) {
 
 // pushLines queues the line events evs, dropping (and counting) those past
 // the bounds; it reports whether the queue is past half its bounds.
-func (s *Subscription) pushLines(evs []Event) (behind bool) {
+func (s *Subscription) pushLines(evs []wire.Event) (behind bool) {
 	if !s.lines {
 		return false
 	}
@@ -200,7 +170,7 @@ func (s *Subscription) pushLines(evs []Event) (behind bool) {
 
 // room counts the line event ev as queued if the bounds allow it. Callers
 // hold mu.
-func (s *Subscription) room(ev *Event) bool {
+func (s *Subscription) room(ev *wire.Event) bool {
 	size := queuedSize(ev)
 	if s.queued >= maxQueuedLines || (s.queued > 0 && s.queuedBytes+size > maxQueuedBytes) {
 		return false
@@ -230,7 +200,7 @@ func (s *Subscription) Ready() <-chan struct{} { return s.ready }
 
 // Next takes every queued event, and the number of line events dropped since
 // the last call because the subscriber was too slow.
-func (s *Subscription) Next() (events []Event, dropped int) {
+func (s *Subscription) Next() (events []wire.Event, dropped int) {
 	events, byProc := s.NextReusing(nil)
 	return events, TotalDropped(byProc)
 }
@@ -249,13 +219,13 @@ func TotalDropped(byProc map[string]int) (total int) {
 // queue again, so a steady stream of lines does not regrow a queue from
 // nothing after every call. The dropped line events are counted by
 // process (nil when none were).
-func (s *Subscription) NextReusing(spare []Event) (events []Event, dropped map[string]int) {
+func (s *Subscription) NextReusing(spare []wire.Event) (events []wire.Event, dropped map[string]int) {
 	clear(spare) // keep no line bytes alive through the spare slice
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if spare == nil {
 		// The first call: a queue as big as this one saves regrowing it.
-		spare = make([]Event, 0, len(s.queue))
+		spare = make([]wire.Event, 0, len(s.queue))
 	}
 	events, s.queue = s.queue, spare[:0]
 	dropped, s.dropped = s.dropped, nil

@@ -1,0 +1,52 @@
+package control
+
+import (
+	"context"
+
+	"github.com/procsdev/procs/compose/bus"
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/wire"
+	"github.com/procsdev/procs/rules"
+)
+
+// Engine is what the server asks of the engine it serves: one method per
+// thing a route does. *compose.Engine implements it; the server never sees
+// more of it, so control links none of the engine.
+type Engine interface {
+	// Config is the config being run.
+	Config() *config.Config
+	// Bus carries every state and line event.
+	Bus() *bus.Bus
+
+	// Status and StatusOf are snapshots of every process, or one.
+	Status() ([]wire.ProcStatus, error)
+	StatusOf(name string) (wire.ProcStatus, error)
+	// Logs returns the last n lines of a process.
+	Logs(name string, n int) ([]rules.Line, error)
+	// Wait waits until a run of name from minRun on reaches one of targets
+	// or gives up, and says how it went.
+	Wait(ctx context.Context, name string, targets []rules.State, minRun int) (rules.Result, error)
+
+	// Start, Stop and Restart act on one process and return its run.
+	Start(name string) (int, error)
+	Stop(name string) (int, error)
+	Restart(name string) (int, error)
+	// RestartMany restarts the processes matching patterns in dependency order.
+	RestartMany(patterns []string, noDeps bool) (wire.RestartPlan, error)
+	// Reload reads the config again and applies it.
+	Reload(only []string) (wire.Reconciled, error)
+	// Down stops every process and ends the run.
+	Down() error
+
+	// Input writes text to a process's input.
+	Input(ctx context.Context, name string, text []byte, force bool) error
+	// Pause and Resume hold and release a process's onIdle actions.
+	Pause(name string) (*wire.IdleStatus, error)
+	Resume(name string) (*wire.IdleStatus, error)
+	// Screen and StyledScreen are what a PTY process shows now.
+	// Both give up when ctx ends (a run in its finish answers late).
+	Screen(ctx context.Context, name string) (wire.ScreenText, error)
+	StyledScreen(ctx context.Context, name string) (wire.StyledScreen, error)
+	// Attach connects a terminal of cols×rows to a running PTY process.
+	Attach(ctx context.Context, name string, cols, rows int) (*wire.Attachment, error)
+}

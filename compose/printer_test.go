@@ -1,0 +1,32 @@
+package compose
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The printer's pre-rendered prefixes print what it printed before: the
+// padded, coloured name; a process it was not told of looks like procs.
+// Lines it could not show are counted per process, with the file that has
+// them (issue 18 item 5).
+func TestPrinterPrefixes(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, []string{"web", "database"}, false)
+	p.print([]Event{
+		{Type: EventLine, Proc: "web", Raw: []byte("GET /")},
+		{Type: EventLine, Proc: "new", Raw: []byte("hello")},
+		{Type: EventInfo, Message: "all ready"},
+	}, map[string]int{"web": 2, "database": 1})
+	assert.Equal(t, "\x1b[1mprocs    | \x1b[22m1 line of database not shown (output too fast for this terminal); all are in .procs/logs/database.log\n"+
+		"\x1b[1mprocs    | \x1b[22m2 lines of web not shown (output too fast for this terminal); all are in .procs/logs/web.log\n"+
+		"\x1b[36mweb      | \x1b[0mGET /\n"+
+		"\x1b[1mnew      | \x1b[22mhello\n"+
+		"\x1b[1mprocs    | \x1b[22mall ready\n", out.String())
+
+	out.Reset()
+	p = NewPrinter(&out, []string{"web"}, true)
+	p.print([]Event{{Type: EventLine, Proc: "web", Raw: []byte("\x1b[32mok\x1b[0m")}}, nil)
+	assert.Equal(t, "web   | \x1b[32mok\x1b[0m\n", out.String(), "plain: no colour of procs', the child's kept")
+}

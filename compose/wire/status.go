@@ -1,0 +1,58 @@
+package wire
+
+import (
+	"time"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/rules"
+)
+
+// ProcStatus is a snapshot of one process, as status, the API and MCP show it.
+type ProcStatus struct {
+	Name      string       `json:"name"`
+	State     rules.State  `json:"state"`
+	Kind      config.Kind  `json:"kind"`
+	Run       int          `json:"run"`
+	PID       int          `json:"pid,omitempty"`
+	Ports     []int        `json:"ports"`
+	Port      int          `json:"port,omitempty"`
+	StartedAt *time.Time   `json:"startedAt,omitempty"`
+	ReadyAt   *time.Time   `json:"readyAt,omitempty"`
+	Since     time.Time    `json:"since"`
+	UptimeMs  int64        `json:"uptimeMs,omitempty"`
+	Restarts  int          `json:"restarts"`
+	Reason    rules.Reason `json:"reason,omitempty"`
+	Message   string       `json:"message,omitempty"`
+	Line      string       `json:"line,omitempty"`
+	ExitCode  *int         `json:"exitCode,omitempty"`
+	Preset    string       `json:"preset,omitempty"`
+	Command   string       `json:"command"`
+	DependsOn []string     `json:"dependsOn,omitempty"`
+	// Recoverable marks a failed state the program retries by itself.
+	Recoverable bool `json:"recoverable,omitempty"`
+	// Interactive marks a process classified by its screen (agent, shell, REPL).
+	Interactive bool `json:"interactive,omitempty"`
+	// PTY marks a process running in a pseudo-terminal (procs attach works).
+	PTY bool `json:"pty,omitempty"`
+	// Idle is the state of its onIdle actions, if it has any.
+	Idle *IdleStatus `json:"idle,omitempty"`
+	// Log tells a failing log file (a full disk) and the bytes it lost.
+	Log *LogHealth `json:"log,omitempty"`
+}
+
+// IdleStatus is the onIdle state of a process, as status and the API show it.
+type IdleStatus struct {
+	Paused    bool `json:"paused"`
+	Cycles    int  `json:"cycles"`
+	MaxCycles int  `json:"maxCycles,omitempty"`
+	// Step is the input of the cycle in progress that was sent last (1-based), 0 between cycles.
+	Step int `json:"step,omitempty"`
+}
+
+// LogHealth is the state of a process log as status shows it.
+type LogHealth struct {
+	// Error is the write error in progress, "" while writes succeed.
+	Error string `json:"error,omitempty"`
+	// Lost counts the bytes that could not be written, over procs' life.
+	Lost int64 `json:"lost,omitempty"`
+}
