@@ -21,7 +21,7 @@ func lineEvents(proc string, first, n, size int) []Event {
 	return evs
 }
 
-// Issue 18 item 3: the lines of one read are published at once, in order,
+// The lines of one read are published at once, in order,
 // with consecutive sequence numbers, to every subscriber that takes lines.
 func TestPublishLinesKeepsOrder(t *testing.T) {
 	bus := NewBus()
@@ -91,7 +91,7 @@ func TestNextReusingKeepsTheQueue(t *testing.T) {
 // The printer's pre-rendered prefixes print what it printed before: the
 // padded, coloured name; a process it was not told of looks like procs.
 // Lines it could not show are counted per process, with the file that has
-// them (issue 18 item 5).
+// them.
 func TestPrinterPrefixes(t *testing.T) {
 	var out bytes.Buffer
 	p := NewPrinter(&out, []string{"web", "database"}, false)
@@ -114,7 +114,7 @@ func TestPrinterPrefixes(t *testing.T) {
 
 // An idle reader waits with a small buffer; one that fills it reads into a
 // big one from the pool until a read would have fitted the small one again
-// (issue 18 item 4: 50 idle processes hold 1 KiB per stream, not 32 KiB).
+// (so 50 idle processes hold 1 KiB per stream, not 32 KiB).
 func TestReadBufferGrowsForBurstsOnly(t *testing.T) {
 	var buf readBuffer
 	defer buf.release()

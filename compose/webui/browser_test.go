@@ -233,7 +233,7 @@ func lastIndexOf(list []string, s string) int {
 	return -1
 }
 
-// Issue 19: a page open when procs restarts says so, and how to open it
+// A page open when procs restarts says so, and how to open it
 // again, rather than retrying for ever a sign-in the new procs refuses.
 func TestBrowserSaysProcsRestarted(t *testing.T) {
 	tab := browser(t)
