@@ -18,7 +18,7 @@ import (
 // connection … without authentication", access-log lines of the probes.
 // None of them is a failure: every line of the captures recorded with such
 // clients (testdata/captures/PRESET/clients-*) is checked against the
-// error patterns of the server's preset (issue 13, item 5); the replay of
+// error patterns of the server's preset; the replay of
 // TestCaptureVerdicts checks the run is ready all the same.
 func TestEarlyClientLinesAreNotErrors(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(ownCaptures, "*", "clients-*"))

@@ -7,7 +7,7 @@ import (
 )
 
 // A preset is matched on the program that runs, never on an option's
-// value or a script's argument (issue 13, item 4).
+// value or a script's argument.
 func TestDetectMatchesTheProgramThatRuns(t *testing.T) {
 	for command, want := range map[string]string{
 		// Clients and tools of a server are not the server.

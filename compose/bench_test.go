@@ -17,7 +17,7 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// The benchmarks of issue 5. Run them with
+// The benchmarks of the engine. Run them with
 //
 //	go test ./compose -run '^$' -bench . -benchtime 100x
 //

@@ -15,7 +15,7 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// Issue 13 item 6, end to end with the real servers: a command that puts
+// End to end with the real servers: a command that puts
 // itself in the background exits 0 while the daemon holds the port. procs
 // fails it with the fix named and stops the daemon: the port is free and
 // the daemon gone, and the next start is not refused.

@@ -9,7 +9,7 @@ import (
 )
 
 // A task ends when it exits: it never takes a server preset's readyTimeout,
-// which would kill a long query (issue 13, item 4).
+// which would kill a long query.
 func TestDetectionOfTaskTakesNoReadyTimeout(t *testing.T) {
 	task := &config.Proc{Name: "dump", Command: config.Command{Shell: "postgres --single -D db"}, Kind: config.KindTask}
 	d, err := DetectionOf(task)

@@ -43,6 +43,23 @@
 //     one goroutine sweeps strays, one look serving every run that ended
 //     meanwhile. They are never stopped: they must outlive every child procs
 //     starts.
+//   - Without cgroups but with a watchdog and the subreaper, the first
+//     enroll starts spawner.watchStrays (enroll.go): every strayScanEvery it
+//     looks for processes re-parented to procs that carry no owner marker
+//     (holding spawner.forking exclusively, so a child being forked is not
+//     taken for a stray) and tells the watchdogs about them. Nothing
+//     announces a re-parenting, so it polls; like the spawner it is never
+//     stopped.
+//   - One file watch per process whose definition has watch: (watching.go,
+//     watch.go). Engine.syncWatches, on the engine loop after each turn,
+//     starts fileWatch.run for a new or edited definition and cancels the
+//     watch of one that changed or is gone, and all of them once shutdown
+//     begins; Engine.Run cancels and waits for every watch before it returns
+//     (watchers.close). fileWatch.run reads fsnotify's events (fsnotify reads
+//     the kernel on a goroutine of its own, ended by the Close that run
+//     defers), waits for a pause of the debounce, and posts the change to
+//     the engine loop (Engine.post), where watchTriggered restarts the
+//     process: the watch goroutine touches no engine state.
 //   - Stopping an adopted daemon (daemon.go) reaps each of its roots on a
 //     goroutine of its own, bounded by the stop's grace time.
 //
@@ -59,8 +76,9 @@
 //   - spawner.children (the direct children, for the stray sweep) and
 //     spawner.engines, under spawner.mu; spawner.forking, held shared by
 //     each fork until its child is recorded and exclusively while strays
-//     are told from children; the cgroup manager, and the watchdog
-//     connection (Track/Untrack).
+//     are told from children; spawner.reported (the unmarked strays
+//     already told to the watchdogs), under spawner.reportMu; the cgroup
+//     manager, and the watchdog connection (Track/Untrack).
 //   - childProc.inputMu orders writes to a child's stdin or terminal
 //     between the input writer and attached terminals.
 package compose

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -168,7 +169,7 @@ func skipWithoutCgroups(t *testing.T) {
 	t.Helper()
 	cg, err := newCgroupSet("test-" + instanceID())
 	if err != nil {
-		t.Skipf("cgroups v2 not writable here: %v", err)
+		testenv.Missing(t, fmt.Sprintf("cgroups v2 are not writable here: %v", err))
 	}
 	cg.close()
 }

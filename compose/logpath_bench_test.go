@@ -13,7 +13,7 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// The benchmarks of issue 18 items 3 and 4: the path of a line from a
+// The benchmarks of the log path: the path of a line from a
 // child's pipe to the log file, the ring, the bus and the terminal. Run
 // them with
 //
@@ -137,7 +137,7 @@ func padded(out []byte, width int) []byte {
 // BenchmarkLongLine sends one 64 MiB line without a newline (then "ready")
 // through the log path and reports the most heap it took while it passed
 // (peak-MiB, sampled) and what it keeps once written (kept-MiB, after a GC):
-// issue 18 item 4 wants under 16 MiB and next to nothing.
+// the peak should stay under 16 MiB and what is kept next to nothing.
 func BenchmarkLongLine(b *testing.B) {
 	var peak, kept float64
 	for b.Loop() {

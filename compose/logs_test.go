@@ -98,7 +98,7 @@ procs:
 	}
 }
 
-// Issue 18 item 5: logs: {maxSize, keep} sets the retention, at the top
+// logs: {maxSize, keep} sets the retention, at the top
 // level and per process: keep rotated files are kept, newest .1, and
 // together with NAME.log they end with the newest lines, in order; keep 0
 // keeps NAME.log alone.

@@ -8,7 +8,7 @@ import (
 
 // An idle reader waits with a small buffer; one that fills it reads into a
 // big one from the pool until a read would have fitted the small one again
-// (issue 18 item 4: 50 idle processes hold 1 KiB per stream, not 32 KiB).
+// (so 50 idle processes hold 1 KiB per stream, not 32 KiB).
 func TestReadBufferGrowsForBurstsOnly(t *testing.T) {
 	var buf readBuffer
 	defer buf.release()

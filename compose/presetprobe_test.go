@@ -37,7 +37,7 @@ while True:
     c.close()
 `
 
-// Issue 13 item 9: a preset's greeting holds readiness back until the
+// A preset's greeting holds readiness back until the
 // server answers it, on a real socket; before, the ready line and the open
 // port made it ready while it still answered -LOADING.
 func TestPresetProbeHoldsReadyUntilTheServerAnswers(t *testing.T) {

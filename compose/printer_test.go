@@ -10,7 +10,7 @@ import (
 // The printer's pre-rendered prefixes print what it printed before: the
 // padded, coloured name; a process it was not told of looks like procs.
 // Lines it could not show are counted per process, with the file that has
-// them (issue 18 item 5).
+// them.
 func TestPrinterPrefixes(t *testing.T) {
 	var out bytes.Buffer
 	p := NewPrinter(&out, []string{"web", "database"}, false)

@@ -2,11 +2,11 @@ package compose
 
 import (
 	"net"
-	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/testenv"
 )
 
 // freePort returns a TCP port nothing listens on at the moment.
@@ -18,16 +18,11 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// needProgram skips a test whose programs are not installed; under
-// PROCS_REQUIRE_E2E=1 it fails instead.
+// needProgram looks each program up through testenv: a missing one skips
+// the test, naming it (fails it under PROCS_REQUIRE_E2E=1).
 func needProgram(t *testing.T, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		if _, err := exec.LookPath(name); err != nil {
-			if os.Getenv("PROCS_REQUIRE_E2E") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs it)", name)
-			}
-			t.Skipf("%s is not installed", name)
-		}
+		testenv.LookPath(t, name)
 	}
 }

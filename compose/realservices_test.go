@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -63,9 +64,7 @@ func postgresDir(t *testing.T) (dir string, runAs []string) {
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Skip("running as root and no postgres user")
-		}
+		testenv.Need(t, "a postgres user to run postgres as, since this runs as root (the postgresql package makes it)", err == nil)
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		require.NoError(t, os.Chown(dir, uid, gid))

@@ -48,7 +48,7 @@ procs:
 `, script), Options{NoWatchdog: true})
 }
 
-// TestResultTakesTheScreenWhenItReturns (issue 15 items 11 and 13): a
+// TestResultTakesTheScreenWhenItReturns: a
 // wait's logs are the screen of the moment it returns, and its message
 // tells this wait, not the run's start-up.
 func TestResultTakesTheScreenWhenItReturns(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// TestStopWaitsForTheWholeGroup is issue 15 item 7: with a leader that
+// TestStopWaitsForTheWholeGroup: with a leader that
 // exits at once on SIGTERM (runuser, a wrapper shell) while the server it
 // started takes a moment to shut down cleanly, stop returns only once the
 // server is done, not by killing it as soon as the leader is gone.

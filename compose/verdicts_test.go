@@ -28,7 +28,7 @@ func (te *testEngine) waitResult(name string) rules.Result {
 	return res
 }
 
-// Issue 13 item 1: a process with nothing to wait for that dies at once is
+// A process with nothing to wait for that dies at once is
 // failed with its exit and last lines, never ready, while the one beside it
 // is ready once it has run for the settle window.
 func TestInstantCrashIsNeverReady(t *testing.T) {
@@ -50,7 +50,7 @@ procs:
 	}
 }
 
-// Issue 13 items 2 and 8: a server that prints a traceback and stays alive
+// A server that prints a traceback and stays alive
 // (Django's autoreloader after an import error) is failed with the line
 // that explains it, the result shows that line and where, and procs stops
 // the run (its restart policy then applies).
@@ -105,7 +105,7 @@ time.sleep(60)
 	return script
 }
 
-// Issue 13 item 7: a ready line that comes before the port (uvicorn
+// A ready line that comes before the port (uvicorn
 // --reload) is not ready until the process tree listens on the configured
 // port; and status shows the ports of a run a line made ready.
 func TestReadyLineWaitsForConfiguredPort(t *testing.T) {

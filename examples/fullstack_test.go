@@ -3,7 +3,6 @@ package examples_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"testing"
@@ -42,10 +41,7 @@ func requireFullstackPrograms(t *testing.T) {
 	testenv.LookPath(t, "psql")
 	testenv.LookPath(t, "redis-server")
 	testenv.LookPath(t, "/usr/bin/flask")
-	python := testenv.LookPath(t, "/usr/bin/python3")
-	if out, err := exec.Command(python, "-c", "import flask, psycopg2, redis").CombinedOutput(); err != nil {
-		testenv.Missing(t, "Debian's python3-flask, python3-psycopg2 and python3-redis are not all installed (.ci/run installs them): "+string(out))
-	}
+	testenv.PythonModules(t, testenv.SystemPython, "flask", "psycopg2", "redis")
 	if os.Geteuid() == 0 {
 		testenv.LookPath(t, "runuser")
 		if _, err := user.Lookup("postgres"); err != nil {

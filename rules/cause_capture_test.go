@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The pairs of real lines of issue 13 item 2: the first explains the
+// Pairs of real lines of one failure: the first explains the
 // failure better than the second.
 func TestCauseRankOfRealPairs(t *testing.T) {
 	better := [][2]string{
@@ -78,7 +78,7 @@ func TestFixtureFailureCauses(t *testing.T) {
 	}
 }
 
-// The repros of issue 13 item 2 as crashes, with no error pattern: the exit
+// Real failures replayed as crashes, with no error pattern: the exit
 // quotes the line that explains it.
 func TestFixtureCrashCauses(t *testing.T) {
 	tests := []struct{ capture, message string }{

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// Issue 13 item 6: a service that exits 0 leaving a daemon is failed with
+// A service that exits 0 leaving a daemon is failed with
 // the fix named, not "a service is expected to keep running".
 func TestDaemonizedExit(t *testing.T) {
 	tests := []struct{ command, hint string }{

@@ -416,8 +416,8 @@ func TestDetectorNothingToWaitFor(t *testing.T) {
 	assert.Equal(t, t0.Add(50*time.Millisecond), deadline, "stabilityDelay overrides the settle window")
 }
 
-// The repros of issue 13: a worker importing a missing module, and `sh -c
-// 'echo boom >&2; exit 2'`, both dead before the settle window ends.
+// A worker importing a missing module, and `sh -c 'echo boom >&2; exit 2'`,
+// both dead before the settle window ends, are failed, never ready.
 func TestDetectorDiesInsideSettleWindow(t *testing.T) {
 	tests := []struct {
 		name  string

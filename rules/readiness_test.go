@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Issue 13 item 7: uvicorn --reload says "Uvicorn running on" about 250 ms
+// uvicorn --reload says "Uvicorn running on" about 250 ms
 // before its worker listens. With a port configured, or a preset's ready
 // line naming one, the run is ready only once its tree listens on it.
 func TestReadyLineWaitsForItsPort(t *testing.T) {

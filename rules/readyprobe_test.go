@@ -12,7 +12,7 @@ func probeAt(at time.Duration, ok bool, answer, err string) step {
 	return step{at, Event{Kind: EventProbe, Probe: ProbeResult{Kind: ProbeTCP, OK: ok, Answer: answer, Err: err, Time: t0.Add(at)}}}
 }
 
-// Issue 13 item 9: a preset's probe (redis PING → +PONG) holds readiness
+// A preset's probe (redis PING → +PONG) holds readiness
 // back while its server's port is open but the server does not answer as
 // it should, and counts only for a port its own tree listens on.
 func TestReadyProbeGatesReadiness(t *testing.T) {

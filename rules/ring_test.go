@@ -65,7 +65,7 @@ func TestResultJSON(t *testing.T) {
 	assert.JSONEq(t, `{"name":"db","success":false,"state":"failed","run":1,"durationMs":0,"message":"crash: exit code 1","ports":[],"logs":[]}`, string(data))
 }
 
-// Issue 18 item 4: a ring is bounded by the bytes of its lines as well as
+// A ring is bounded by the bytes of its lines as well as
 // their number, and a plain line's text and raw bytes count once.
 func TestRingBoundedByBytes(t *testing.T) {
 	r := NewRingSized(1000, 10<<10)

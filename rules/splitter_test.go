@@ -162,7 +162,7 @@ func abs(n int) int {
 	return n
 }
 
-// Issue 18 item 3: the lines of one Write cost one allocation together,
+// The lines of one Write cost one allocation together,
 // and a plain line's Text is its Raw bytes, not a second copy.
 func TestSplitterAllocatesPerWriteNotPerLine(t *testing.T) {
 	var got []Line

@@ -20,6 +20,7 @@ import (
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
 	"github.com/procsdev/procs/internal/fakeagent"
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -32,7 +33,8 @@ const agentDeadline = 30 * time.Second
 // pause and resume like a user or an orchestrator would.
 func TestAgentScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Files: globFiles(t, "testdata/agent_*.txtar"),
+		Files:     globFiles(t, "testdata/agent_*.txtar"),
+		Condition: testenv.ScriptCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
 			env.Setenv("FAKEAGENT", fakeagent.Script())

@@ -12,7 +12,7 @@ import (
 	"github.com/procsdev/procs/internal/benchmetric"
 )
 
-// The CLI benchmarks of issue 6: whole `procs` commands, client process
+// The CLI benchmarks: whole `procs` commands, client process
 // start included, against a `procs up -d` in a temporary project.
 //
 //	go test ./cmd/procs -run '^$' -bench CLI -benchtime 50x

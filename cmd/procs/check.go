@@ -30,14 +30,14 @@ type checkError struct {
 }
 
 func (a *app) checkCommand() *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Validate procs.yaml and report every problem with file:line:col",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON {
-				return a.checkJSON()
+			if jsonOut.on() {
+				return a.checkJSON(jsonOut)
 			}
 			cfg, err := a.loadConfig()
 			if err != nil {
@@ -50,12 +50,12 @@ func (a *app) checkCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"ok", "processes", "errors": [{file, line, col, path, message}]}`)
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, `print {"ok", "processes", "errors": [{file, line, col, path, message}]}`)
 	return cmd
 }
 
 // checkJSON validates and prints the outcome as JSON; exit 2 on errors.
-func (a *app) checkJSON() error {
+func (a *app) checkJSON(jsonOut *jsonOutput) error {
 	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
 	res := checkResult{Errors: []checkError{}}
 	var cfgErrs config.ConfigErrors
@@ -69,7 +69,7 @@ func (a *app) checkJSON() error {
 	default:
 		res.Errors = append(res.Errors, checkError{Message: err.Error(), Text: err.Error()})
 	}
-	if printErr := a.printJSON(res); printErr != nil {
+	if printErr := jsonOut.print(res); printErr != nil {
 		return printErr
 	}
 	if !res.OK {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -110,13 +109,6 @@ func (a *app) clientError(err error) error {
 		return withCode(exitUsage, err)
 	}
 	return withCode(exitFailure, err)
-}
-
-// printJSON writes v as one line of JSON.
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // printResult writes a structured result for people: one line saying how

@@ -9,7 +9,7 @@ import (
 )
 
 func (a *app) configCommand() *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Print the resolved config: procs.yaml, procs.override.yaml, PROCS_* variables and --set, merged",
@@ -19,21 +19,20 @@ func (a *app) configCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if jsonOut.on() {
+				return jsonOut.print(cfg)
+			}
 			out, err := json.MarshalIndent(cfg, "", "  ")
 			if err != nil {
 				return withCode(exitFailure, fmt.Errorf("encode config: %w", err))
 			}
-			if !asJSON {
-				if out, err = yaml.JSONToYAML(out); err != nil {
-					return withCode(exitFailure, fmt.Errorf("encode config: %w", err))
-				}
-				fmt.Fprint(a.stdout, string(out))
-				return nil
+			if out, err = yaml.JSONToYAML(out); err != nil {
+				return withCode(exitFailure, fmt.Errorf("encode config: %w", err))
 			}
-			fmt.Fprintln(a.stdout, string(out))
+			fmt.Fprint(a.stdout, string(out))
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print JSON instead of YAML")
 	return cmd
 }

@@ -46,14 +46,14 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	if opts.ui {
 		a.openRemoteDashboard(ctx, c)
 	}
-	if !opts.wait && opts.asJSON {
-		return a.printJSON(map[string]any{"pid": pid, "log": relPath(logPath)})
+	if !opts.wait && opts.jsonOut.on() {
+		return opts.jsonOut.print(map[string]any{"pid": pid, "log": relPath(logPath)})
 	}
 	if !opts.wait {
 		fmt.Fprintf(a.stdout, "procs running in the background (pid %d); output in %s\n", pid, relPath(logPath))
 		return nil
 	}
-	err = a.waitAllReady(ctx, c, opts.asJSON)
+	err = a.waitAllReady(ctx, c, opts.jsonOut)
 	if errors.Is(err, compose.ErrShuttingDown) || errors.Is(err, control.ErrNotRunning) {
 		// It ended at once (every process failed to start): its own
 		// output says why.
@@ -186,7 +186,7 @@ func foregroundArgs(args []string) []string {
 // terminal a line per process shows what it waits for, then its result
 // (progress); piped, or with --json, nothing shows until the end, and then
 // in start order.
-func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) error {
+func (a *app) waitAllReady(ctx context.Context, c *control.Client, jsonOut *jsonOutput) error {
 	deadline, _ := ctx.Deadline()
 	// procs' own waits end a little before this command gives up, so what
 	// each process was doing when time ran out is printed.
@@ -194,10 +194,10 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) 
 	wait := max(left-time.Second, left/2)
 	var failed bool
 	var err error
-	if !asJSON && a.stdoutIsTerminal() {
+	if !jsonOut.on() && a.stdoutIsTerminal() {
 		failed, err = a.waitShowingProgress(ctx, c, wait)
 	} else {
-		failed, err = a.waitQuietly(ctx, c, wait, asJSON)
+		failed, err = a.waitQuietly(ctx, c, wait, jsonOut)
 	}
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
@@ -214,7 +214,7 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client, asJSON bool) 
 
 // waitQuietly is waitAllReady when piped or with --json: the results are
 // printed once the wait ends, in start order.
-func (a *app) waitQuietly(ctx context.Context, c *control.Client, wait time.Duration, asJSON bool) (failed bool, err error) {
+func (a *app) waitQuietly(ctx context.Context, c *control.Client, wait time.Duration, jsonOut *jsonOutput) (failed bool, err error) {
 	var held []placedResult
 	err = c.WaitAll(ctx, wait, func(place int, res rules.Result) bool {
 		held = append(held, placedResult{place, res})
@@ -223,8 +223,8 @@ func (a *app) waitQuietly(ctx context.Context, c *control.Client, wait time.Dura
 	})
 	slices.SortFunc(held, func(x, y placedResult) int { return x.place - y.place })
 	for _, h := range held {
-		if asJSON {
-			_ = a.printJSON(h.res)
+		if jsonOut.on() {
+			_ = jsonOut.print(h.res)
 		} else {
 			a.printResult(h.res)
 		}

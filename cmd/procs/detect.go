@@ -14,7 +14,7 @@ import (
 )
 
 func (a *app) detectCommand() *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "detect [NAME...]",
 		Short: "Explain which preset each process uses, why, and what will make it ready or failed",
@@ -45,14 +45,14 @@ Nothing is started.`,
 				}
 				choices = append(choices, c)
 			}
-			if asJSON {
-				return a.printJSON(choices)
+			if jsonOut.on() {
+				return jsonOut.print(choices)
 			}
 			a.printChoices(choices)
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the explanation as JSON")
 	return cmd
 }
 

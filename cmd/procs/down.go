@@ -12,7 +12,7 @@ import (
 func (a *app) downCommand() *cobra.Command {
 	var (
 		timeout time.Duration
-		asJSON  bool
+		jsonOut *jsonOutput
 	)
 	cmd := &cobra.Command{
 		Use:   "down",
@@ -22,8 +22,8 @@ func (a *app) downCommand() *cobra.Command {
 			sess, err := a.connect()
 			if errors.Is(err, errNoProcs) {
 				// Idempotent, so `trap 'procs down' EXIT` works.
-				if asJSON {
-					return a.printJSON(map[string]bool{"stopped": true, "running": false})
+				if jsonOut.on() {
+					return jsonOut.print(map[string]bool{"stopped": true, "running": false})
 				}
 				fmt.Fprintln(a.stdout, "procs is not running")
 				return nil
@@ -41,15 +41,15 @@ func (a *app) downCommand() *cobra.Command {
 				}
 				return a.clientError(err)
 			}
-			if asJSON {
-				return a.printJSON(map[string]bool{"stopped": true})
+			if jsonOut.on() {
+				return jsonOut.print(map[string]bool{"stopped": true})
 			}
 			fmt.Fprintln(a.stdout, "procs stopped")
 			return nil
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "give up waiting for procs to end after this long")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the outcome as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the outcome as JSON")
 	return cmd
 }
 

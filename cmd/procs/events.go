@@ -9,8 +9,9 @@ import (
 
 func (a *app) eventsCommand() *cobra.Command {
 	var (
-		lines bool
-		after int64
+		lines   bool
+		after   int64
+		jsonOut *jsonOutput
 	)
 	cmd := &cobra.Command{
 		Use:   "events [NAME...]",
@@ -26,13 +27,15 @@ followed event SEQ, so a reader can resume where it stopped.`,
 			defer sess.close()
 			c, ctx := sess.client, sess.ctx
 			err = c.Events(ctx, control.EventsOptions{Lines: lines, Procs: names, After: after},
-				func(ev compose.Event) error { return a.printJSON(ev) })
+				func(ev compose.Event) error { return jsonOut.print(ev) })
 			return a.clientError(err)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&lines, "lines", false, "include output lines")
 	f.Int64Var(&after, "after", -1, "replay kept state events after this sequence number first")
-	f.Bool("json", true, "print JSON lines (always on)")
+	// Events are JSON lines with or without --json, which is accepted so
+	// that every command takes it.
+	jsonOut = a.addJSONFlag(cmd, jsonLines, "print JSON lines (always on)")
 	return cmd
 }

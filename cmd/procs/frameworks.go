@@ -13,7 +13,7 @@ import (
 )
 
 func (a *app) frameworksCommand() *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "frameworks [NAME...]",
 		Short: "List the built-in presets: what each recognises and how it tells ready from failed",
@@ -29,18 +29,18 @@ choice for each process of procs.yaml.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if jsonOut.on() {
 				views := make([]presetView, len(presets))
 				for i, p := range presets {
 					views[i] = newPresetView(p)
 				}
-				return a.printJSON(views)
+				return jsonOut.print(views)
 			}
 			a.printPresetTable(presets)
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print every preset in full as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print every preset in full as JSON")
 	return cmd
 }
 

@@ -15,7 +15,8 @@ import (
 )
 
 func (a *app) initCommand() *cobra.Command {
-	var force, dryRun, fromProcfile, asJSON bool
+	var force, dryRun, fromProcfile bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Write a commented procs.yaml from what this folder holds, for you to review",
@@ -57,8 +58,8 @@ FILE instead, for the folder it is in.`,
 			if err := writeConfig(target, res.YAML, force); err != nil {
 				return withCode(exitUsage, err)
 			}
-			if asJSON {
-				return a.printJSON(initView{File: target, Procs: res.Procs, Skipped: res.Skipped})
+			if jsonOut.on() {
+				return jsonOut.print(initView{File: target, Procs: res.Procs, Skipped: res.Skipped})
 			}
 			a.printInit(target, res)
 			return nil
@@ -67,7 +68,7 @@ FILE instead, for the folder it is in.`,
 	cmd.Flags().BoolVar(&force, "force", false, "overwrite an existing procs.yaml")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the procs.yaml to stdout instead of writing it")
 	cmd.Flags().BoolVar(&fromProcfile, "from-procfile", false, "convert the Procfile only, ignoring every other file")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print what was written as JSON")
 	return cmd
 }
 

@@ -11,10 +11,10 @@ import (
 
 func (a *app) logsCommand() *cobra.Command {
 	var (
-		lines  int
-		follow bool
-		since  string
-		asJSON bool
+		lines   int
+		follow  bool
+		since   string
+		jsonOut *jsonOutput
 	)
 	cmd := &cobra.Command{
 		Use:   "logs [NAME...]",
@@ -22,7 +22,7 @@ func (a *app) logsCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, names []string) error {
 			sess, err := a.connect()
 			if errors.Is(err, errNoProcs) && !follow {
-				return a.offlineLogs(names, lines, asJSON)
+				return a.offlineLogs(names, lines, jsonOut)
 			}
 			if err != nil {
 				return err
@@ -32,8 +32,8 @@ func (a *app) logsCommand() *cobra.Command {
 			prefix := len(names) != 1
 			opts := control.LogsOptions{Procs: names, Tail: &lines, Since: since, Follow: follow}
 			err = c.Logs(ctx, opts, func(l control.LogLine) error {
-				if asJSON {
-					return a.printJSON(l)
+				if jsonOut.on() {
+					return jsonOut.print(l)
 				}
 				if prefix {
 					_, err := fmt.Fprintf(a.stdout, "%s | %s\n", l.Proc, l.Line)
@@ -52,6 +52,6 @@ func (a *app) logsCommand() *cobra.Command {
 	// --file locally keeps the global -f shorthand from colliding with it.
 	f.StringVar(&a.file, "file", "", "config file (the global -f is --follow for logs)")
 	f.StringVar(&since, "since", "", "only lines after this time (RFC 3339) or this long ago (e.g. 5m)")
-	f.BoolVar(&asJSON, "json", false, "print each line as JSON {proc, time, stream, line}")
+	jsonOut = a.addJSONFlag(cmd, jsonLines, "print each line as JSON {proc, time, stream, line}")
 	return cmd
 }

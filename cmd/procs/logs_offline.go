@@ -13,7 +13,7 @@ import (
 // offlineLogs prints the last n lines (every line when n < 0) of each
 // process's .procs/logs/NAME.log, for `procs logs` when no procs runs:
 // the files keep the output of the last procs that ran here.
-func (a *app) offlineLogs(names []string, n int, asJSON bool) error {
+func (a *app) offlineLogs(names []string, n int, jsonOut *jsonOutput) error {
 	dir := filepath.Join(a.projectDir(), ".procs", "logs")
 	if len(names) == 0 {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
@@ -34,8 +34,8 @@ func (a *app) offlineLogs(names []string, n int, asJSON bool) error {
 		}
 		for _, line := range lines {
 			switch {
-			case asJSON:
-				if err := a.printJSON(control.LogLine{Proc: name, Line: line}); err != nil {
+			case jsonOut.on():
+				if err := jsonOut.print(control.LogLine{Proc: name, Line: line}); err != nil {
 					return err
 				}
 			case len(names) > 1:

@@ -8,6 +8,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -20,8 +21,9 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI end-to-end scripts in testdata/cli_*.txtar.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Files: globFiles(t, "testdata/cli_*.txtar"),
-		Setup: stopLeftoverAtEnd,
+		Files:     globFiles(t, "testdata/cli_*.txtar"),
+		Condition: testenv.ScriptCondition,
+		Setup:     stopLeftoverAtEnd,
 	})
 }
 

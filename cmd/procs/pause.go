@@ -18,7 +18,7 @@ func (a *app) pauseCommand() *cobra.Command {
 
 // idleCommand is pause or resume: one request, then the idle state.
 func (a *app) idleCommand(verb, short string, act func(*control.Client, context.Context, string) (control.IdleResult, error)) *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   verb + " NAME",
 		Short: short,
@@ -34,8 +34,8 @@ func (a *app) idleCommand(verb, short string, act func(*control.Client, context.
 			if err != nil {
 				return a.clientError(err)
 			}
-			if asJSON {
-				return a.printJSON(res)
+			if jsonOut.on() {
+				return jsonOut.print(res)
 			}
 			state := "running"
 			if res.Idle.Paused {
@@ -45,6 +45,6 @@ func (a *app) idleCommand(verb, short string, act func(*control.Client, context.
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the idle state as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the idle state as JSON")
 	return cmd
 }

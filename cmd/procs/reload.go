@@ -18,7 +18,7 @@ import (
 type reloadOptions struct {
 	wait    bool
 	timeout time.Duration
-	asJSON  bool
+	jsonOut *jsonOutput
 }
 
 func (a *app) reloadCommand() *cobra.Command {
@@ -44,7 +44,7 @@ changes nothing. With --wait, waits until what changed is ready.`,
 	f := cmd.Flags()
 	f.BoolVar(&opts.wait, "wait", false, "wait until what changed is ready (exit 1 if one fails)")
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
-	f.BoolVar(&opts.asJSON, "json", false, "print what was done (and the results) as JSON")
+	opts.jsonOut = a.addJSONFlag(cmd, jsonOnce, "print what was done (and the results) as JSON")
 	return cmd
 }
 
@@ -70,8 +70,8 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 		}
 		return a.clientError(err)
 	}
-	if opts.asJSON {
-		if err := a.printJSON(answer); err != nil {
+	if opts.jsonOut.on() {
+		if err := opts.jsonOut.print(answer); err != nil {
 			return err
 		}
 	} else {

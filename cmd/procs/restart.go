@@ -16,7 +16,7 @@ import (
 type actionOptions struct {
 	noWait  bool
 	timeout time.Duration
-	asJSON  bool
+	jsonOut *jsonOutput
 }
 
 // requestSlack is how much longer than the wait itself a request may take.
@@ -39,16 +39,16 @@ Exits 1 if one of them is not ready again.`,
 		},
 	}
 	cmd.Flags().BoolVar(&noDeps, "no-deps", false, "do not restart the dependents that declare restart: true")
-	opts.addFlags(cmd)
+	opts.addFlags(a, cmd)
 	return cmd
 }
 
 // addFlags gives an action command its --no-wait, --timeout and --json.
-func (opts *actionOptions) addFlags(cmd *cobra.Command) {
+func (opts *actionOptions) addFlags(a *app, cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.BoolVar(&opts.noWait, "no-wait", false, "return as soon as the request is accepted")
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "give up waiting after this long")
-	f.BoolVar(&opts.asJSON, "json", false, "print each result as a line of JSON")
+	opts.jsonOut = a.addJSONFlag(cmd, jsonLines, "print each result as a line of JSON")
 }
 
 // restartMany restarts names (or everything) and prints a result per
@@ -67,7 +67,7 @@ func (a *app) restartMany(names []string, noDeps bool, opts actionOptions) error
 	for _, note := range answer.Notes {
 		fmt.Fprintf(a.stderr, "procs: %s\n", note)
 	}
-	return a.reportResults(answer.Results, make([]error, len(answer.Results)), opts.asJSON)
+	return a.reportResults(answer.Results, make([]error, len(answer.Results)), opts.jsonOut)
 }
 
 // actionFunc sends one lifecycle request.
@@ -86,7 +86,7 @@ func (a *app) actionCommand(verb, short string, do actionFunc) *cobra.Command {
 			return a.runActions(names, opts, do)
 		},
 	}
-	opts.addFlags(cmd)
+	opts.addFlags(a, cmd)
 	return cmd
 }
 
@@ -107,12 +107,12 @@ func (a *app) runActions(names []string, opts actionOptions, do actionFunc) erro
 		})
 	}
 	wg.Wait()
-	return a.reportResults(results, errs, opts.asJSON)
+	return a.reportResults(results, errs, opts.jsonOut)
 }
 
 // reportResults prints results in order and picks the exit code: the first
 // request error wins, else 1 if any result failed.
-func (a *app) reportResults(results []rules.Result, errs []error, asJSON bool) error {
+func (a *app) reportResults(results []rules.Result, errs []error, jsonOut *jsonOutput) error {
 	failed := false
 	for i, res := range results {
 		if errs[i] != nil {
@@ -121,8 +121,8 @@ func (a *app) reportResults(results []rules.Result, errs []error, asJSON bool) e
 		if res.Logs == nil {
 			res.Logs = []string{}
 		}
-		if asJSON {
-			if err := a.printJSON(res); err != nil {
+		if jsonOut.on() {
+			if err := jsonOut.print(res); err != nil {
 				return err
 			}
 		} else {

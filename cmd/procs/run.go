@@ -18,7 +18,8 @@ import (
 var errTaskEnded = errors.New("task ended")
 
 func (a *app) runCommand() *cobra.Command {
-	var detach, asJSON bool
+	var detach bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "run TASK",
 		Short: "Run a task of the running procs (its dependencies first), print its output and exit with its exit code",
@@ -42,13 +43,13 @@ says so, and exits 130 (143); procs and the other processes go on.`,
 			}
 			if detach {
 				res, err := c.Start(ctx, st.Name, control.ActionOptions{NoWait: true})
-				return a.reportResults([]rules.Result{res}, []error{err}, asJSON)
+				return a.reportResults([]rules.Result{res}, []error{err}, jsonOut)
 			}
-			return a.runTask(ctx, c, st.Name, asJSON)
+			return a.runTask(ctx, c, st.Name, jsonOut)
 		},
 	}
 	cmd.Flags().BoolVarP(&detach, "detach", "d", false, "start the task and return at once")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print output lines and the final state as JSON events")
+	jsonOut = a.addJSONFlag(cmd, jsonLines, "print output lines and the final state as JSON events")
 	return cmd
 }
 
@@ -56,7 +57,7 @@ says so, and exits 130 (143); procs and the other processes go on.`,
 // and exits with the task's exit code when it ends. Ctrl-C or SIGTERM
 // stops the run it started (as `docker compose run` does) and exits 130
 // or 143 saying so.
-func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSON bool) error {
+func (a *app) runTask(ctx context.Context, c *control.Client, name string, jsonOut *jsonOutput) error {
 	run, sent := 0, false
 	var final *compose.Event
 	start := func() error {
@@ -71,8 +72,8 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSO
 				return nil // output of an earlier run
 			}
 			if ev.Type == compose.EventLine {
-				if asJSON {
-					return a.printJSON(ev)
+				if jsonOut.on() {
+					return jsonOut.print(ev)
 				}
 				_, err := fmt.Fprintln(a.stdout, ev.Line)
 				return err
@@ -92,7 +93,7 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, asJSO
 	if final == nil {
 		return withCode(exitFailure, fmt.Errorf("procs stopped before %s ended", name))
 	}
-	return a.taskExit(ctx, c, *final, asJSON)
+	return a.taskExit(ctx, c, *final, jsonOut)
 }
 
 // taskStopTimeout bounds stopping an interrupted task; a second Ctrl-C
@@ -141,9 +142,9 @@ func taskOver(s rules.State) bool {
 }
 
 // taskExit turns how the task ended into the exit code of `procs run`.
-func (a *app) taskExit(ctx context.Context, c *control.Client, final compose.Event, asJSON bool) error {
-	if asJSON {
-		if err := a.printJSON(final); err != nil {
+func (a *app) taskExit(ctx context.Context, c *control.Client, final compose.Event, jsonOut *jsonOutput) error {
+	if jsonOut.on() {
+		if err := jsonOut.print(final); err != nil {
 			return err
 		}
 	}
@@ -156,7 +157,7 @@ func (a *app) taskExit(ctx context.Context, c *control.Client, final compose.Eve
 	if st, err := c.Get(statusCtx, final.Proc); err == nil && st.ExitCode != nil && *st.ExitCode > 0 {
 		code = *st.ExitCode
 	}
-	if !asJSON {
+	if !jsonOut.on() {
 		msg := final.Message
 		if msg == "" {
 			msg = string(final.Reason)

@@ -7,7 +7,7 @@ import (
 )
 
 func (a *app) screenCommand() *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "screen NAME",
 		Short: "Print what a PTY process shows on its screen now (a TUI's log is a jumble of redraws)",
@@ -23,13 +23,13 @@ func (a *app) screenCommand() *cobra.Command {
 			if err != nil {
 				return a.clientError(err)
 			}
-			if asJSON {
-				return a.printJSON(st)
+			if jsonOut.on() {
+				return jsonOut.print(st)
 			}
 			fmt.Fprintln(a.stdout, st.Text)
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the screen as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the screen as JSON")
 	return cmd
 }

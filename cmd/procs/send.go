@@ -13,7 +13,8 @@ import (
 )
 
 func (a *app) sendCommand() *cobra.Command {
-	var enter, force, asJSON bool
+	var enter, force bool
+	var jsonOut *jsonOutput
 	var keys []string
 	cmd := &cobra.Command{
 		Use:   "send NAME [TEXT] [--key KEY]...",
@@ -42,15 +43,15 @@ a paste.`,
 			c, ctx := sess.client, sess.ctx
 			err = c.Send(ctx, args[0], control.InputRequest{Text: text, Enter: enter, Force: force})
 			var apiErr *control.APIError
-			if asJSON && errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "" {
-				_ = a.printJSON(map[string]any{"name": args[0], "sent": false, "state": apiErr.State, "error": apiErr.Message})
+			if jsonOut.on() && errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "" {
+				_ = jsonOut.print(map[string]any{"name": args[0], "sent": false, "state": apiErr.State, "error": apiErr.Message})
 				return silentExit(exitFailure)
 			}
 			if err != nil {
 				return a.clientError(err)
 			}
-			if asJSON {
-				return a.printJSON(map[string]any{"name": args[0], "sent": true})
+			if jsonOut.on() {
+				return jsonOut.print(map[string]any{"name": args[0], "sent": true})
 			}
 			fmt.Fprintf(a.stdout, "sent to %s\n", args[0])
 			return nil
@@ -58,7 +59,7 @@ a paste.`,
 	}
 	cmd.Flags().BoolVar(&enter, "enter", false, "press Enter after the text")
 	cmd.Flags().BoolVar(&force, "force", false, "send even if the process is not ready for input (busy, starting)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the outcome as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the outcome as JSON")
 	cmd.Flags().StringArrayVar(&keys, "key", nil, "a key to send after TEXT, by name: "+strings.Join(compose.KeyNames(), ", ")+", ctrl-a..ctrl-z (repeatable)")
 	return cmd
 }

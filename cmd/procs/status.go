@@ -13,7 +13,7 @@ import (
 )
 
 func (a *app) statusCommand() *cobra.Command {
-	var asJSON bool
+	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
 		Use:   "status [NAME...]",
 		Short: "Show the state of every process (or NAME...) of the running procs",
@@ -40,14 +40,14 @@ func (a *app) statusCommand() *cobra.Command {
 			if err != nil {
 				return a.clientError(err)
 			}
-			if asJSON {
-				return a.printJSON(list)
+			if jsonOut.on() {
+				return jsonOut.print(list)
 			}
 			a.printStatusTable(list)
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the status as JSON")
 	return cmd
 }
 

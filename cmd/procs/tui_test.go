@@ -24,7 +24,8 @@ const tuiDeadline = 30 * time.Second
 func TestTUIScripts(t *testing.T) {
 	tmux := testenv.LookPath(t, "tmux")
 	testscript.Run(t, testscript.Params{
-		Files: globFiles(t, "testdata/tui_*.txtar"),
+		Files:     globFiles(t, "testdata/tui_*.txtar"),
+		Condition: testenv.ScriptCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
 			env.Setenv("FAKEAGENT", fakeagent.Script())

@@ -18,7 +18,8 @@ import (
 )
 
 func (a *app) uiCommand() *cobra.Command {
-	var noOpen, asJSON bool
+	var noOpen bool
+	var jsonOut *jsonOutput
 	var listen string
 	cmd := &cobra.Command{
 		Use:   "ui",
@@ -48,15 +49,15 @@ the link carries a token that the page keeps as a cookie: it is the only way in.
 					fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open this link:\n", err)
 				}
 			}
-			if asJSON {
-				return a.printJSON(info)
+			if jsonOut.on() {
+				return jsonOut.print(info)
 			}
 			fmt.Fprintln(a.stdout, info.URL)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link instead of opening a browser")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the dashboard's address and link as JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the dashboard's address and link as JSON")
 	cmd.Flags().StringVar(&listen, "listen", "", "serve on this host:port instead of 127.0.0.1 (other machines can reach it: a warning is printed)")
 	return cmd
 }

@@ -22,7 +22,7 @@ type upOptions struct {
 	wait          bool
 	timeout       time.Duration
 	exitOnFailure bool
-	asJSON        bool
+	jsonOut       *jsonOutput
 	ui            bool   // serve the web dashboard and open it
 	listen        string // the dashboard's explicit address
 	tui           bool
@@ -64,7 +64,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			if !opts.untilDown {
 				if c, err := control.Dial(cfg.Dir); err == nil {
 					c.Close()
-					return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, asJSON: opts.asJSON})
+					return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut})
 				}
 			}
 			if opts.detach {
@@ -81,7 +81,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 	f.BoolVar(&opts.ui, "ui", false, "serve the web dashboard and open it in the browser (see procs ui)")
 	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")
 	f.BoolVar(&opts.exitOnFailure, "exit-on-failure", false, "stop everything and exit 1 at the first failure (for CI)")
-	f.BoolVar(&opts.asJSON, "json", false, "with -d: print {pid, log} (with --wait, the results); when procs already runs, what it did, as JSON")
+	opts.jsonOut = a.addJSONFlag(cmd, jsonLines, "with -d: print {pid, log} (with --wait, the results); when procs already runs, what it did, as JSON")
 	f.BoolVar(&opts.untilDown, untilDownFlag[2:], false, "stay until procs down, even once every process has ended (the background procs of -d)")
 	_ = f.MarkHidden(untilDownFlag[2:])
 	return cmd

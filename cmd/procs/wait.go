@@ -16,7 +16,7 @@ func (a *app) waitCommand() *cobra.Command {
 	var (
 		states  []string
 		timeout time.Duration
-		asJSON  bool
+		jsonOut *jsonOutput
 	)
 	cmd := &cobra.Command{
 		Use:   "wait NAME...",
@@ -29,17 +29,17 @@ func (a *app) waitCommand() *cobra.Command {
 					targets = append(targets, rules.State(strings.TrimSpace(part)))
 				}
 			}
-			return a.waitFor(names, control.WaitOptions{For: targets, Timeout: timeout}, asJSON)
+			return a.waitFor(names, control.WaitOptions{For: targets, Timeout: timeout}, jsonOut)
 		},
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&states, "for", nil, "state(s) to wait for: ready, completed, stopped, failed; for an agent, shell or REPL also busy, awaiting-input, awaiting-permission (default ready, or completed for a task)")
 	f.DurationVar(&timeout, "timeout", 60*time.Second, "give up after this long")
-	f.BoolVar(&asJSON, "json", false, "print each result as a line of JSON")
+	jsonOut = a.addJSONFlag(cmd, jsonLines, "print each result as a line of JSON")
 	return cmd
 }
 
-func (a *app) waitFor(names []string, opts control.WaitOptions, asJSON bool) error {
+func (a *app) waitFor(names []string, opts control.WaitOptions, jsonOut *jsonOutput) error {
 	if opts.Timeout <= 0 {
 		return withCode(exitUsage, fmt.Errorf("--timeout must be positive"))
 	}
@@ -56,5 +56,5 @@ func (a *app) waitFor(names []string, opts control.WaitOptions, asJSON bool) err
 		wg.Go(func() { results[i], errs[i] = c.Wait(ctx, name, opts) })
 	}
 	wg.Wait()
-	return a.reportResults(results, errs, asJSON)
+	return a.reportResults(results, errs, jsonOut)
 }

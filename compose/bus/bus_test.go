@@ -21,7 +21,7 @@ func lineEvents(proc string, first, n, size int) []wire.Event {
 	return evs
 }
 
-// Issue 18 item 3: the lines of one read are published at once, in order,
+// The lines of one read are published at once, in order,
 // with consecutive sequence numbers, to every subscriber that takes lines.
 func TestPublishLinesKeepsOrder(t *testing.T) {
 	bus := NewBus()

@@ -52,8 +52,8 @@ procs:
 	require.Error(t, err, "x- keys are extensions only at the top level and in a process")
 }
 
-// TestEnvFileWithANulByteIsAConfigError is the repro of issue 14 item 14: a
-// NUL byte passed procs check, and the process then never started.
+// TestEnvFileWithANulByteIsAConfigError: an env file holding a NUL byte is
+// a config error; it once passed procs check and the process never started.
 func TestEnvFileWithANulByteIsAConfigError(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.env"), []byte("TOKEN=ab\x00cd\n"), 0o644))

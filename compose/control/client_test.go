@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -143,9 +144,7 @@ func TestEveryRequestSaysWhenProcsStopsAnswering(t *testing.T) {
 }
 
 func TestAnotherUsersProcsIsPermissionDenied(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("needs root to give the runtime files to another user")
-	}
+	testenv.Need(t, "root (to give the runtime files to another user)", os.Getuid() == 0)
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, stateDir), 0o755))
 	ln, err := net.Listen("unix", filepath.Join(dir, stateDir, socketName))

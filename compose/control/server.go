@@ -99,35 +99,6 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// routes maps the endpoints of ARCHITECTURE.md §7.
-func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v1/info", s.handleInfo)
-	mux.HandleFunc("GET /v1/config", s.handleConfig)
-	mux.HandleFunc("GET /v1/procs", s.handleList)
-	mux.HandleFunc("GET /v1/procs/{name}", s.handleGet)
-	mux.HandleFunc("POST /v1/procs/{name}/restart", s.handleAction(actionRestart))
-	mux.HandleFunc("POST /v1/procs/{name}/start", s.handleAction(actionStart))
-	mux.HandleFunc("POST /v1/procs/{name}/stop", s.handleAction(actionStop))
-	mux.HandleFunc("GET /v1/procs/{name}/wait", s.handleWait)
-	mux.HandleFunc("POST /v1/procs/{name}/input", s.handleInput)
-	mux.HandleFunc("GET /v1/procs/{name}/logs", s.handleLogs)
-	mux.HandleFunc("GET /v1/logs", s.handleLogs)
-	mux.HandleFunc("GET /v1/events", s.handleEvents)
-	mux.HandleFunc("POST /v1/down", s.handleDown)
-	mux.HandleFunc("POST /v1/reload", s.handleReload)
-	mux.HandleFunc("POST /v1/restart", s.handleRestartMany)
-	mux.HandleFunc("GET /v1/procs/{name}/attach", s.handleAttach)
-	mux.HandleFunc("GET /v1/procs/{name}/screen", s.handleScreen)
-	mux.HandleFunc("POST /v1/procs/{name}/pause", s.handlePause)
-	mux.HandleFunc("POST /v1/procs/{name}/resume", s.handleResume)
-	mux.HandleFunc("POST /v1/ui", s.handleUI)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no endpoint %s %s (see GET /v1/procs)", r.Method, r.URL.Path)
-	})
-	return mux
-}
-
 // notifyListening tells a waiting `procs up -d` that the API answers, then
 // closes the pipe so no managed process inherits it.
 func notifyListening() {

@@ -121,7 +121,7 @@ func floodAgain(n int) string {
 // a state change takes from procs publishing it to the page's table showing
 // it (update-ms), with 200 processes in the table and the open log view
 // receiving a flood of 100,000 lines; and how long the page's main thread
-// then takes to run a timer set for now (lag-ms). Issue 19 asks for an
+// then takes to run a timer set for now (lag-ms). The page should show an
 // update within 500 ms.
 //
 //	go test ./compose/webui -run '^$' -bench BrowserUpdateDuringFlood -benchtime 10x

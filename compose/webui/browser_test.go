@@ -12,10 +12,12 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/testenv"
 )
 
 // browser starts a headless Chromium for one test and returns its tab. A
-// machine without chromium skips the test, unless PROCS_REQUIRE_E2E=1.
+// machine without chromium skips the test (testenv), unless PROCS_REQUIRE_E2E=1.
 func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := ""
@@ -26,10 +28,7 @@ func browser(t testing.TB) context.Context {
 		}
 	}
 	if path == "" {
-		if os.Getenv("PROCS_REQUIRE_E2E") == "1" {
-			t.Fatal("chromium is not installed (apt-get install chromium)")
-		}
-		t.Skip("chromium is not installed")
+		testenv.Missing(t, "chromium is not installed (.ci/run installs it)")
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -233,7 +232,7 @@ func lastIndexOf(list []string, s string) int {
 	return -1
 }
 
-// Issue 19: a page open when procs restarts says so, and how to open it
+// A page open when procs restarts says so, and how to open it
 // again, rather than retrying for ever a sign-in the new procs refuses.
 func TestBrowserSaysProcsRestarted(t *testing.T) {
 	tab := browser(t)

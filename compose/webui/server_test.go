@@ -147,7 +147,7 @@ func readLogEvents(t *testing.T, body io.Reader, n int) []LogLine {
 	return out
 }
 
-// Issue 19: the token is new with every run of procs. A page signed in to
+// The token is new with every run of procs. A page signed in to
 // the run before is told that procs restarted, on the same port, instead
 // of being let in or failing silently.
 func TestTokenIsNewWithEveryRun(t *testing.T) {
@@ -184,7 +184,7 @@ func TestTokenIsNewWithEveryRun(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
-// Issue 19: the screen of a PTY process reaches the page in its colours.
+// The screen of a PTY process reaches the page in its colours.
 func TestScreenKeepsColours(t *testing.T) {
 	h := startHarness(t, `
 procs:

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/testenv"
 )
 
 func TestEnsureMakesAPrivateIgnoredFolder(t *testing.T) {
@@ -20,9 +22,7 @@ func TestEnsureMakesAPrivateIgnoredFolder(t *testing.T) {
 	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "an older open folder is made private")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.log"), []byte("x"), 0o600))
 
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	testenv.LookPath(t, "git")
 	require.NoError(t, exec.Command("git", "-C", project, "init", "-q").Run())
 	out, err := exec.Command("git", "-C", project, "status", "--porcelain", "--untracked-files=all").Output()
 	require.NoError(t, err)
