@@ -12,20 +12,24 @@
 // # Data path
 //
 // spawn and launch start a child → a supervisor and its run loop watch one
-// run → reports go to the engine loop, which owns every state → the bus
-// carries events to the sinks (printer, log files, the control API).
+// run → reports go to the engine loop, which hands them to the lifecycle
+// machine (compose/lifecycle) and carries out the effects it decides →
+// the bus carries events to the sinks (printer, log files, the control API).
 //
 // # Concurrency map
 //
 // Goroutines, and who ends each:
 //
-//   - The engine loop (Engine.Run) is the one owner of process state: every
-//     procState, the dependency bookkeeping, timers' effects. It receives API
-//     requests on Engine.requests (Engine.do waits for the answer; Engine.post
-//     delivers a timer's callback, or drops it once the engine has stopped),
-//     and supervisor reports on Engine.reports. It ends when Down or its
-//     context ends and every supervisor has sent its last report.
-//   - One supervisor per run (supervisor.run, started by schedule.go) runs
+//   - The engine loop (Engine.Run) is the one owner of process state: the
+//     lifecycle.Machine, which decides every state, and every procState (a
+//     run's supervisor, logs, screen). It receives API requests on
+//     Engine.requests (Engine.do waits for the answer; Engine.post delivers a
+//     timer's callback, or drops it once the engine has stopped) and
+//     supervisor reports on Engine.reports, feeds each to the machine, and
+//     carries out the effects it returns (Engine.act) before the next. It
+//     ends when Down or its context ends and every supervisor has sent its
+//     last report.
+//   - One supervisor per run (supervisor.run, started by Engine.startRun) runs
 //     the run loop (runLoop.loop), which owns that run's detector, screen and
 //     pending input. It ends when the run's process has exited and its output
 //     is read; its last report is always reportExited. The engine waits for it
