@@ -1,6 +1,6 @@
 //go:build linux
 
-package compose
+package contain
 
 import (
 	"bufio"
