@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"strconv"
+
+	"github.com/procsdev/procs/compose/contain"
 )
 
 // processEnv builds the environment of the next run of ps, lowest priority
@@ -20,8 +22,9 @@ func (e *Engine) processEnv(ps *procState) ([]string, error) {
 		}
 		vars[k] = v
 	}
-	for _, kv := range withoutVar(os.Environ(), watchdogEnv) {
-		if k, v, ok := cutEnv(kv); ok {
+	for _, kv := range os.Environ() {
+		// The watchdog's mode is procs' own, never a child's.
+		if k, v, ok := cutEnv(kv); ok && k != contain.WatchdogVar {
 			set(k, v)
 		}
 	}
@@ -47,7 +50,7 @@ func (e *Engine) processEnv(ps *procState) ([]string, error) {
 	if p.Port > 0 {
 		set("PORT", strconv.Itoa(p.Port))
 	}
-	set(ownerVar, ownerValue(e.instance, p.Name, ps.run))
+	set(contain.OwnerVar, contain.Owner{Instance: e.instance, Name: p.Name, Run: ps.run}.String())
 	env := make([]string, 0, len(order))
 	for _, k := range order {
 		env = append(env, k+"="+vars[k])

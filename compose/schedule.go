@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -111,7 +112,7 @@ func (e *Engine) start(ps *procState) {
 		e.setState(ps, rules.StateFailed, "start", err.Error())
 		return
 	}
-	ps.sup = newSupervisor(spec, ps.logs, ps.ring, e.bus, e.watchdog, e.reports)
+	ps.sup = newSupervisor(spec, ps.logs, ps.ring, e.bus, e.contain, e.reports)
 	e.setState(ps, rules.StateStarting, "start", "starting: "+ps.cfg.Command.String())
 	go ps.sup.run(e.runCtx)
 }
@@ -131,7 +132,7 @@ func (e *Engine) runSpec(ps *procState) (runSpec, error) {
 		name: p.Name, run: ps.run, proc: p, detect: ps.detect,
 		argv: p.Command.Args(), env: env, dir: p.Cwd,
 		signal: sig, timeout: p.Shutdown.Timeout.D(),
-		owner: ownerValue(e.instance, p.Name, ps.run),
+		owner: contain.Owner{Instance: e.instance, Name: p.Name, Run: ps.run},
 	}
 	if spec.timeout <= 0 {
 		spec.timeout = 10 * time.Second

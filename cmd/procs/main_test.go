@@ -7,11 +7,11 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/contain"
 )
 
 func TestMain(m *testing.M) {
-	compose.RunWatchdogIfRequested()
+	contain.RunWatchdogIfRequested()
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"procs": func() int { return run(os.Args[1:]) },
 	}))

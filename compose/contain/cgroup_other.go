@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// noCgroupsEnv turns the cgroups off (PROCS_CGROUPS=off) where they exist.
-const noCgroupsEnv = "PROCS_CGROUPS"
+// NoCgroupsVar turns the cgroups off (PROCS_CGROUPS=off) where they exist.
+const NoCgroupsVar = "PROCS_CGROUPS"
 
 // errNoCgroups says why no run gets a cgroup here.
 var errNoCgroups = errors.New("cgroups are Linux only; on " + runtime.GOOS +
@@ -21,12 +21,12 @@ var errNoCgroups = errors.New("cgroups are Linux only; on " + runtime.GOOS +
 // the portable code needs no build tags.
 type cgroupSet struct{ base string }
 
-func newCgroupSet(string) (*cgroupSet, error)      { return nil, errNoCgroups }
-func (c *cgroupSet) open(string) (*os.File, error) { return nil, errNoCgroups }
-func (c *cgroupSet) dir(string) (string, bool)     { return "", false }
-func (c *cgroupSet) kill(string) bool              { return false }
-func (c *cgroupSet) close()                        {}
-func setCgroupFD(*exec.Cmd, *os.File)              {}
-func killCgroup(string)                            {}
-func removeCgroup(string)                          {}
-func waitCgroupEmpty(string, time.Duration) bool   { return true }
+func newCgroupSet(string) (*cgroupSet, error)     { return nil, errNoCgroups }
+func (c *cgroupSet) open(Owner) (*os.File, error) { return nil, errNoCgroups }
+func (c *cgroupSet) dir(Owner) (string, bool)     { return "", false }
+func (c *cgroupSet) kill(Owner) bool              { return false }
+func (c *cgroupSet) close()                       {}
+func setCgroupFD(*exec.Cmd, *os.File)             {}
+func killCgroup(string)                           {}
+func removeCgroup(string)                         {}
+func waitCgroupEmpty(string, time.Duration) bool  { return true }

@@ -16,45 +16,64 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// childProc is a started process: its command, its output streams and its input.
-type childProc struct {
+// Process is a started process tree, seen through its root: its command,
+// its output streams and its input.
+type Process struct {
 	cmd     *exec.Cmd
 	pid     int
-	outputs []output // read until EOF
+	outputs []Output // read until EOF
 	input   *os.File // stdin pipe or config.PTY master; nil if none
 	// terminal is the PTY master of a PTY child, nil for pipes.
 	terminal *os.File
+	// owner is the run the tree belongs to; startTicks is when the root
+	// started (osproc.StartTime; 0 when unknown), to tell what it leaves
+	// behind from older processes.
+	owner      Owner
+	startTicks uint64
+	watchdog   *watchdog // nil without one
 
+	// inputMu orders writes to the child's stdin or terminal between the
+	// run's input writer and attached terminals.
 	inputMu sync.Mutex
 }
 
-// output is one stream of a child.
-type output struct {
-	stream rules.Stream
-	r      io.ReadCloser
+// Output is one stream of a child.
+type Output struct {
+	Stream rules.Stream
+	Reader io.ReadCloser
 }
 
-// launch starts argv in its own process group (or, with a PTY window, its
-// own session on a new terminal of that size), with a parent-death signal
-// where the platform has one (osproc.GroupAttrs), from a spawner thread.
-func launch(argv []string, dir string, env []string, window *pty.Winsize) (*childProc, error) {
-	if len(argv) == 0 {
+// launch starts spec.Argv in its own process group (or, with a PTY window,
+// its own session on a new terminal of that size), with a parent-death
+// signal where the platform has one (osproc.GroupAttrs), from a spawner
+// thread, in the cgroup of spec.Owner where its engine has cgroups.
+func launch(spec Spec) (*Process, error) {
+	if len(spec.Argv) == 0 {
 		return nil, errors.New("empty command")
 	}
-	argv = execArgv(argv)
+	argv := execArgv(spec.Argv)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	if window != nil && !osproc.Features().PTY {
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if spec.Window != nil && !osproc.Features().PTY {
 		return nil, errNoPTY
 	}
-	if window != nil {
-		return launchPTY(cmd, window)
+	var p *Process
+	var err error
+	if spec.Window != nil {
+		p, err = launchPTY(cmd, spec.Owner, spec.Window)
+	} else {
+		p, err = launchPipes(cmd, spec.Owner)
 	}
-	return launchPipes(cmd)
+	if err != nil {
+		return nil, err
+	}
+	p.owner = spec.Owner
+	p.startTicks, _ = osproc.StartTime(p.pid)
+	return p, nil
 }
 
-func launchPipes(cmd *exec.Cmd) (*childProc, error) {
+func launchPipes(cmd *exec.Cmd, owner Owner) (*Process, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -71,24 +90,24 @@ func launchPipes(cmd *exec.Cmd) (*childProc, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = osproc.GroupAttrs()
-	err = getSpawner().start(cmd, func() error { return osproc.Start(cmd) })
+	err = getSpawner().start(cmd, owner, func() error { return osproc.Start(cmd) })
 	// The child has its copies; ours would keep the pipes open forever.
 	closeAll(inR, outW, errW)
 	if err != nil {
 		closeAll(outR, errR, inW)
 		return nil, err
 	}
-	return &childProc{
+	return &Process{
 		cmd: cmd, pid: cmd.Process.Pid, input: inW,
-		outputs: []output{{rules.StreamStdout, outR}, {rules.StreamStderr, errR}},
+		outputs: []Output{{rules.StreamStdout, outR}, {rules.StreamStderr, errR}},
 	}, nil
 }
 
-func launchPTY(cmd *exec.Cmd, window *pty.Winsize) (*childProc, error) {
+func launchPTY(cmd *exec.Cmd, owner Owner, window *pty.Winsize) (*Process, error) {
 	var master *os.File
 	// Set on cmd so that the spawner can add the run's cgroup to it.
 	cmd.SysProcAttr = osproc.SessionAttrs()
-	err := getSpawner().start(cmd, func() error {
+	err := getSpawner().start(cmd, owner, func() error {
 		var err error
 		master, err = pty.StartWithAttrs(cmd, window, cmd.SysProcAttr)
 		return err
@@ -96,15 +115,21 @@ func launchPTY(cmd *exec.Cmd, window *pty.Winsize) (*childProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &childProc{
+	return &Process{
 		cmd: cmd, pid: cmd.Process.Pid, input: master, terminal: master,
-		outputs: []output{{rules.StreamPTY, master}},
+		outputs: []Output{{rules.StreamPTY, master}},
 	}, nil
 }
 
-// resize changes the window of the child's terminal; the kernel sends the
+// PID is the pid of the root of the tree, the leader of its process group.
+func (c *Process) PID() int { return c.pid }
+
+// Outputs are the streams of the root, to read until EOF.
+func (c *Process) Outputs() []Output { return c.outputs }
+
+// Resize changes the window of the child's terminal; the kernel sends the
 // child SIGWINCH, and a TUI redraws for the new size.
-func (c *childProc) resize(cols, rows int) error {
+func (c *Process) Resize(cols, rows int) error {
 	if c.terminal == nil {
 		return errors.New("process has no terminal")
 	}
@@ -114,8 +139,9 @@ func (c *childProc) resize(cols, rows int) error {
 	return nil
 }
 
-// wait waits for the child and classifies how it ended.
-func (c *childProc) wait() rules.Exit {
+// Wait waits for the root of the tree to exit (on a pidfd where there is
+// one, not on a thread blocked in waitid) and classifies how it ended.
+func (c *Process) Wait() rules.Exit {
 	osproc.AwaitExit(c.pid)
 	err := c.cmd.Wait()
 	getSpawner().forget(c.pid)
@@ -130,13 +156,13 @@ func (c *childProc) wait() rules.Exit {
 	return rules.Exit{Code: ws.ExitStatus()}
 }
 
-// signalGroup sends sig to the child's whole process group.
-func (c *childProc) signalGroup(sig syscall.Signal) {
+// Signal sends sig to the tree's whole process group.
+func (c *Process) Signal(sig syscall.Signal) {
 	_ = osproc.SignalGroup(c.pid, sig)
 }
 
-// write sends input to the child, giving up after a while if it does not read.
-func (c *childProc) write(p []byte) error {
+// Write sends input to the child, giving up after a while if it does not read.
+func (c *Process) Write(p []byte) error {
 	if c.input == nil {
 		return errors.New("process has no input")
 	}
@@ -149,14 +175,14 @@ func (c *childProc) write(p []byte) error {
 	return nil
 }
 
-// closeIO releases the parent's ends of the child's streams.
-func (c *childProc) closeIO() {
+// CloseIO releases the parent's ends of the child's streams.
+func (c *Process) CloseIO() {
 	c.inputMu.Lock()
 	defer c.inputMu.Unlock()
 	for _, o := range c.outputs {
-		_ = o.r.Close()
+		_ = o.Reader.Close()
 	}
-	if c.input != nil && (len(c.outputs) == 0 || c.input != c.outputs[0].r) {
+	if c.input != nil && (len(c.outputs) == 0 || c.input != c.outputs[0].Reader) {
 		_ = c.input.Close()
 	}
 	c.input = nil
