@@ -120,21 +120,21 @@ func (c *engineContainment) Close() error {
 // may exit while the server it started still shuts down cleanly (postgres
 // writing its checkpoint); killing it at once would lose that work, and a
 // start right after would find its files.
-func (p *Process) End(deadline time.Time) {
+func (c *Process) End(deadline time.Time) {
 	s := getSpawner()
 	if !deadline.IsZero() {
-		s.waitRunGone(p.owner, p.pid, deadline)
+		s.waitRunGone(c.owner, c.pid, deadline)
 	}
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
-	p.Signal(syscall.SIGKILL)
-	s.sweepStrays(p.owner)
-	p.watchdog.untrack(p.pid)
+	c.Signal(syscall.SIGKILL)
+	s.sweepStrays(c.owner)
+	c.watchdog.untrack(c.pid)
 }
 
 // Daemons says what the run left running once its main process is gone,
 // when it daemonized (see leftBehind). Call it after Wait and before End,
 // which kills them without a grace.
-func (p *Process) Daemons() Daemons {
-	return getSpawner().leftBehind(p.owner, p.startTicks)
+func (c *Process) Daemons() Daemons {
+	return getSpawner().leftBehind(c.owner, c.startTicks)
 }
