@@ -23,12 +23,13 @@ import (
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
 func TestMain(m *testing.M) {
 	// The engine re-executes the test binary as its watchdog.
-	compose.RunWatchdogIfRequested()
+	contain.RunWatchdogIfRequested()
 	os.Exit(m.Run())
 }
 

@@ -138,7 +138,7 @@ func (l *runLoop) resize(cols, rows int) {
 	if c, r := l.screen.Size(); c == cols && r == rows {
 		return
 	}
-	if err := l.c.resize(cols, rows); err != nil {
+	if err := l.c.Resize(cols, rows); err != nil {
 		return // the terminal is gone: the run is ending
 	}
 	l.screen.Resize(cols, rows)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,8 +20,8 @@ import (
 //
 //	go test ./compose -run '^$' -bench . -benchtime 100x
 //
-// BenchmarkSpawn and BenchmarkShutdown run benchProcs processes per
-// iteration: -benchtime 10x is plenty.
+// BenchmarkShutdown runs benchProcs processes per iteration: -benchtime
+// 10x is plenty. (BenchmarkSpawn is compose/contain's.)
 //
 // (BenchmarkIdle50 runs 10 s per iteration; add -benchtime 1x for it alone).
 
@@ -129,41 +128,8 @@ func Benchmark200Tree(b *testing.B) {
 	benchmetric.ReportPercentiles(b, "down-ms", down)
 }
 
-// benchProcs is how many processes the spawn and shutdown benchmarks run.
+// benchProcs is how many processes the shutdown benchmark runs.
 const benchProcs = 200
-
-// BenchmarkSpawn measures starting benchProcs children at once, each from
-// a goroutine of its own as supervisors do, until every one has been
-// forked and has executed its program (launch returns after the exec).
-func BenchmarkSpawn(b *testing.B) {
-	var took []time.Duration
-	for b.Loop() {
-		children := make([]*childProc, benchProcs)
-		errs := make(chan error, benchProcs)
-		began := time.Now()
-		for i := range children {
-			go func() {
-				c, err := launch([]string{"sleep", "300"}, "", os.Environ(), nil)
-				children[i] = c
-				errs <- err
-			}()
-		}
-		for range children {
-			if err := <-errs; err != nil {
-				b.Fatal(err)
-			}
-		}
-		took = append(took, time.Since(began))
-		b.StopTimer()
-		for _, c := range children {
-			c.signalGroup(syscall.SIGKILL)
-			c.wait()
-			c.closeIO()
-		}
-		b.StartTimer()
-	}
-	benchmetric.ReportPercentiles(b, "spawn-ms", took)
-}
 
 // BenchmarkShutdown measures the orderly shutdown of benchProcs ready
 // processes that depend on nothing (one wave): from Down to Run returned.

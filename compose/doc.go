@@ -4,17 +4,18 @@
 // and output line on one event bus that the printer, log files and the
 // control API read.
 //
-// compose is the only package that starts processes. It may import
-// compose/config, compose/wire (the types of the API, which wiretypes.go
-// aliases), compose/bus, rules and builtin-frameworks; it must not import
-// compose/control or any client of the API (ARCHITECTURE.md §1).
+// compose is the only package that starts processes (through compose/contain,
+// which keeps them from outliving procs). It may import compose/config,
+// compose/lifecycle, compose/contain, compose/wire (the types of the API,
+// which wiretypes.go aliases), compose/bus, rules and builtin-frameworks; it
+// must not import compose/control or any client of the API (ARCHITECTURE.md §1).
 //
 // # Data path
 //
-// spawn and launch start a child → a supervisor and its run loop watch one
-// run → reports go to the engine loop, which hands them to the lifecycle
-// machine (compose/lifecycle) and carries out the effects it decides →
-// the bus carries events to the sinks (printer, log files, the control API).
+// contain starts a child → a supervisor and its run loop watch one run →
+// reports go to the engine loop, which hands them to the lifecycle machine
+// (compose/lifecycle) and carries out the effects it decides → the bus
+// carries events to the sinks (printer, log files, the control API).
 //
 // # Concurrency map
 //
@@ -41,14 +42,14 @@
 //     the port watcher, the exec watcher and the health probe. The watchers
 //     and the probe end with the run's context; readers end at EOF; the
 //     writer is stopped by runLoop.finish.
-//   - The process-wide spawner (spawn.go) forks every child from a small
+//   - The process-wide spawner (contain/spawn.go) forks every child from a small
 //     pool of goroutines, each locked to an OS thread, fed from one queue,
 //     because the parent-death signal follows the thread that forked; and
 //     one goroutine sweeps strays, one look serving every run that ended
 //     meanwhile. They are never stopped: they must outlive every child procs
 //     starts.
 //   - Without cgroups but with a watchdog and the subreaper, the first
-//     enroll starts spawner.watchStrays (enroll.go): every strayScanEvery it
+//     enroll starts spawner.watchStrays (contain/enroll.go): every strayScanEvery it
 //     looks for processes re-parented to procs that carry no owner marker
 //     (holding spawner.forking exclusively, so a child being forked is not
 //     taken for a stray) and tells the watchdogs about them. Nothing
@@ -64,7 +65,7 @@
 //     defers), waits for a pause of the debounce, and posts the change to
 //     the engine loop (Engine.post), where watchTriggered restarts the
 //     process: the watch goroutine touches no engine state.
-//   - Stopping an adopted daemon (daemon.go) reaps each of its roots on a
+//   - Stopping an adopted daemon (contain/daemon.go) reaps each of its roots on a
 //     goroutine of its own, bounded by the stop's grace time.
 //
 // Objects shared outside the engine loop, each guarded by its own mutex,
@@ -77,12 +78,13 @@
 //   - Bus and each Subscription: published to by the engine loop and the
 //     output readers; each subscriber drains its own queue, so a slow
 //     subscriber never blocks a publisher.
-//   - spawner.children (the direct children, for the stray sweep) and
+//   - In contain: spawner.children (the direct children, for the stray sweep) and
 //     spawner.engines, under spawner.mu; spawner.forking, held shared by
 //     each fork until its child is recorded and exclusively while strays
 //     are told from children; spawner.reported (the unmarked strays
 //     already told to the watchdogs), under spawner.reportMu; the cgroup
-//     manager, and the watchdog connection (Track/Untrack).
-//   - childProc.inputMu orders writes to a child's stdin or terminal
+//     manager, and the watchdog connection; their lock order is written at
+//     type spawner.
+//   - contain.Process.inputMu orders writes to a child's stdin or terminal
 //     between the input writer and attached terminals.
 package compose

@@ -10,6 +10,7 @@ import (
 	"github.com/procsdev/procs/internal/statedir"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/compose/lifecycle"
 )
 
@@ -53,7 +54,7 @@ type Engine struct {
 	published atomic.Pointer[config.Config]
 	bus       *Bus
 	instance  string
-	watchdog  *Watchdog
+	contain   contain.Containment
 
 	requests chan func()
 	reports  chan report
@@ -104,7 +105,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("create the log folder: %w", err)
 	}
 	e := &Engine{
-		opts: opts, bus: opts.Bus, instance: instanceID(),
+		opts: opts, bus: opts.Bus, instance: contain.NewInstance(),
 		requests: make(chan func()), reports: make(chan report, 256),
 		stopped: make(chan struct{}), procs: make(map[string]*procState),
 		waiters: map[int]*waiter{}, backoffs: map[string]*time.Timer{},
@@ -165,15 +166,12 @@ func (e *Engine) Config() *config.Config { return e.published.Load() }
 // returns, with everything settled, once nothing runs and nothing can start.
 func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	defer close(e.stopped)
-	if !e.opts.NoWatchdog {
-		wd, err := StartWatchdog(e.instance)
-		if err != nil {
-			return Outcome{}, err
-		}
-		e.watchdog = wd
-		defer wd.Close()
+	c, err := contain.New(e.instance, contain.Options{Watchdog: !e.opts.NoWatchdog})
+	if err != nil {
+		return Outcome{}, err
 	}
-	defer getSpawner().enroll(e.instance, e.watchdog)()
+	e.contain = c
+	defer c.Close()
 	// Supervisors outlive ctx: on cancellation they are stopped gracefully,
 	// in order, by the shutdown below, not killed by context.
 	runCtx, cancelRuns := context.WithCancel(context.Background())

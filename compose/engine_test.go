@@ -15,13 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
 func TestMain(m *testing.M) {
-	RunWatchdogIfRequested()
+	contain.RunWatchdogIfRequested()
 	runEngineHelperIfRequested()
-	runSpawnHelperIfRequested()
 	os.Exit(m.Run())
 }
 

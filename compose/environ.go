@@ -6,6 +6,8 @@ import (
 	"github.com/procsdev/procs/compose/config"
 	"slices"
 	"strconv"
+
+	"github.com/procsdev/procs/compose/contain"
 )
 
 // environ makes the environment of a run; configured is what the config
@@ -34,8 +36,9 @@ func processEnv(cfg *config.Config, p *config.Proc, presetEnv map[string]string,
 		}
 		vars[k] = v
 	}
-	for _, kv := range withoutVar(os.Environ(), watchdogEnv) {
-		if k, v, ok := cutEnv(kv); ok {
+	for _, kv := range os.Environ() {
+		// The watchdog's mode is procs' own, never a child's.
+		if k, v, ok := cutEnv(kv); ok && k != contain.WatchdogVar {
 			set(k, v)
 		}
 	}
@@ -58,7 +61,7 @@ func processEnv(cfg *config.Config, p *config.Proc, presetEnv map[string]string,
 	if p.Port > 0 {
 		set("PORT", strconv.Itoa(p.Port))
 	}
-	set(ownerVar, ownerValue(instance, p.Name, run))
+	set(contain.OwnerVar, contain.Owner{Instance: instance, Name: p.Name, Run: run}.String())
 	env := make([]string, 0, len(order))
 	for _, k := range order {
 		env = append(env, k+"="+vars[k])

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
@@ -49,8 +50,7 @@ func daemonPIDs(t *testing.T, dir string) []int {
 		require.NoError(t, err)
 		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 		require.NoError(t, err)
-		_, marked := ownerOf(pid)
-		require.False(t, marked, "the daemon %d has an emptied environment", pid)
+		require.False(t, contain.Marked(pid), "the daemon %d has an emptied environment", pid)
 		sid, err := unix.Getsid(pid)
 		require.NoError(t, err)
 		require.Equal(t, pid, sid, "the daemon %d leads a session of its own", pid)
@@ -89,7 +89,7 @@ func TestEnvlessDaemonsDoNotEscape(t *testing.T) {
 				require.NoError(t, os.WriteFile(file, []byte(daemonConfig(dir)), 0o644))
 				var env []string
 				if mode == "fallback" {
-					env = append(env, noCgroupsEnv+"=off")
+					env = append(env, contain.NoCgroupsVar+"=off")
 				}
 				cmd := startEngineHelper(t, file, env...)
 				daemons := daemonPIDs(t, dir)
@@ -157,7 +157,7 @@ func watchdogOf(t *testing.T, pid int) int {
 	t.Helper()
 	for _, child := range rules.ChildrenOf(pid) {
 		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", child))
-		if strings.Contains(string(env), watchdogEnv+"=1") {
+		if strings.Contains(string(env), contain.WatchdogVar+"=1") {
 			return child
 		}
 	}
@@ -167,9 +167,7 @@ func watchdogOf(t *testing.T, pid int) int {
 
 func skipWithoutCgroups(t *testing.T) {
 	t.Helper()
-	cg, err := newCgroupSet("test-" + instanceID())
-	if err != nil {
+	if err := contain.CgroupsAvailable(); err != nil {
 		testenv.Missing(t, fmt.Sprintf("cgroups v2 are not writable here: %v", err))
 	}
-	cg.close()
 }

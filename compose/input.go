@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
@@ -106,7 +107,7 @@ func (s *supervisor) queueInput(req inputRequest) bool {
 // inputWriter writes a run's input in order on its own goroutine, so a
 // child that does not read never stalls the run loop.
 type inputWriter struct {
-	child   *childProc
+	child   *contain.Process
 	queue   chan inputRequest
 	written chan writeResult // to the run loop; never blocks the writer
 	ended   chan struct{}
@@ -126,7 +127,7 @@ type writeResult struct {
 	at     time.Time
 }
 
-func newInputWriter(c *childProc) *inputWriter {
+func newInputWriter(c *contain.Process) *inputWriter {
 	return &inputWriter{
 		child: c, queue: make(chan inputRequest, inputQueueSize),
 		written: make(chan writeResult, inputQueueSize+1), ended: make(chan struct{}),
@@ -141,7 +142,7 @@ func (w *inputWriter) run() {
 		var req inputRequest
 		select {
 		case r := <-w.replies:
-			_ = w.child.write(r)
+			_ = w.child.Write(r)
 			continue
 		case next, ok := <-w.queue:
 			if !ok {

@@ -23,7 +23,7 @@ func (w *inputWriter) write(req inputRequest) error {
 		default:
 		}
 	}
-	return w.child.write(req.data)
+	return w.child.Write(req.data)
 }
 
 // enter waits for the echo of text written at textAt (or enterEchoWait),
@@ -39,7 +39,7 @@ func (w *inputWriter) enter(textAt time.Time) (time.Time, error) {
 		case <-echo.C:
 			waiting = false
 		case r := <-w.replies:
-			_ = w.child.write(r)
+			_ = w.child.Write(r)
 		}
 	}
 	if wait := time.Until(textAt.Add(enterGap)); wait > 0 {
@@ -47,7 +47,7 @@ func (w *inputWriter) enter(textAt time.Time) (time.Time, error) {
 		<-gap.C
 	}
 	at := time.Now()
-	return at, w.child.write([]byte("\r"))
+	return at, w.child.Write([]byte("\r"))
 }
 
 // outputRead tells a writer waiting for an echo that output was read.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -72,7 +73,7 @@ func logPathBench(b *testing.B, data []byte, lines int) (skipped int) {
 		}
 		close(drained)
 	}()
-	s.readOutput(output{stream: rules.StreamStdout, r: &chunkReader{data: data, size: 64 << 10}}, chunks, false)
+	s.readOutput(contain.Output{Stream: rules.StreamStdout, Reader: &chunkReader{data: data, size: 64 << 10}}, chunks, false)
 	close(chunks)
 	<-drained
 	close(stop)
@@ -171,7 +172,7 @@ func BenchmarkLongLine(b *testing.B) {
 				recycleLines(chunk.lines)
 			}
 		}()
-		s.readOutput(output{stream: rules.StreamStdout, r: &longLineReader{left: 64 << 20}}, chunks, false)
+		s.readOutput(contain.Output{Stream: rules.StreamStdout, Reader: &longLineReader{left: 64 << 20}}, chunks, false)
 		close(chunks)
 		close(done)
 		<-printed

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -49,7 +50,7 @@ func runEngineHelperIfRequested() {
 			}
 			if len(ready) == len(cfg.Procs) {
 				// Stands for the periodic scan having run once since.
-				getSpawner().scanStrays()
+				contain.ScanStrays()
 				fmt.Println("READY")
 				return
 			}
@@ -93,7 +94,7 @@ procs:
 			require.NoError(t, cmd.Start())
 			waitForLine(t, out, "READY")
 
-			marked := findMarked(fmt.Sprintf("%d-", cmd.Process.Pid))
+			marked := contain.FindMarked(fmt.Sprintf("%d-", cmd.Process.Pid))
 			require.GreaterOrEqual(t, len(marked), 5, "sh, sleeps and the escaped session: %v", marked)
 
 			require.NoError(t, cmd.Process.Signal(sig))
@@ -118,7 +119,7 @@ procs:
 	te.waitState("tree", rules.StateReady)
 	var marked []int
 	require.Eventually(t, func() bool {
-		marked = findMarked(te.instance + ":tree:")
+		marked = contain.FindMarked(te.instance + ":tree:")
 		return len(marked) >= 3
 	}, waitLimit, 20*time.Millisecond, "the main process and both escaped sleeps")
 

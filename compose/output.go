@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -31,12 +32,12 @@ type outputChunk struct {
 // are; split into lines, they go to the ring and the bus here, all the
 // lines of one read at once, and to the run loop with the raw bytes when
 // keepRaw (the loop draws them on the run's screen).
-func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw bool) {
-	stream := streamName(o.stream)
+func (s *supervisor) readOutput(o contain.Output, chunks chan<- outputChunk, keepRaw bool) {
+	stream := streamName(o.Stream)
 	var lines []rules.Line
 	var events []Event // reused read after read: the bus copies them
 	logw := &streamLog{log: s.logs}
-	split := rules.NewSplitter(o.stream, maxLineBytes, func(l rules.Line) {
+	split := rules.NewSplitter(o.Stream, maxLineBytes, func(l rules.Line) {
 		if lines == nil {
 			lines = takeLines()
 		}
@@ -60,7 +61,7 @@ func (s *supervisor) readOutput(o output, chunks chan<- outputChunk, keepRaw boo
 	var buf readBuffer
 	defer buf.release()
 	for {
-		n, err := o.r.Read(buf.next())
+		n, err := o.Reader.Read(buf.next())
 		if n > 0 {
 			at := time.Now()
 			logw.Write(buf.got(n))

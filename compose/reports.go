@@ -83,7 +83,7 @@ func (e *Engine) startRun(ps *procState, run int) {
 		e.life.CannotStart(ps.cfg.Name, run, err)
 		return
 	}
-	ps.sup = newSupervisor(spec, ps.logs, ps.ring, e.bus, e.watchdog, e.reports)
+	ps.sup = newSupervisor(spec, ps.logs, ps.ring, e.bus, e.contain, e.reports)
 	go ps.sup.run(e.runCtx)
 }
 

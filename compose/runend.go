@@ -4,6 +4,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
@@ -12,13 +13,13 @@ import (
 func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
 	l.requested = true
 	if !graceful {
-		l.c.signalGroup(syscall.SIGKILL)
+		l.c.Signal(syscall.SIGKILL)
 		return nil
 	}
-	l.c.signalGroup(l.s.spec.signal)
+	l.c.Signal(l.s.spec.signal)
 	// A shell wrapper may forward nothing; the group signal reached its
 	// children anyway. SIGCONT wakes a stopped group so it can exit.
-	l.c.signalGroup(osproc.SIGCONT)
+	l.c.Signal(osproc.SIGCONT)
 	l.stopDeadline = time.Now().Add(l.s.spec.timeout)
 	return time.After(l.s.spec.timeout)
 }
@@ -43,25 +44,17 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 		l.screenChanged()
 	}
 	left := l.daemonized(exit)
-	exit.Daemon = left.describe()
+	exit.Daemon = left.Describe()
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
-	left.stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
-	if !l.stopDeadline.IsZero() {
-		// A stop ends when the whole run has: the leader (runuser, a
-		// shell) may exit while the server it started still shuts down
-		// cleanly (postgres writing its checkpoint). Killing it now would
-		// lose that work, and a start right after would find its files.
-		getSpawner().waitRunGone(l.s.spec.owner, l.c.pid, l.stopDeadline)
-	}
-	// No orphans: the group and anything that escaped it but carries the
-	// run's marker go with the main process.
-	l.c.signalGroup(syscall.SIGKILL)
-	getSpawner().sweepStrays(l.s.spec.owner)
+	left.Stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
+	// A stop ends when the whole run has (until its deadline); then
+	// nothing of the run is left, wherever it went.
+	l.c.End(l.stopDeadline)
 	// The writers are gone, so what the pipes still hold ends in EOF: read
 	// it all before closing them, or a loop that fell behind would lose the
 	// last lines from the log file. The bound is for a stray holding a pipe.
 	output = l.readToEnd(output, outputEndGrace)
-	l.c.closeIO()
+	l.c.CloseIO()
 	if l.writer != nil {
 		l.writer.stop()
 	}
@@ -81,13 +74,13 @@ const daemonStopGrace = 5 * time.Second
 // daemonized returns what a service left running when its main process
 // exited 0 by itself: a daemon (nginx, redis-server --daemonize yes,
 // pg_ctl start) that procs cannot watch and must not leave behind.
-func (l *runLoop) daemonized(exit rules.Exit) daemonized {
+func (l *runLoop) daemonized(exit rules.Exit) contain.Daemons {
 	spec := l.s.spec.detect
 	if exit.Code != 0 || exit.Signal != 0 || exit.Err != nil || exit.Requested ||
 		spec == nil || spec.Task || spec.Interactive {
-		return daemonized{}
+		return contain.Daemons{}
 	}
-	return getSpawner().leftBehind(l.s.spec.owner, l.startTicks)
+	return l.c.Daemons()
 }
 
 // outputEndGrace bounds how long a finished run's output is read to EOF.

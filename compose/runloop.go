@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -17,7 +18,7 @@ import (
 // its screen (PTY runs), its input writer and its attached terminals.
 type runLoop struct {
 	s   *supervisor
-	c   *childProc
+	c   *contain.Process
 	det *rules.Detector
 
 	output  chan outputChunk
@@ -50,12 +51,9 @@ type runLoop struct {
 	clients     map[*attachClient]struct{}
 	// portsBefore is the machine's listeners before the run started.
 	portsBefore rules.PortsBaseline
-	// startTicks is when the main process started (clock ticks since
-	// boot), to tell what it leaves behind from older processes.
-	startTicks uint64
 }
 
-func newRunLoop(s *supervisor, c *childProc, det *rules.Detector, portsBefore rules.PortsBaseline) *runLoop {
+func newRunLoop(s *supervisor, c *contain.Process, det *rules.Detector, portsBefore rules.PortsBaseline) *runLoop {
 	l := &runLoop{
 		s: s, c: c, det: det, portsBefore: portsBefore,
 		output:    make(chan outputChunk, outputChunksQueued),
@@ -70,7 +68,6 @@ func newRunLoop(s *supervisor, c *childProc, det *rules.Detector, portsBefore ru
 		l.screen = rules.NewScreen(int(s.spec.window.Cols), int(s.spec.window.Rows))
 		det.AttachScreen(l.screen)
 	}
-	l.startTicks, _ = procStartTicks(c.pid)
 	return l
 }
 
@@ -149,11 +146,11 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 	case graceful := <-l.s.stopCh:
 		end.kill = l.beginStop(graceful)
 	case <-end.kill:
-		l.c.signalGroup(syscall.SIGKILL)
+		l.c.Signal(syscall.SIGKILL)
 	case <-end.cancelled:
 		end.cancelled = nil
 		l.requested = true
-		l.c.signalGroup(syscall.SIGKILL)
+		l.c.Signal(syscall.SIGKILL)
 	}
 }
 
@@ -179,8 +176,8 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 	// The last reader to end closes output: that tells the loop the
 	// output is over.
 	var reading atomic.Int32
-	reading.Store(int32(len(l.c.outputs)))
-	for _, o := range l.c.outputs {
+	reading.Store(int32(len(l.c.Outputs())))
+	for _, o := range l.c.Outputs() {
 		go func() {
 			l.s.readOutput(o, l.output, l.screen != nil)
 			if reading.Add(-1) == 0 {
@@ -188,11 +185,11 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 			}
 		}()
 	}
-	go func() { l.exitCh <- l.c.wait() }()
+	go func() { l.exitCh <- l.c.Wait() }()
 
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	l.stopWatch = stopWatch
-	go rules.WatchPorts(watchCtx, l.c.pid, l.portsBefore, func(ports []int) {
+	go rules.WatchPorts(watchCtx, l.c.PID(), l.portsBefore, func(ports []int) {
 		select {
 		case l.portsCh <- ports:
 		case <-watchCtx.Done():
@@ -201,7 +198,7 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 	execCtx, stopExec := context.WithCancel(ctx)
 	l.stopExec = stopExec
 	if d := l.s.spec.detect; d != nil && d.ReadyByRunning() {
-		go watchExec(execCtx, l.c.pid, func(at time.Time, programs string, busy bool) {
+		go watchExec(execCtx, l.c.PID(), func(at time.Time, programs string, busy bool) {
 			select {
 			case l.execCh <- rules.Event{Kind: rules.EventExec, Time: at, Program: programs, Busy: busy}:
 			case <-execCtx.Done():
@@ -225,7 +222,7 @@ func (l *runLoop) handle(ev rules.Event) {
 		// (the port a dev server moved to is bound before it says so).
 		// A run ready by a line before it listens (redis, caddy) is
 		// watched until it does, so status shows its ports.
-		ports, err := rules.ListeningPorts(l.c.pid)
+		ports, err := rules.ListeningPorts(l.c.PID())
 		if err == nil && !slices.Equal(ports, l.det.Ports()) {
 			l.s.send(report{kind: reportPorts, ports: ports})
 		}

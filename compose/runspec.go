@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -22,7 +23,7 @@ func (e *Engine) runSpec(ps *procState, run int) (runSpec, error) {
 		name: p.Name, run: run, proc: p, detect: ps.detect,
 		argv: p.Command.Args(), environ: e.environOf(ps, run), dir: p.Cwd,
 		signal: sig, timeout: p.Shutdown.Timeout.D(),
-		owner: ownerValue(e.instance, p.Name, run),
+		owner: contain.Owner{Instance: e.instance, Name: p.Name, Run: run},
 	}
 	if spec.timeout <= 0 {
 		spec.timeout = 10 * time.Second

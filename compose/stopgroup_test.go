@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestStopWaitsForTheWholeGroup(t *testing.T) {
 	for _, cgroups := range []string{"", "off"} {
 		t.Run("cgroups="+cgroups, func(t *testing.T) {
-			t.Setenv(noCgroupsEnv, cgroups)
+			t.Setenv(contain.NoCgroupsVar, cgroups)
 			marker := filepath.Join(t.TempDir(), "clean")
 			te := startEngine(t, `
 procs:

@@ -11,6 +11,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -34,7 +35,7 @@ type runSpec struct {
 	dir      string
 	signal   syscall.Signal
 	timeout  time.Duration
-	owner    string
+	owner    contain.Owner
 	health   *rules.ProbeSpec
 	interval time.Duration
 	failures int
@@ -46,12 +47,12 @@ type runSpec struct {
 // the OS signals to a detector, and reports verdicts to the engine. It owns
 // no engine state; the engine owns it through the stop channel.
 type supervisor struct {
-	spec     runSpec
-	logs     *logFile
-	ring     *rules.Ring
-	bus      *Bus
-	watchdog *Watchdog
-	reports  chan<- report
+	spec    runSpec
+	logs    *logFile
+	ring    *rules.Ring
+	bus     *Bus
+	contain contain.Containment
+	reports chan<- report
 
 	stopCh chan bool // true: graceful, false: kill now
 	done   chan struct{}
@@ -88,9 +89,9 @@ type report struct {
 	lastScreen *ScreenText
 }
 
-func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, wd *Watchdog, reports chan<- report) *supervisor {
+func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, c contain.Containment, reports chan<- report) *supervisor {
 	return &supervisor{
-		spec: spec, logs: logs, ring: ring, bus: bus, watchdog: wd, reports: reports,
+		spec: spec, logs: logs, ring: ring, bus: bus, contain: c, reports: reports,
 		stopCh: make(chan bool, 2), done: make(chan struct{}),
 		inputCh: make(chan inputRequest, inputQueueSize), loopCh: make(chan func(*runLoop)),
 	}
@@ -131,17 +132,17 @@ func (s *supervisor) run(ctx context.Context) {
 	logOpened := make(chan struct{})
 	go func() { defer close(logOpened); s.logs.openForRun() }()
 	portsBefore := rules.PortsBefore()
-	c, err := launch(s.spec.argv, s.spec.dir, env, s.spec.window)
+	c, err := s.contain.Start(contain.Spec{
+		Argv: s.spec.argv, Dir: s.spec.dir, Env: env, Window: s.spec.window, Owner: s.spec.owner,
+	})
 	<-logOpened
 	if err != nil {
 		s.send(report{kind: reportExited, verdict: startFailure(s.spec, err)})
 		return
 	}
-	s.watchdog.Track(c.pid)
-	s.send(report{kind: reportStarted, pid: c.pid, runEnv: runEnv})
+	s.send(report{kind: reportStarted, pid: c.PID(), runEnv: runEnv})
 	l := newRunLoop(s, c, det, portsBefore)
 	l.loop(ctx)
-	s.watchdog.Untrack(c.pid)
 }
 
 // preflight fails the run before it starts when its port is taken.

@@ -6,12 +6,12 @@ package main
 import (
 	"os"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/contain"
 )
 
 func main() {
 	// procs re-executes itself as its own watchdog; that mode never returns.
-	compose.RunWatchdogIfRequested()
+	contain.RunWatchdogIfRequested()
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -7,12 +7,12 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
-	compose.RunWatchdogIfRequested()
+	contain.RunWatchdogIfRequested()
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"procs": func() int { return run(os.Args[1:]) },
 	}))

@@ -40,6 +40,8 @@ var importRules = []struct {
 	{pkg: "compose/mcp", only: api},
 	{pkg: "compose/webui", only: api},
 	{pkg: "compose/scaffold", only: join(core, "compose/config", "schema")},
+	{pkg: "compose/lifecycle", only: join(core, "compose/config")},
+	{pkg: "compose/contain", only: core},
 	{pkg: "compose", never: []string{"compose/control", "compose/tui", "compose/mcp", "compose/webui", "compose/scaffold"}},
 }
 

@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"bufio"
@@ -16,28 +16,31 @@ import (
 	"github.com/procsdev/procs/internal/osproc"
 )
 
-// watchdogEnv makes the procs binary act as the watchdog instead of the CLI.
-const watchdogEnv = "PROCS_INTERNAL_WATCHDOG"
+// WatchdogVar makes the procs binary act as the watchdog instead of the
+// CLI (WatchdogVar=1); a child must not inherit it.
+const WatchdogVar = "PROCS_INTERNAL_WATCHDOG"
 
 // watchdogGrace is how long the watchdog lets orphans shut down after
 // SIGTERM before it kills them.
 const watchdogGrace = 2 * time.Second
 
-// Watchdog is a small helper process (procs re-executed in a hidden mode)
+// watchdog is a small helper process (procs re-executed in a hidden mode)
 // that holds a pipe from procs. When procs disappears in any way, SIGKILL
 // included, the pipe reaches EOF and the watchdog stops every process group
 // procs recorded and every process marked with its instance ID.
-type Watchdog struct {
+type watchdog struct {
+	// mu orders the lines written to the pipe; a leaf of the spawner's
+	// lock order (see spawner).
 	mu  sync.Mutex
 	cmd *exec.Cmd
 	w   io.WriteCloser
 }
 
-// StartWatchdog starts the watchdog for the processes of instance.
+// startWatchdog starts the watchdog for the processes of instance.
 // Where each run is a job object that dies with procs (Windows), there is
-// nothing for a watchdog to do, and it returns nil (a nil *Watchdog
+// nothing for a watchdog to do, and it returns nil (a nil *watchdog
 // ignores every call).
-func StartWatchdog(instance string) (*Watchdog, error) {
+func startWatchdog(instance string) (*watchdog, error) {
 	if osproc.Features().Jobs {
 		return nil, nil
 	}
@@ -46,28 +49,28 @@ func StartWatchdog(instance string) (*Watchdog, error) {
 		return nil, fmt.Errorf("start watchdog: %w", err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(withoutVar(os.Environ(), ownerVar), watchdogEnv+"=1")
+	cmd.Env = append(withoutVar(os.Environ(), OwnerVar), WatchdogVar+"=1")
 	// Its own process group: a Ctrl-C at the terminal must not reach it.
 	cmd.SysProcAttr = osproc.OwnGroupAttrs()
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start watchdog: %w", err)
 	}
-	if err := getSpawner().start(cmd, cmd.Start); err != nil {
+	if err := getSpawner().start(cmd, Owner{}, cmd.Start); err != nil {
 		return nil, fmt.Errorf("start watchdog: %w", err)
 	}
-	wd := &Watchdog{cmd: cmd, w: w}
+	wd := &watchdog{cmd: cmd, w: w}
 	wd.send("I " + instance)
 	return wd, nil
 }
 
-// Track records a process group to kill if procs dies.
-func (wd *Watchdog) Track(pgid int) { wd.send("+" + strconv.Itoa(pgid)) }
+// track records a process group to kill if procs dies.
+func (wd *watchdog) track(pgid int) { wd.send("+" + strconv.Itoa(pgid)) }
 
-// Untrack forgets a process group that has been stopped.
-func (wd *Watchdog) Untrack(pgid int) { wd.send("-" + strconv.Itoa(pgid)) }
+// untrack forgets a process group that has been stopped.
+func (wd *watchdog) untrack(pgid int) { wd.send("-" + strconv.Itoa(pgid)) }
 
-func (wd *Watchdog) send(line string) {
+func (wd *watchdog) send(line string) {
 	if wd == nil {
 		return
 	}
@@ -76,8 +79,8 @@ func (wd *Watchdog) send(line string) {
 	_, _ = io.WriteString(wd.w, line+"\n")
 }
 
-// Close ends the watchdog after a clean shutdown.
-func (wd *Watchdog) Close() error {
+// close ends the watchdog after a clean shutdown.
+func (wd *watchdog) close() error {
 	if wd == nil {
 		return nil
 	}
@@ -93,7 +96,7 @@ func (wd *Watchdog) Close() error {
 // started it as one, and then exits. Call it first thing in main (and in
 // TestMain of packages whose tests start engines).
 func RunWatchdogIfRequested() {
-	if os.Getenv(watchdogEnv) != "1" {
+	if os.Getenv(WatchdogVar) != "1" {
 		return
 	}
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
@@ -147,7 +150,7 @@ func (w *leftovers) kill() {
 	targets := func() []int {
 		var pids []int
 		if w.instance != "" {
-			pids = findMarked(w.instance + ":")
+			pids = FindMarked(w.instance + ":")
 		}
 		return pids
 	}

@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"bytes"
@@ -19,14 +19,14 @@ import (
 type enrolled struct {
 	instance string
 	cgroups  *cgroupSet // nil where cgroups are not available
-	watchdog *Watchdog  // nil without a watchdog
+	watchdog *watchdog  // nil without a watchdog
 }
 
 // enroll gives each run of the engine instance a cgroup of its own where
 // the kernel allows, and tells wd (which may be nil) what to kill should
 // procs die. Call release once the engine's runs have all ended: it kills
 // whatever they left, marked or not, and removes the cgroups.
-func (s *spawner) enroll(instance string, wd *Watchdog) (release func()) {
+func (s *spawner) enroll(instance string, wd *watchdog) (release func()) {
 	e := &enrolled{instance: instance, watchdog: wd}
 	if cg, err := newCgroupSet(instance); err == nil {
 		e.cgroups = cg
@@ -55,21 +55,15 @@ func instanceOf(owner string) string {
 	return instance
 }
 
-// placeInCgroup makes cmd start in the cgroup of its run (named by the
-// owner marker in its environment), when its engine has cgroups. It
-// returns the cgroup's folder, open until the start is done (nil: none).
-func (s *spawner) placeInCgroup(cmd *exec.Cmd) *os.File {
-	if cmd == nil {
+// placeInCgroup makes cmd start in the cgroup of owner's run, when its
+// engine has cgroups. It returns the cgroup's folder, open until the start
+// is done (nil: none).
+func (s *spawner) placeInCgroup(cmd *exec.Cmd, owner Owner) *os.File {
+	if cmd == nil || owner == (Owner{}) {
 		return nil
 	}
-	owner := ""
-	for _, kv := range cmd.Env {
-		if v, ok := strings.CutPrefix(kv, ownerVar+"="); ok {
-			owner = v
-		}
-	}
 	e := s.engine(owner)
-	if owner == "" || e == nil || e.cgroups == nil {
+	if e == nil || e.cgroups == nil {
 		return nil
 	}
 	dir, err := e.cgroups.open(owner)
@@ -133,6 +127,12 @@ func (s *spawner) watchStrays() {
 	}
 }
 
+// ScanStrays tells the watchdogs now about the unmarked processes
+// re-parented to procs, as the scan that runs every strayScanEvery does:
+// for a caller that must know they have been told (a test that kills
+// procs next).
+func ScanStrays() { getSpawner().scanStrays() }
+
 // scanStrays tells the watchdogs about the unmarked strays there are now.
 func (s *spawner) scanStrays() {
 	s.forking.Lock()
@@ -176,7 +176,7 @@ func ownerOf(pid int) (string, bool) {
 		return "", false
 	}
 	for _, kv := range bytes.Split(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, []byte(ownerVar+"=")); ok {
+		if v, ok := bytes.CutPrefix(kv, []byte(OwnerVar+"=")); ok {
 			return instanceOf(string(v)), true
 		}
 	}

@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"bufio"
@@ -18,9 +18,9 @@ import (
 	"github.com/procsdev/procs/internal/osproc"
 )
 
-// noCgroupsEnv turns the cgroups off (PROCS_CGROUPS=off), for a system
+// NoCgroupsVar turns the cgroups off (PROCS_CGROUPS=off), for a system
 // where they misbehave and for the tests of the fallback.
-const noCgroupsEnv = "PROCS_CGROUPS"
+const NoCgroupsVar = "PROCS_CGROUPS"
 
 // cgroupPrefix starts the name of the cgroup of one procs; the rest is its
 // instance ID, which starts with its pid.
@@ -34,16 +34,17 @@ const cgroupPrefix = "procs-"
 // systemd scope, a container's root).
 type cgroupSet struct {
 	base string
-	mu   sync.Mutex
-	// runs holds the runs that have a cgroup, by owner marker.
-	runs map[string]bool
+	// mu is a leaf of the spawner's lock order (see spawner).
+	mu sync.Mutex
+	// runs holds the runs that have a cgroup.
+	runs map[Owner]bool
 }
 
 // newCgroupSet creates the cgroup of an engine, or returns nil (and why)
 // when cgroups v2 are not available or not writable here.
 func newCgroupSet(instance string) (*cgroupSet, error) {
-	if os.Getenv(noCgroupsEnv) == "off" {
-		return nil, errors.New("turned off by " + noCgroupsEnv)
+	if os.Getenv(NoCgroupsVar) == "off" {
+		return nil, errors.New("turned off by " + NoCgroupsVar)
 	}
 	if !osproc.Features().Cgroups {
 		return nil, errors.New("turned off by " + osproc.PortableEnv)
@@ -57,7 +58,7 @@ func newCgroupSet(instance string) (*cgroupSet, error) {
 	if err := os.Mkdir(base, 0o755); err != nil {
 		return nil, err
 	}
-	c := &cgroupSet{base: base, runs: make(map[string]bool)}
+	c := &cgroupSet{base: base, runs: make(map[Owner]bool)}
 	if err := c.probe(); err != nil {
 		removeCgroup(base)
 		return nil, err
@@ -139,11 +140,11 @@ func cgroup2Mount() (mount, root string, err error) {
 	return "", "", errors.New("no cgroup v2 mounted")
 }
 
-// open returns the folder of the cgroup of the run marked owner, creating
+// open returns the folder of the cgroup of owner's run, creating
 // it, opened for a start into it. The caller closes it once the child is
 // started: every descriptor procs holds is one more for each later child's
 // exec to close, and two hundred runs held two hundred for nothing.
-func (c *cgroupSet) open(owner string) (*os.File, error) {
+func (c *cgroupSet) open(owner Owner) (*os.File, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dir := filepath.Join(c.base, runCgroupName(owner))
@@ -158,17 +159,14 @@ func (c *cgroupSet) open(owner string) (*os.File, error) {
 	return f, nil
 }
 
-// runCgroupName is "run-NAME-RUN" for the owner marker "instance:NAME:RUN:".
-func runCgroupName(owner string) string {
-	parts := strings.Split(owner, ":")
-	if len(parts) < 3 {
-		return "run-" + strings.ReplaceAll(owner, ":", "-")
-	}
-	return "run-" + parts[1] + "-" + parts[2]
+// runCgroupName is "run-NAME-RUN" for owner's run (the engine's cgroup
+// holds its instance).
+func runCgroupName(owner Owner) string {
+	return "run-" + owner.Name + "-" + strconv.Itoa(owner.Run)
 }
 
-// dir returns the cgroup folder of the run marked owner, if it has one.
-func (c *cgroupSet) dir(owner string) (string, bool) {
+// dir returns the cgroup folder of owner's run, if it has one.
+func (c *cgroupSet) dir(owner Owner) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.runs[owner] {
@@ -177,10 +175,10 @@ func (c *cgroupSet) dir(owner string) (string, bool) {
 	return filepath.Join(c.base, runCgroupName(owner)), true
 }
 
-// kill kills every process of the run marked owner and removes its
+// kill kills every process of owner's run and removes its
 // cgroup. It reports whether the run had a cgroup: then nothing the run
 // started is left alive, wherever it went.
-func (c *cgroupSet) kill(owner string) bool {
+func (c *cgroupSet) kill(owner Owner) bool {
 	c.mu.Lock()
 	had := c.runs[owner]
 	delete(c.runs, owner)

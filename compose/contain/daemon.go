@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// daemonized is what a run left behind when its main process exited: the
+// Daemons is what a run left behind when its main process exited: the
 // roots re-parented away from it and every process below them.
-type daemonized struct {
+type Daemons struct {
 	roots []int
 	all   []int
 }
@@ -24,10 +24,10 @@ type daemonized struct {
 // and started after the run (startTicks, from osproc.StartTime; 0 when
 // unknown). Elsewhere an orphan's parent is init, whose children procs
 // does not own, so only the marker says a process is the run's.
-func (s *spawner) leftBehind(owner string, startTicks uint64) daemonized {
+func (s *spawner) leftBehind(owner Owner, startTicks uint64) Daemons {
 	s.forking.Lock()
 	defer s.forking.Unlock()
-	var d daemonized
+	var d Daemons
 	for _, pid := range s.adopted() {
 		if s.started(pid) {
 			continue
@@ -36,8 +36,8 @@ func (s *spawner) leftBehind(owner string, startTicks uint64) daemonized {
 		if err != nil {
 			continue
 		}
-		ours := len(markedAmong(tree, owner)) > 0
-		if !ours && startTicks != 0 && !marked(pid) && osproc.Features().Subreaper {
+		ours := len(markedAmong(tree, owner.String())) > 0
+		if !ours && startTicks != 0 && !Marked(pid) && osproc.Features().Subreaper {
 			ticks, ok := osproc.StartTime(pid)
 			ours = ok && ticks >= startTicks
 		}
@@ -49,8 +49,9 @@ func (s *spawner) leftBehind(owner string, startTicks uint64) daemonized {
 	return d
 }
 
-// describe turns what was left behind into the detector's terms.
-func (d daemonized) describe() *rules.Daemon {
+// Describe turns what was left behind into the detector's terms (nil:
+// nothing was).
+func (d Daemons) Describe() *rules.Daemon {
 	if len(d.roots) == 0 {
 		return nil
 	}
@@ -63,10 +64,10 @@ func (d daemonized) describe() *rules.Daemon {
 	return &rules.Daemon{PID: d.roots[0], Command: rules.CommandLine(d.roots[0]), Ports: slices.Compact(ports)}
 }
 
-// stop ends what was left behind: sig to every process, then SIGKILL to
+// Stop ends what was left behind: sig to every process, then SIGKILL to
 // those still there after grace. Where the roots are procs's children
 // they are reaped here.
-func (d daemonized) stop(sig syscall.Signal, grace time.Duration) {
+func (d Daemons) Stop(sig syscall.Signal, grace time.Duration) {
 	if len(d.roots) == 0 {
 		return
 	}
@@ -93,11 +94,8 @@ func (d daemonized) stop(sig syscall.Signal, grace time.Duration) {
 	signalAll(d.all, syscall.SIGKILL)
 }
 
-// marked reports whether pid's environment carries any PROCS_OWNER.
-func marked(pid int) bool {
+// Marked reports whether pid's environment carries any owner marker.
+func Marked(pid int) bool {
 	env, err := osproc.Environ(pid)
-	return err == nil && bytes.Contains(env, []byte(ownerVar+"="))
+	return err == nil && bytes.Contains(env, []byte(OwnerVar+"="))
 }
-
-// procStartTicks returns when pid started (osproc.StartTime).
-func procStartTicks(pid int) (uint64, bool) { return osproc.StartTime(pid) }

@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"os"
@@ -15,15 +15,22 @@ import (
 // process table, as the processes carrying the PROCS_OWNER marker of one
 // of the engines whose parent carries none (the root of what escaped). An
 // orphan that emptied its environment cannot be told from any other
-// there. The caller holds s.mu.
+// there. The caller holds s.forking (its callers do), not s.mu: the
+// engines are read under s.mu here, once.
 func (s *spawner) adopted() []int {
 	if osproc.Features().Subreaper {
 		return rules.ChildrenOf(os.Getpid())
 	}
+	s.mu.RLock()
+	engines := make(map[string]bool, len(s.engines))
+	for instance := range s.engines {
+		engines[instance] = true
+	}
+	s.mu.RUnlock()
 	self := os.Getpid()
 	ours := func(pid int) bool {
 		instance, ok := ownerOf(pid)
-		return ok && s.engines[instance] != nil
+		return ok && engines[instance]
 	}
 	var out []int
 	for pid, parent := range osproc.Parents() {

@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"os/exec"
@@ -18,6 +18,17 @@ import (
 // live as long as procs is what makes the signal mean "procs died". Several
 // threads fork at once: a fork waits for its child to execute its program,
 // and one thread made every start wait for all the ones before it.
+//
+// Lock order, outermost first; a lock not listed before another is never
+// taken while holding it:
+//
+//	forking → mu → reportMu → watchdog.mu (reportUnmarked, under a sweep)
+//	forking → cgroupSet.mu              (fork: open the run's cgroup)
+//
+// cgroupSet.mu and watchdog.mu are leaves: no other lock is taken while
+// either is held. mu and cgroupSet.mu are never held together (engine
+// returns before the cgroup is touched), and no one takes forking while
+// holding mu. No lock is held while waiting for a spawner thread.
 type spawner struct {
 	requests chan spawnRequest
 	// forking is held shared by each start, from before its fork until
@@ -26,8 +37,7 @@ type spawner struct {
 	// forked but not yet recorded is never taken for a stray.
 	forking sync.RWMutex
 	// mu guards children (the direct children procs started) and engines
-	// (the engines of this process, by instance ID; see enroll). Lock
-	// order: forking before mu.
+	// (the engines of this process, by instance ID; see enroll).
 	mu       sync.RWMutex
 	children map[int]bool
 	engines  map[string]*enrolled
@@ -45,6 +55,7 @@ type spawner struct {
 
 type spawnRequest struct {
 	cmd   *exec.Cmd
+	owner Owner // the zero Owner: no run, no cgroup (the watchdog)
 	start func() error
 	pid   func() int
 	done  chan error
@@ -100,7 +111,7 @@ func (s *spawner) loop() {
 func (s *spawner) fork(req spawnRequest) error {
 	s.forking.RLock()
 	defer s.forking.RUnlock()
-	if dir := s.placeInCgroup(req.cmd); dir != nil {
+	if dir := s.placeInCgroup(req.cmd, req.owner); dir != nil {
 		// Only the clone into it needs the folder open.
 		defer dir.Close()
 	}
@@ -114,10 +125,10 @@ func (s *spawner) fork(req spawnRequest) error {
 }
 
 // start runs cmd.Start (or an equivalent such as pty.Start) on a spawner
-// thread and records the child.
-func (s *spawner) start(cmd *exec.Cmd, start func() error) error {
+// thread, in the cgroup of owner's run if it has one, and records the child.
+func (s *spawner) start(cmd *exec.Cmd, owner Owner, start func() error) error {
 	done := make(chan error, 1)
-	s.requests <- spawnRequest{cmd: cmd, start: start, pid: func() int { return cmd.Process.Pid }, done: done}
+	s.requests <- spawnRequest{cmd: cmd, owner: owner, start: start, pid: func() int { return cmd.Process.Pid }, done: done}
 	return <-done
 }
 
@@ -150,7 +161,7 @@ func (s *spawner) forget(pid int) {
 //
 // Finding the strays reads the children of every thread of procs; the runs
 // that end together (a shutdown wave) share one look (see sweepLoop).
-func (s *spawner) sweepStrays(owner string) {
+func (s *spawner) sweepStrays(owner Owner) {
 	if e := s.engine(owner); e != nil && e.cgroups != nil && e.cgroups.kill(owner) {
 		select {
 		case s.reaps <- struct{}{}:
@@ -166,7 +177,7 @@ func (s *spawner) sweepStrays(owner string) {
 // sweepRequest asks for the strays of the run marked owner to be swept;
 // done is closed once they are.
 type sweepRequest struct {
-	owner string
+	owner Owner
 	done  chan struct{}
 }
 
@@ -204,7 +215,7 @@ func (s *spawner) sweepOnce(batch []sweepRequest) {
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
 			for _, req := range batch {
-				signalAll(markedAmong(tree, req.owner), syscall.SIGKILL)
+				signalAll(markedAmong(tree, req.owner.String()), syscall.SIGKILL)
 			}
 			s.reportUnmarked(tree)
 		}
@@ -214,17 +225,17 @@ func (s *spawner) sweepOnce(batch []sweepRequest) {
 
 // engine returns what the spawner knows of the engine of the run marked
 // owner, or nil.
-func (s *spawner) engine(owner string) *enrolled {
+func (s *spawner) engine(owner Owner) *enrolled {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.engines[instanceOf(owner)]
+	return s.engines[owner.Instance]
 }
 
 // waitRunGone waits until every process of the run marked owner has
 // exited, or until deadline: the members of its cgroup where it has one
 // (the kernel says when it empties), else of its process group pgid (looked
 // at on a short backoff: the kernel gives no event for a group).
-func (s *spawner) waitRunGone(owner string, pgid int, deadline time.Time) {
+func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) {
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		if dir, ok := e.cgroups.dir(owner); ok {
 			// waitCgroupEmpty returns early on a change that left it populated.

@@ -1,4 +1,4 @@
-package compose
+package contain
 
 import (
 	"bytes"
@@ -10,35 +10,31 @@ import (
 	"github.com/procsdev/procs/internal/osproc"
 )
 
-// ownerVar marks every process procs starts, and through inheritance their
-// descendants, with "instance:name:run". A process that escaped its process
-// group (setsid, double fork) still carries it, so procs and its watchdog can
-// find and stop it by reading its environment (osproc.Environ).
-const ownerVar = "PROCS_OWNER"
+// OwnerVar marks every process procs starts, and through inheritance their
+// descendants, with Owner.String(), "instance:name:run:". A process that
+// escaped its process group (setsid, double fork) still carries it, so
+// procs and its watchdog can find and stop it by reading its environment
+// (osproc.Environ).
+const OwnerVar = "PROCS_OWNER"
 
-// instanceID identifies this procs process among others on the machine.
-func instanceID() string {
+// NewInstance returns an ID for an engine of this procs process, unique
+// among the engines on the machine; it starts with the pid.
+func NewInstance() string {
 	return fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 }
 
-// ownerValue is the marker of one run of one process.
-func ownerValue(instance, name string, run int) string {
-	// The trailing colon keeps run 1 from matching run 10 as a prefix.
-	return fmt.Sprintf("%s:%s:%d:", instance, name, run)
-}
-
-// findMarked lists the PIDs whose environment has a PROCS_OWNER value
+// FindMarked lists the PIDs whose environment has a PROCS_OWNER value
 // starting with prefix, excluding the calling process. It reads every
 // process of the machine: the watchdog needs that, since once procs is gone
 // its descendants belong to init.
-func findMarked(prefix string) []int {
+func FindMarked(prefix string) []int {
 	return markedAmong(osproc.AllPIDs(), prefix)
 }
 
 // markedAmong returns the pids among candidates (but not the calling
 // process) whose PROCS_OWNER value starts with prefix.
 func markedAmong(candidates []int, prefix string) []int {
-	needle := []byte(ownerVar + "=" + prefix)
+	needle := []byte(OwnerVar + "=" + prefix)
 	self := os.Getpid()
 	var pids []int
 	for _, pid := range candidates {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package compose
+package contain
 
 import (
 	"bufio"
@@ -19,8 +19,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
-
-	"github.com/procsdev/procs/rules"
 )
 
 // spawnHelperEnv makes the test binary start that many children at once
@@ -38,7 +36,7 @@ func runSpawnHelperIfRequested() {
 	pids := make(chan int, n)
 	for range n {
 		go func() {
-			c, err := launch([]string{"sleep", "300"}, "", nil, nil)
+			c, err := launch(Spec{Argv: []string{"sleep", "300"}})
 			if err != nil {
 				fmt.Println("launch:", err)
 				os.Exit(2)
@@ -149,12 +147,12 @@ func TestSpawnPoolNeverTakesItsChildrenForStrays(t *testing.T) {
 		}
 	}()
 
-	children := make(chan *childProc, n)
+	children := make(chan *Process, n)
 	errs := make(chan error, n)
 	var starts sync.WaitGroup
 	for range n {
 		starts.Go(func() {
-			c, err := launch([]string{"sleep", "300"}, "", nil, nil)
+			c, err := launch(Spec{Argv: []string{"sleep", "300"}})
 			if err != nil {
 				errs <- err
 				return
@@ -175,49 +173,11 @@ func TestSpawnPoolNeverTakesItsChildrenForStrays(t *testing.T) {
 		count++
 		assert.True(t, s.started(c.pid), "child %d is recorded", c.pid)
 		assert.False(t, strays[c.pid], "child %d was taken for a stray", c.pid)
-		c.signalGroup(syscall.SIGKILL)
-		exit := c.wait()
-		c.closeIO()
+		c.Signal(syscall.SIGKILL)
+		exit := c.Wait()
+		c.CloseIO()
 		assert.Equal(t, syscall.SIGKILL, exit.Signal)
 		assert.False(t, s.started(c.pid), "child %d is forgotten once waited for", c.pid)
 	}
 	assert.Equal(t, n, count)
-}
-
-// TestStopsAtOnceTakeEachRunsEscapees stops several processes at once,
-// without cgroups (the marker path), while procs goes on running: the
-// sweeps they share still kill what each run left behind.
-func TestStopsAtOnceTakeEachRunsEscapees(t *testing.T) {
-	t.Setenv(noCgroupsEnv, "off")
-	var yaml strings.Builder
-	yaml.WriteString("procs:\n")
-	names := []string{"a", "b", "c", "d", "e", "f"}
-	for _, name := range names {
-		fmt.Fprintf(&yaml, "  %s:\n    command: \"(setsid sleep 300 &) ; echo ready; exec sleep 300\"\n    readyPatterns: [ready]\n", name)
-	}
-	yaml.WriteString("  keep:\n    command: \"echo ready; exec sleep 300\"\n    readyPatterns: [ready]\n")
-	te := startEngine(t, yaml.String(), Options{NoWatchdog: true})
-	te.waitFor("all ready", func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady })
-	var escaped []int
-	for _, name := range names {
-		var marked []int
-		require.Eventually(t, func() bool {
-			marked = findMarked(te.instance + ":" + name + ":")
-			return len(marked) >= 2
-		}, waitLimit, 20*time.Millisecond, "%s and its escaped sleep", name)
-		escaped = append(escaped, marked...)
-	}
-	for _, name := range names {
-		_, err := te.Stop(name)
-		require.NoError(t, err)
-	}
-	stopped := map[string]bool{}
-	te.waitFor("every stop", func(ev Event) bool {
-		if ev.Type == EventState && ev.To == rules.StateStopped {
-			stopped[ev.Proc] = true
-		}
-		return len(stopped) == len(names)
-	})
-	assert.Eventually(t, func() bool { return allGone(escaped) }, waitLimit, 20*time.Millisecond,
-		"left behind by the stops: %v", alive(escaped))
 }

@@ -1,0 +1,195 @@
+package contain
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/procsdev/procs/internal/osproc"
+	"github.com/procsdev/procs/rules"
+)
+
+// Process is a started process tree, seen through its root: its command,
+// its output streams and its input.
+type Process struct {
+	cmd     *exec.Cmd
+	pid     int
+	outputs []Output // read until EOF
+	input   *os.File // stdin pipe or config.PTY master; nil if none
+	// terminal is the PTY master of a PTY child, nil for pipes.
+	terminal *os.File
+	// owner is the run the tree belongs to; startTicks is when the root
+	// started (osproc.StartTime; 0 when unknown), to tell what it leaves
+	// behind from older processes.
+	owner      Owner
+	startTicks uint64
+	watchdog   *watchdog // nil without one
+
+	// inputMu orders writes to the child's stdin or terminal between the
+	// run's input writer and attached terminals.
+	inputMu sync.Mutex
+}
+
+// Output is one stream of a child.
+type Output struct {
+	Stream rules.Stream
+	Reader io.ReadCloser
+}
+
+// launch starts spec.Argv in its own process group (or, with a PTY window,
+// its own session on a new terminal of that size), with a parent-death
+// signal where the platform has one (osproc.GroupAttrs), from a spawner
+// thread, in the cgroup of spec.Owner where its engine has cgroups.
+func launch(spec Spec) (*Process, error) {
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("empty command")
+	}
+	argv := execArgv(spec.Argv)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if spec.Window != nil && !osproc.Features().PTY {
+		return nil, errNoPTY
+	}
+	var p *Process
+	var err error
+	if spec.Window != nil {
+		p, err = launchPTY(cmd, spec.Owner, spec.Window)
+	} else {
+		p, err = launchPipes(cmd, spec.Owner)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.owner = spec.Owner
+	p.startTicks, _ = osproc.StartTime(p.pid)
+	return p, nil
+}
+
+func launchPipes(cmd *exec.Cmd, owner Owner) (*Process, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(outR, outW)
+		return nil, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		closeAll(outR, outW, errR, errW)
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = osproc.GroupAttrs()
+	err = getSpawner().start(cmd, owner, func() error { return osproc.Start(cmd) })
+	// The child has its copies; ours would keep the pipes open forever.
+	closeAll(inR, outW, errW)
+	if err != nil {
+		closeAll(outR, errR, inW)
+		return nil, err
+	}
+	return &Process{
+		cmd: cmd, pid: cmd.Process.Pid, input: inW,
+		outputs: []Output{{rules.StreamStdout, outR}, {rules.StreamStderr, errR}},
+	}, nil
+}
+
+func launchPTY(cmd *exec.Cmd, owner Owner, window *pty.Winsize) (*Process, error) {
+	var master *os.File
+	// Set on cmd so that the spawner can add the run's cgroup to it.
+	cmd.SysProcAttr = osproc.SessionAttrs()
+	err := getSpawner().start(cmd, owner, func() error {
+		var err error
+		master, err = pty.StartWithAttrs(cmd, window, cmd.SysProcAttr)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Process{
+		cmd: cmd, pid: cmd.Process.Pid, input: master, terminal: master,
+		outputs: []Output{{rules.StreamPTY, master}},
+	}, nil
+}
+
+// PID is the pid of the root of the tree, the leader of its process group.
+func (c *Process) PID() int { return c.pid }
+
+// Outputs are the streams of the root, to read until EOF.
+func (c *Process) Outputs() []Output { return c.outputs }
+
+// Resize changes the window of the child's terminal; the kernel sends the
+// child SIGWINCH, and a TUI redraws for the new size.
+func (c *Process) Resize(cols, rows int) error {
+	if c.terminal == nil {
+		return errors.New("process has no terminal")
+	}
+	if err := pty.Setsize(c.terminal, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		return fmt.Errorf("resize terminal: %w", err)
+	}
+	return nil
+}
+
+// Wait waits for the root of the tree to exit (on a pidfd where there is
+// one, not on a thread blocked in waitid) and classifies how it ended.
+func (c *Process) Wait() rules.Exit {
+	osproc.AwaitExit(c.pid)
+	err := c.cmd.Wait()
+	getSpawner().forget(c.pid)
+	state := c.cmd.ProcessState
+	if state == nil {
+		return rules.Exit{Code: -1, Err: err}
+	}
+	ws := state.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return rules.Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
+	}
+	return rules.Exit{Code: ws.ExitStatus()}
+}
+
+// Signal sends sig to the tree's whole process group.
+func (c *Process) Signal(sig syscall.Signal) {
+	_ = osproc.SignalGroup(c.pid, sig)
+}
+
+// Write sends input to the child, giving up after a while if it does not read.
+func (c *Process) Write(p []byte) error {
+	if c.input == nil {
+		return errors.New("process has no input")
+	}
+	c.inputMu.Lock()
+	defer c.inputMu.Unlock()
+	_ = c.input.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.input.Write(p); err != nil {
+		return fmt.Errorf("write input: %w", err)
+	}
+	return nil
+}
+
+// CloseIO releases the parent's ends of the child's streams.
+func (c *Process) CloseIO() {
+	c.inputMu.Lock()
+	defer c.inputMu.Unlock()
+	for _, o := range c.outputs {
+		_ = o.Reader.Close()
+	}
+	if c.input != nil && (len(c.outputs) == 0 || c.input != c.outputs[0].Reader) {
+		_ = c.input.Close()
+	}
+	c.input = nil
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
