@@ -17,6 +17,23 @@
 // (compose/lifecycle) and carries out the effects it decides → the bus
 // carries events to the sinks (printer, log files, the control API).
 //
+// # Files
+//
+// A file's name says which goroutine runs its code:
+//
+//   - engine.go and engine_*.go: the engine loop. Their exported methods are
+//     called from any goroutine and run their work on the loop (Engine.do),
+//     or hand it to a run's loop (engine_terminal.go, engine_input.go).
+//   - supervisor.go: a run's supervisor; run_loop.go and run_*.go: a run's
+//     loop, and the probes it starts for its run (run_probes.go);
+//     run_inbox.go is what other goroutines send to a run's loop.
+//   - reader.go: a run's output readers; writer*.go: its input writer.
+//   - printer.go: the printer of procs up; filewatch.go and execwatch.go:
+//     the watches of watch: and of a run's execs, each its own goroutine.
+//   - logfile.go: a process's log, shared by its readers under its lock.
+//   - The rest (detection, interactive, menu, environ, ptyprint, signals,
+//     wiretypes) own no goroutine: any of the above may call them.
+//
 // # Concurrency map
 //
 // Goroutines, and who ends each:

@@ -12,17 +12,6 @@ import (
 // in a pseudo-terminal.
 var ErrNoTerminal = errors.New("process has no terminal")
 
-// attachQueue is how many output chunks an attached terminal may fall
-// behind before it is detached: a slow client never slows the child.
-const attachQueue = 1024
-
-// attachClient is one terminal attached to a PTY run.
-type attachClient struct {
-	// out carries the raw output; closed when the run ends, the client
-	// detaches or falls too far behind.
-	out chan []byte
-}
-
 // attachedTerminal is the engine's side of an Attachment: the run loop
 // its keystrokes and window sizes go to.
 type attachedTerminal struct {
@@ -85,66 +74,6 @@ func (t *attachedTerminal) Close() {
 	})
 }
 
-// onLoop runs f on the run loop and waits for it; it fails once the run is
-// over, or when ctx ends first: a run in its finish (reading the last of
-// its output, waiting for its strays) takes no request for a while, and a
-// caller may give up. f may still run after a give-up, so it must not
-// write what the caller reads once onLoop has failed.
-func (s *supervisor) onLoop(ctx context.Context, f func(*runLoop)) error {
-	done := make(chan struct{})
-	select {
-	case s.loopCh <- func(l *runLoop) { f(l); close(done) }:
-	case <-s.done:
-		return errNotRunning
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-done:
-		return nil
-	case <-s.done:
-		return errNotRunning
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// fanOut copies output to the attached terminals, detaching any that has
-// fallen too far behind.
-func (l *runLoop) fanOut(raw []byte) {
-	for c := range l.clients {
-		select {
-		case c.out <- raw:
-		default:
-			delete(l.clients, c)
-			close(c.out)
-		}
-	}
-}
-
-// detachAll ends every attachment when the run ends.
-func (l *runLoop) detachAll() {
-	for c := range l.clients {
-		delete(l.clients, c)
-		close(c.out)
-	}
-}
-
-// resize changes the window of the run's terminal and of its screen.
-func (l *runLoop) resize(cols, rows int) {
-	if l.screen == nil {
-		return
-	}
-	if c, r := l.screen.Size(); c == cols && r == rows {
-		return
-	}
-	if err := l.c.Resize(cols, rows); err != nil {
-		return // the terminal is gone: the run is ending
-	}
-	l.screen.Resize(cols, rows)
-	l.screenDirty = true
-}
-
 // window returns the configured window of a PTY process, nil for pipes.
 func windowOf(ps *procState) *pty.Winsize {
 	if !ps.pty {
@@ -199,13 +128,4 @@ func (e *Engine) terminalOf(name string) (*supervisor, error) {
 		return nil
 	})
 	return sup, err
-}
-
-// lastScreen is the screen a PTY run leaves as it ends; nil for pipes.
-func (l *runLoop) lastScreen() *ScreenText {
-	if l.screen == nil {
-		return nil
-	}
-	cols, rows := l.screen.Size()
-	return &ScreenText{Name: l.s.spec.name, Cols: cols, Rows: rows, Text: l.screen.Text(), Ended: true}
 }

@@ -3,9 +3,10 @@ package compose
 import (
 	"os"
 
-	"github.com/procsdev/procs/compose/config"
 	"slices"
 	"strconv"
+
+	"github.com/procsdev/procs/compose/config"
 
 	"github.com/procsdev/procs/compose/contain"
 )
