@@ -72,8 +72,8 @@
 //     taken for a stray) and tells the watchdogs about them. Nothing
 //     announces a re-parenting, so it polls; like the spawner it is never
 //     stopped.
-//   - One file watch per process whose definition has watch: (watching.go,
-//     watch.go). Engine.syncWatches, on the engine loop after each turn,
+//   - One file watch per process whose definition has watch: (engine_watch.go,
+//     filewatch.go). Engine.syncWatches, on the engine loop after each turn,
 //     starts fileWatch.run for a new or edited definition and cancels the
 //     watch of one that changed or is gone, and all of them once shutdown
 //     begins; Engine.Run cancels and waits for every watch before it returns

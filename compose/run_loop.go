@@ -36,7 +36,7 @@ type runLoop struct {
 	stopWatch    context.CancelFunc
 	stopExec     context.CancelFunc
 	// probeCtx ends with the loop; stopReadyProbe ends the preset's ready
-	// probe (nil until it starts: presetprobe.go).
+	// probe (nil until it starts: run_probes.go).
 	probeCtx       context.Context
 	stopReadyProbe context.CancelFunc
 
