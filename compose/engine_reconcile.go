@@ -176,15 +176,3 @@ func waitTargets(targets []lifecycle.Target) []WaitTarget {
 	}
 	return out
 }
-
-func baseName(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			return path[i+1:]
-		}
-	}
-	if path == "" {
-		return "the config"
-	}
-	return path
-}

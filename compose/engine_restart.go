@@ -49,7 +49,7 @@ func (e *Engine) RestartMany(patterns []string, noDeps bool) (RestartPlan, error
 // on disk its new one, when the result is a config that holds together,
 // and returns notes saying what it did or why it could not.
 func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, loadErr error, found definitionsRead) []string {
-	file := baseName(e.cfg.File)
+	file := e.cfg.FileName()
 	if loadErr != nil {
 		return []string{fmt.Sprintf("%s has errors (run `procs check`); restarting with the definition procs runs", file)}
 	}

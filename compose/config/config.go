@@ -9,6 +9,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -39,6 +40,15 @@ type Config struct {
 	// Warnings are problems that do not stop procs, such as a ${VAR} that
 	// is not set; procs check prints them.
 	Warnings ConfigErrors `json:"-"`
+}
+
+// FileName is the base name of the file the config came from
+// ("procs.yaml"), for messages; "the config" when it came from none.
+func (c *Config) FileName() string {
+	if c.File == "" {
+		return "the config"
+	}
+	return filepath.Base(c.File)
 }
 
 // Names returns the process names in sorted order.

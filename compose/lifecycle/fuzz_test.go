@@ -67,23 +67,28 @@ func FuzzMachine(f *testing.F) {
 	for i, text := range fuzzConfigs {
 		configs[i] = parse(f, text)
 	}
-	f.Fuzz(func(t *testing.T, script []byte) {
-		w := newFuzzWorld(t, configs)
-		for i := 0; i+1 < len(script); i += 2 {
-			w.input(script[i], script[i+1])
-			w.carryOut()
-		}
-		w.m.Close()
+	f.Fuzz(func(t *testing.T, script []byte) { play(t, configs, script) })
+}
+
+// play runs a script of inputs (two bytes each) through a fuzz world, then
+// closes the machine: every wait must have been answered once, and no
+// illegal edge asked for.
+func play(t *testing.T, configs []*config.Config, script []byte) {
+	w := newFuzzWorld(t, configs)
+	for i := 0; i+1 < len(script); i += 2 {
+		w.input(script[i], script[i+1])
 		w.carryOut()
-		for id, n := range w.waits {
-			if n != 1 {
-				t.Fatalf("wait %d answered %d times", id, n)
-			}
+	}
+	w.m.Close()
+	w.carryOut()
+	for id, n := range w.waits {
+		if n != 1 {
+			t.Fatalf("wait %d answered %d times", id, n)
 		}
-		if refused := w.m.Refused(); len(refused) > 0 {
-			t.Fatalf("illegal edges asked: %v", refused)
-		}
-	})
+	}
+	if refused := w.m.Refused(); len(refused) > 0 {
+		t.Fatalf("illegal edges asked: %v", refused)
+	}
 }
 
 func newFuzzWorld(t *testing.T, configs []*config.Config) *fuzzWorld {
@@ -274,21 +279,7 @@ func TestMachineRandomScripts(t *testing.T) {
 				x ^= x << 5
 				script[i] = byte(x)
 			}
-			w := newFuzzWorld(t, configs)
-			for i := 0; i+1 < len(script); i += 2 {
-				w.input(script[i], script[i+1])
-				w.carryOut()
-			}
-			w.m.Close()
-			w.carryOut()
-			for id, n := range w.waits {
-				if n != 1 {
-					t.Fatalf("seed %d: wait %d answered %d times", seed, id, n)
-				}
-			}
-			if refused := w.m.Refused(); len(refused) > 0 {
-				t.Fatalf("seed %d: illegal edges asked: %v", seed, refused)
-			}
+			play(t, configs, script) // the subtest's name is the seed
 		})
 	}
 }

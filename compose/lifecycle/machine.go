@@ -121,7 +121,7 @@ func (m *Machine) newProc(p *config.Proc, wanted, interactive bool) *Proc {
 
 // useConfig makes cfg, started in order, the config the machine runs.
 func (m *Machine) useConfig(cfg *config.Config, order []string) {
-	m.order, m.dependents, m.file = order, cfg.DependentsGraph(), baseName(cfg.File)
+	m.order, m.dependents, m.file = order, cfg.DependentsGraph(), cfg.FileName()
 }
 
 // Order returns the names of the processes in start order.
@@ -211,18 +211,6 @@ func (m *Machine) settle() {
 	m.exitOnFailure()
 	m.schedule()
 	m.resolveWaiters()
-}
-
-func baseName(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			return path[i+1:]
-		}
-	}
-	if path == "" {
-		return "the config"
-	}
-	return path
 }
 
 // Begin starts what may start: the first input of a machine.
