@@ -248,9 +248,12 @@ procs:
 }
 
 func TestConcurrentRestartsCoalesce(t *testing.T) {
+	// The run takes a second to stop, so every restart arrives while the
+	// first one waits for it: on a loaded machine, five goroutines can take
+	// longer to run than a run that stops at once takes to end.
 	te := startEngine(t, `
 procs:
-  api: {command: "echo ready; sleep 60", readyPatterns: [ready]}
+  api: {command: "trap 'sleep 1; exit 0' TERM; echo ready; sleep 60", readyPatterns: [ready]}
 `, Options{NoWatchdog: true})
 	te.waitState("api", rules.StateReady)
 	runs := make(chan int, 5)
