@@ -22,6 +22,7 @@ procs:
   db: {command: db2, restart: {policy: on-failure, maxRestarts: 2, backoff: 1s..4s}}
   api: {command: api, dependsOn: {db: {condition: ready, restart: true}}, restart: {policy: always}}
   worker: {command: worker, dependsOn: [api], restart: {policy: on-failure}}
+  migrate: {command: migrate, kind: task, restart: {policy: always, backoff: 1s..1s}}
 `, `
 procs:
   db: {command: db, disabled: true}
@@ -38,6 +39,7 @@ var fuzzVerdicts = []rules.Verdict{
 	{State: rules.StateUnhealthy, Reason: rules.ReasonHealthcheck},
 	{State: rules.StateBusy, Reason: rules.ReasonBusy},
 	{State: rules.StateAwaitingInput, Reason: rules.ReasonQuestion},
+	{State: rules.StateAwaitingPermission, Reason: rules.ReasonPermission},
 	exit0, crash, stopExit,
 }
 
@@ -52,8 +54,12 @@ type fuzzWorld struct {
 	// live is the run of each process that the world has started and not
 	// yet reported ended.
 	live map[string]int
+	// stopping is the run of each process asked to stop, until it ends.
+	stopping map[string]int
 	// timers are the armed backoff generations.
 	timers map[string]int
+	// taken, when set, collects the edges the machine takes.
+	taken map[Edge]bool
 	// waits are the waits registered and how often each was answered.
 	waits    map[int]int
 	nextWait int
@@ -67,14 +73,15 @@ func FuzzMachine(f *testing.F) {
 	for i, text := range fuzzConfigs {
 		configs[i] = parse(f, text)
 	}
-	f.Fuzz(func(t *testing.T, script []byte) { play(t, configs, script) })
+	f.Fuzz(func(t *testing.T, script []byte) { play(t, configs, script, nil) })
 }
 
 // play runs a script of inputs (two bytes each) through a fuzz world, then
 // closes the machine: every wait must have been answered once, and no
-// illegal edge asked for.
-func play(t *testing.T, configs []*config.Config, script []byte) {
+// illegal edge asked for. The edges taken go to taken, when it is set.
+func play(t *testing.T, configs []*config.Config, script []byte, taken map[Edge]bool) {
 	w := newFuzzWorld(t, configs)
+	w.taken = taken
 	for i := 0; i+1 < len(script); i += 2 {
 		w.input(script[i], script[i+1])
 		w.carryOut()
@@ -105,7 +112,7 @@ func newFuzzWorld(t *testing.T, configs []*config.Config) *fuzzWorld {
 	w := &fuzzWorld{
 		t: t, clock: c, configs: configs,
 		m:    New(cfg, order, wanted, map[string]bool{"web": true}, Options{Clock: c.now}),
-		live: map[string]int{}, timers: map[string]int{}, waits: map[int]int{},
+		live: map[string]int{}, stopping: map[string]int{}, timers: map[string]int{}, waits: map[int]int{},
 	}
 	w.m.Begin()
 	w.carryOut()
@@ -127,12 +134,19 @@ func (w *fuzzWorld) input(op, arg byte) {
 	if arg&0x80 != 0 {
 		run-- // a report of a replaced run
 	}
-	v := fuzzVerdicts[int(arg>>3)%len(fuzzVerdicts)]
+	v := fuzzVerdicts[(int(op>>4)+int(arg>>3))%len(fuzzVerdicts)]
 	w.clock.advance(time.Duration(arg) * 100 * time.Millisecond)
 	switch op % 16 {
 	case 0:
 		w.m.Started(name, run, 1000+int(arg))
 	case 1:
+		// A run asked to stop ends, as a real one does sooner or later.
+		if stopping, ok := w.stopping[name]; ok && stopping == w.live[name] {
+			w.m.Exited(name, stopping, stopExit)
+			delete(w.live, name)
+			delete(w.stopping, name)
+			return
+		}
 		w.m.PortsChanged(name, run, []int{int(arg)})
 	case 2, 3:
 		w.m.Verdict(name, run, v) // the end of a run as a verdict is refused
@@ -169,6 +183,10 @@ func (w *fuzzWorld) input(op, arg byte) {
 	case 12:
 		w.reconcile(int(arg) % len(w.configs))
 	case 13:
+		if arg%8 != 0 {
+			w.m.Verdict(name, run, v) // shutdown ends a script: keep it rare
+			return
+		}
 		w.m.Down("down")
 	case 14:
 		w.m.Submitted(name)
@@ -214,11 +232,15 @@ func (w *fuzzWorld) carryOut() {
 			if _, ok := w.live[e.Name]; !ok {
 				w.t.Fatalf("stop of %s, which has no run", e.Name)
 			}
+			w.stopping[e.Name] = w.live[e.Name]
 		case ArmBackoff:
 			w.timers[e.Name] = e.Gen
 		case Transition:
 			if !Legal(e.From, e.To) {
 				w.t.Fatalf("illegal edge %s → %s of %s", e.From, e.To, e.Name)
+			}
+			if w.taken != nil {
+				w.taken[Edge{e.From, e.To}] = true
 			}
 		case Answer:
 			if _, ok := w.waits[e.Waiter]; !ok {
@@ -262,8 +284,8 @@ func effectName(e Effect) string {
 	return ""
 }
 
-// The fuzz corpus runs as a test too; this one drives long random scripts
-// from fixed seeds, printing the seed of a failure.
+// Long random scripts from fixed seeds (the subtest's name is the seed)
+// keep every invariant.
 func TestMachineRandomScripts(t *testing.T) {
 	configs := make([]*config.Config, len(fuzzConfigs))
 	for i, text := range fuzzConfigs {
@@ -279,7 +301,7 @@ func TestMachineRandomScripts(t *testing.T) {
 				x ^= x << 5
 				script[i] = byte(x)
 			}
-			play(t, configs, script) // the subtest's name is the seed
+			play(t, configs, script, nil)
 		})
 	}
 }

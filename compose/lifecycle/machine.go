@@ -145,10 +145,11 @@ func (m *Machine) names() []string {
 func (m *Machine) Proc(name string) *Proc { return m.procs[name] }
 
 // Lookup returns the lifecycle of a process, or config.ErrUnknownProcess.
-// Every name from outside (a request, a wait) goes through it.
+// Every name from outside (a request, a wait) goes through it. A process
+// removed from the config is unknown, even while its last run ends.
 func (m *Machine) Lookup(name string) (*Proc, error) {
 	ps, ok := m.procs[name]
-	if !ok {
+	if !ok || ps.intent.removed {
 		return nil, fmt.Errorf("%w %q (known: %v)", config.ErrUnknownProcess, name, m.order)
 	}
 	return ps, nil

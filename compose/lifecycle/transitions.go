@@ -44,7 +44,6 @@ var Transitions = map[Edge]string{
 	{stopping, pending}:   "the run ended for a restart",
 	{stopping, failed}:    "the run ended, stopped because it failed",
 	{stopping, completed}: "a task completed while being stopped",
-	{stopping, backoff}:   "a failed run procs stopped ended; its policy restarts it",
 
 	// After the end of a run.
 	{failed, backoff}:    "the restart policy brings it back after a delay",
@@ -62,7 +61,9 @@ var Transitions = map[Edge]string{
 func init() {
 	// Detection moves a live run between any two live states (a run that
 	// cannot start goes from starting to failed); any live run can be
-	// stopped, and ends (completed, failed, stopped, pending for a restart).
+	// stopped, and ends: completed, failed, or stopped (it ended during
+	// shutdown, or its program ended it as a user does). A restart or the
+	// restart policy takes it on from stopping or from the state it ended in.
 	for _, from := range alive {
 		for _, to := range alive {
 			if from != to {
@@ -70,10 +71,11 @@ func init() {
 			}
 		}
 		Transitions[Edge{from, stopping}] = "stop, restart, down, or an edit of its definition"
-		Transitions[Edge{from, completed}] = "the run exited 0 (a task)"
 		Transitions[Edge{from, stopped}] = "the run ended by itself or on request"
-		Transitions[Edge{from, pending}] = "the run ended and a restart was pending"
-		Transitions[Edge{from, backoff}] = "the run ended and its restart policy brings it back"
+		if from != failed {
+			// A run that failed and then exits keeps the failure that explains it.
+			Transitions[Edge{from, completed}] = "the run exited 0 (a task)"
+		}
 	}
 }
 
