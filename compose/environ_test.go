@@ -28,3 +28,39 @@ func TestProcessEnvLayers(t *testing.T) {
 	assert.Contains(t, env, "NO_COLOR=1")
 	assert.NotContains(t, env, "FORCE_COLOR=1", "NO_COLOR reaches the child without FORCE_COLOR beside it")
 }
+
+// A run's environment follows README's order, first wins: the process's
+// env:, the global env:, the environment procs runs in, the process's
+// envFile, the global envFile, then .env beside procs.yaml — as ${VAR} in
+// procs.yaml does, so the two never disagree.
+func TestProcessEnvFollowsTheDocumentedOrder(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	write(".env", "SHELL_WINS=dotenv\nGLOBAL_FILE_WINS=dotenv\nOWN_FILE_WINS=dotenv\nDOTENV_ONLY=dotenv\n")
+	write("global.env", "GLOBAL_FILE_WINS=global-file\nOWN_FILE_WINS=global-file\n")
+	write("own.env", "OWN_FILE_WINS=own-file\n")
+	t.Setenv("SHELL_WINS", "shell")
+	t.Setenv("GLOBAL_ENV_WINS", "shell")
+	t.Setenv("OWN_ENV_WINS", "shell")
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), []byte(`
+envFile: global.env
+env: {GLOBAL_ENV_WINS: global-env, OWN_ENV_WINS: global-env}
+procs:
+  web:
+    command: sleep 1
+    envFile: own.env
+    env: {OWN_ENV_WINS: own-env, EXPANDED: "${SHELL_WINS}"}
+`), os.Environ())
+	require.NoError(t, err)
+	env, _, err := processEnv(cfg, cfg.Procs["web"], nil, "test", 1)
+	require.NoError(t, err)
+	for _, want := range []string{
+		"OWN_ENV_WINS=own-env", "GLOBAL_ENV_WINS=global-env", "SHELL_WINS=shell",
+		"OWN_FILE_WINS=own-file", "GLOBAL_FILE_WINS=global-file", "DOTENV_ONLY=dotenv",
+		"EXPANDED=shell",
+	} {
+		assert.Contains(t, env, want)
+	}
+}
