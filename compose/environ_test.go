@@ -12,8 +12,8 @@ import (
 )
 
 // TestProcessEnvLayers checks a run's environment: .env beside procs.yaml
-// above procs' own environment, env: above it, and NO_COLOR beating a
-// preset's FORCE_COLOR.
+// reaches it, env: beats .env, a preset's env is there, and NO_COLOR beats
+// a preset's FORCE_COLOR.
 func TestProcessEnvLayers(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("FROM_DOTENV=1\nOVERRIDDEN=dotenv\n"), 0o644))
@@ -54,9 +54,11 @@ procs:
     env: {OWN_ENV_WINS: own-env, EXPANDED: "${SHELL_WINS}"}
 `), os.Environ())
 	require.NoError(t, err)
-	env, _, err := processEnv(cfg, cfg.Procs["web"], nil, "test", 1)
+	preset := map[string]string{"DOTENV_ONLY": "preset", "PRESET_ONLY": "preset"}
+	env, _, err := processEnv(cfg, cfg.Procs["web"], preset, "test", 1)
 	require.NoError(t, err)
 	for _, want := range []string{
+		"PRESET_ONLY=preset", // and whatever the user sets beats a preset:
 		"OWN_ENV_WINS=own-env", "GLOBAL_ENV_WINS=global-env", "SHELL_WINS=shell",
 		"OWN_FILE_WINS=own-file", "GLOBAL_FILE_WINS=global-file", "DOTENV_ONLY=dotenv",
 		"EXPANDED=shell",
