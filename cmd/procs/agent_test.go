@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,8 +37,7 @@ func TestAgentScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
 			env.Setenv("FAKEAGENT", fakeagent.Script())
-			env.Defer(func() { stopLeftover(filepath.Join(env.WorkDir, ".procs", "procs.pid")) })
-			return nil
+			return stopLeftoverAtEnd(env)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"attachpty": cmdAttachPTY,

@@ -2,12 +2,16 @@ package main
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/internal/testenv"
@@ -35,5 +39,32 @@ func stopLeftover(path string) {
 	}
 	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
 		_ = osproc.Signal(pid, syscall.SIGTERM)
+	}
+}
+
+// A script that ran procs in a folder of its own (cd flask) and failed
+// before its down leaves no procs behind: the cleanup finds the pid file
+// wherever the script ran it.
+func TestStopLeftoversFindsEveryProcsOfAScript(t *testing.T) {
+	root := t.TempDir()
+	var sleeps []*exec.Cmd
+	for _, dir := range []string{".", "flask", filepath.Join("a", "b")} {
+		cmd := exec.Command("sleep", "60")
+		require.NoError(t, cmd.Start())
+		sleeps = append(sleeps, cmd)
+		state := filepath.Join(root, dir, ".procs")
+		require.NoError(t, os.MkdirAll(state, 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(state, "procs.pid"), []byte(strconv.Itoa(cmd.Process.Pid)), 0o600))
+	}
+	stopLeftovers(root)
+	for _, cmd := range sleeps {
+		ended := make(chan error, 1)
+		go func() { ended <- cmd.Wait() }()
+		select {
+		case <-ended:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("pid %d was left running", cmd.Process.Pid)
+		}
 	}
 }

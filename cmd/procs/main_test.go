@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,8 +29,24 @@ func TestScripts(t *testing.T) {
 }
 
 // stopLeftoverAtEnd makes a script that fails half-way, after procs up -d,
-// stop the procs it left running in its folder.
+// stop every procs it left running, in its folder or in any folder below
+// it where it ran one (cd flask; exec procs up -d).
 func stopLeftoverAtEnd(env *testscript.Env) error {
-	env.Defer(func() { stopLeftover(filepath.Join(env.WorkDir, ".procs", "procs.pid")) })
+	env.Defer(func() { stopLeftovers(env.WorkDir) })
 	return nil
+}
+
+// stopLeftovers terminates every procs whose pid file is below root.
+func stopLeftovers(root string) {
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // a folder the script removed or closed: go on
+		case d.IsDir() && d.Name() == "node_modules":
+			return filepath.SkipDir
+		case !d.IsDir() && d.Name() == "procs.pid" && filepath.Base(filepath.Dir(path)) == ".procs":
+			stopLeftover(path)
+		}
+		return nil
+	})
 }
