@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -69,6 +70,17 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 			return silentExit(exitUsage)
 		}
 		return a.clientError(err)
+	}
+	// The running procs may follow another file than the one this command
+	// read (started with -f Procfile, then up -f procs.yaml): say how to
+	// switch rather than that nothing changed.
+	if info, err := c.Info(ctx); err == nil && info.File != "" && info.File != cfg.File {
+		if !answer.Diff.Empty() {
+			a.printReconciled(answer)
+		}
+		fmt.Fprintf(a.stderr, "procs: the procs of this folder runs from %s, not %s (it was started with -f or PROCS_FILE): run `procs down && procs up -f %s` to switch\n",
+			filepath.Base(info.File), filepath.Base(cfg.File), relPath(cfg.File))
+		return silentExit(exitUsage)
 	}
 	if opts.jsonOut.on() {
 		if err := opts.jsonOut.print(answer); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -90,9 +91,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 // upForeground runs the engine in this process until Ctrl-C, SIGTERM,
 // `procs down`, or until nothing runs any more.
 func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) error {
-	load := func() (*config.Config, error) {
-		return config.Load(config.LoadOptions{File: cfg.File, Environ: a.environ, Set: a.set})
-	}
+	load := a.reloader(cfg)
 	engine, err := compose.New(cfg, compose.Options{Only: names, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -199,5 +198,23 @@ func (a *app) openDashboard(ctx context.Context, dash *dashboard) {
 	fmt.Fprintf(a.stderr, "procs: web dashboard: %s\n", info.URL)
 	if err := openBrowser(a.getenv("BROWSER"), info.URL, false); err != nil {
 		fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open the link above\n", err)
+	}
+}
+
+// reloader loads the config of a running procs again. Started on a
+// Procfile found by itself (no -f, no PROCS_FILE), procs looks for its
+// file again as up does on a fresh start, so the procs.yaml a user writes
+// beside the Procfile (procs init, then an edit) is the one it follows.
+// A file named with -f stays the one procs runs.
+func (a *app) reloader(cfg *config.Config) func() (*config.Config, error) {
+	chosen := config.LoadOptions{File: a.file, Environ: a.environ}.Chosen()
+	if chosen || !config.IsProcfile(cfg.File) {
+		return func() (*config.Config, error) {
+			return config.Load(config.LoadOptions{File: cfg.File, Environ: a.environ, Set: a.set})
+		}
+	}
+	dir := filepath.Dir(cfg.File)
+	return func() (*config.Config, error) {
+		return config.Load(config.LoadOptions{Dir: dir, Environ: a.environ, Set: a.set})
 	}
 }

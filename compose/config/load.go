@@ -145,6 +145,12 @@ func overridePath(file string) string {
 	return strings.TrimSuffix(file, ext) + ".override" + ext
 }
 
+// Chosen reports whether opts name the config file (-f, or $PROCS_FILE in
+// Environ) rather than leave Load to find it.
+func (opts LoadOptions) Chosen() bool {
+	return opts.File != "" || lookupEnv(opts.Environ, "PROCS_FILE") != ""
+}
+
 func lookupEnv(environ []string, name string) string {
 	value := ""
 	for _, kv := range environ {

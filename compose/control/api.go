@@ -60,6 +60,8 @@ type Info struct {
 	// Goroutines is how many goroutines procs runs now: a figure for
 	// diagnosing leaks (the chaos test checks it does not grow).
 	Goroutines int `json:"goroutines,omitempty"`
+	// File is the config file procs runs from (procs.yaml, a Procfile).
+	File string `json:"file,omitempty"`
 }
 
 // DownResult is the answer of POST /v1/down.

@@ -30,7 +30,7 @@ var processStarted = time.Now()
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Info{PID: os.Getpid(), Dir: s.ep.dir, Socket: s.ep.path, StartedAt: processStarted,
-		Goroutines: runtime.NumGoroutine()})
+		Goroutines: runtime.NumGoroutine(), File: s.engine.Config().File})
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
