@@ -68,6 +68,11 @@ type Preset struct {
 	ReadyPatterns    []string
 	ErrorPatterns    []string
 	NotReadyPatterns []string
+	// ReloadPatterns and RecoveredPatterns tell a dev server's reloader
+	// starting the app again after a change, and the app serving again
+	// (rules.Spec says how they bring an unhealthy run back).
+	ReloadPatterns    []string
+	RecoveredPatterns []string
 	// DefaultPort is the port the program listens on when not told (0: none).
 	DefaultPort int
 	// PortFlag is the flag that sets the port (e.g. "--port"), PortEnv the

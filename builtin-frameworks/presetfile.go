@@ -14,20 +14,22 @@ type presetFile struct {
 	// AgentPatterns sit beside readyPatterns in the file.
 	AgentPatterns `yaml:",inline"`
 
-	Name             string            `yaml:"name"`
-	Description      string            `yaml:"description"`
-	Category         string            `yaml:"category"`
-	Detect           detectFile        `yaml:"detect"`
-	ReadyPatterns    []string          `yaml:"readyPatterns"`
-	ErrorPatterns    []string          `yaml:"errorPatterns"`
-	NotReadyPatterns []string          `yaml:"notReadyPatterns"`
-	DefaultPort      int               `yaml:"defaultPort"`
-	PortFlag         string            `yaml:"portFlag"`
-	PortEnv          string            `yaml:"portEnv"`
-	Env              map[string]string `yaml:"env"`
-	ReadyTimeout     string            `yaml:"readyTimeout"`
-	StabilityDelay   string            `yaml:"stabilityDelay"`
-	Interactive      bool              `yaml:"interactive"`
+	Name              string            `yaml:"name"`
+	Description       string            `yaml:"description"`
+	Category          string            `yaml:"category"`
+	Detect            detectFile        `yaml:"detect"`
+	ReadyPatterns     []string          `yaml:"readyPatterns"`
+	ErrorPatterns     []string          `yaml:"errorPatterns"`
+	NotReadyPatterns  []string          `yaml:"notReadyPatterns"`
+	ReloadPatterns    []string          `yaml:"reloadPatterns"`
+	RecoveredPatterns []string          `yaml:"recoveredPatterns"`
+	DefaultPort       int               `yaml:"defaultPort"`
+	PortFlag          string            `yaml:"portFlag"`
+	PortEnv           string            `yaml:"portEnv"`
+	Env               map[string]string `yaml:"env"`
+	ReadyTimeout      string            `yaml:"readyTimeout"`
+	StabilityDelay    string            `yaml:"stabilityDelay"`
+	Interactive       bool              `yaml:"interactive"`
 	// ReadyWhenListening: see Preset.ReadyWhenListening.
 	ReadyWhenListening bool `yaml:"readyWhenListening"`
 	// Probe: see Preset.Probe.
@@ -84,6 +86,8 @@ func parsePreset(data []byte) (*Preset, error) {
 		ReadyPatterns:      f.ReadyPatterns,
 		ErrorPatterns:      f.ErrorPatterns,
 		NotReadyPatterns:   f.NotReadyPatterns,
+		ReloadPatterns:     f.ReloadPatterns,
+		RecoveredPatterns:  f.RecoveredPatterns,
 		DefaultPort:        f.DefaultPort,
 		PortFlag:           f.PortFlag,
 		PortEnv:            f.PortEnv,
@@ -167,6 +171,8 @@ func (p *Preset) checkPatterns() error {
 		{"readyPatterns", p.ReadyPatterns},
 		{"errorPatterns", p.ErrorPatterns},
 		{"notReadyPatterns", p.NotReadyPatterns},
+		{"reloadPatterns", p.ReloadPatterns},
+		{"recoveredPatterns", p.RecoveredPatterns},
 	}, p.AgentPatterns.sets()...)
 	for _, set := range sets {
 		if _, err := compileAll(set.patterns); err != nil {

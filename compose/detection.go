@@ -76,6 +76,14 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 	if spec.NotReadyPatterns, err = rules.CompilePatterns(notReady); err != nil {
 		return d, fmt.Errorf("%s: notReadyPatterns: %w", p.Name, err)
 	}
+	if preset := d.Preset; preset != nil {
+		if spec.ReloadPatterns, err = rules.CompilePatterns(preset.ReloadPatterns); err != nil {
+			return d, fmt.Errorf("%s: the %s preset's reloadPatterns: %w", p.Name, preset.Name, err)
+		}
+		if spec.RecoveredPatterns, err = rules.CompilePatterns(preset.RecoveredPatterns); err != nil {
+			return d, fmt.Errorf("%s: the %s preset's recoveredPatterns: %w", p.Name, preset.Name, err)
+		}
+	}
 	if p.Ready != "" {
 		if spec.Rule, err = rules.CompileRule(p.Ready); err != nil {
 			return d, fmt.Errorf("%s: ready: %w", p.Name, err)

@@ -69,7 +69,11 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 		d.failing.add(text, now)
 		return text
 	}
+	if _, ok := matchAny(d.spec.ReloadPatterns, text); ok {
+		d.reloadedClean = true // until an error line says otherwise
+	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
+		d.reloadedClean = false
 		if d.ready && !d.spec.waitsForNothing() {
 			// Up and serving, by a signal of its own: an error now (a dev
 			// server's compile error after an edit) makes the run
@@ -106,6 +110,9 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 		if d.ready && d.verdict.State == StateUnhealthy {
 			d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: matched " + quote(text), Line: text})
 		}
+	}
+	if _, ok := matchAny(d.spec.RecoveredPatterns, text); ok && d.reloadedClean && d.ready && d.verdict.State == StateUnhealthy {
+		d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: reloaded without an error, then " + quote(text), Line: text})
 	}
 	return text
 }

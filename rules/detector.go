@@ -27,6 +27,9 @@ type Detector struct {
 	// readyPort is the port of the first URL in a ready line, 0 when none.
 	readyPort    int
 	notReadyLine string // a prompt blocking startup, "" when none
+	// reloadedClean says a reload line has come and no error line since
+	// (Spec.RecoveredPatterns).
+	reloadedClean bool
 	// lastStderr is the last line written to stderr, where programs say
 	// why they fail; a crash message quotes it (or else the last line).
 	lastStderr string

@@ -6,6 +6,13 @@ import "time"
 // failure. It is built once at config load and shared by every run.
 type Spec struct {
 	ReadyPatterns, ErrorPatterns, NotReadyPatterns []Pattern
+	// ReloadPatterns are the lines with which a dev server's reloader
+	// starts the app again after a change ("Restarting with stat");
+	// RecoveredPatterns are lines that show it serving again, which bring
+	// an unhealthy run back to ready only when no error line has come since
+	// the last reload line (flask prints " * Debugger is active!" after a
+	// reload that failed as well as after one that worked).
+	ReloadPatterns, RecoveredPatterns []Pattern
 	// Rule is the compiled `ready` expression; nil when none.
 	Rule *Rule
 	// Port is the configured port; 0 when none.
