@@ -69,8 +69,10 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 		d.failing.add(text, now)
 		return text
 	}
+	d.explainUnhealthy(text, now)
 	if _, ok := matchAny(d.spec.ReloadPatterns, text); ok {
 		d.reloadedClean = true // until an error line says otherwise
+		d.unwell = nil         // the next error is a new one
 	}
 	if p, ok := matchAny(d.spec.ErrorPatterns, text); ok {
 		d.reloadedClean = false
@@ -82,6 +84,7 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 			// nothing that outweighs an error line: it fails.
 			if d.verdict.State != StateUnhealthy {
 				d.set(Verdict{State: StateUnhealthy, Reason: ReasonError, Message: errorMessage(p, text), Line: text})
+				d.beginUnhealthy(p, text, now)
 			}
 			return text
 		}
@@ -115,4 +118,25 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 		d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: reloaded without an error, then " + quote(text), Line: text})
 	}
 	return text
+}
+
+// beginUnhealthy starts collecting the lines of the error that made a
+// ready run unhealthy: a traceback's first line is rarely what explains it.
+func (d *Detector) beginUnhealthy(p Pattern, text string, now time.Time) {
+	d.unwell = &failure{pattern: p, lines: []string{text}, firstAt: now, lastAt: now}
+}
+
+// explainUnhealthy adds a line to the error of an unhealthy run and, when
+// a line explains it better (the SyntaxError below a Traceback), makes the
+// verdict quote that line, while the error's burst lasts.
+func (d *Detector) explainUnhealthy(text string, now time.Time) {
+	u := d.unwell
+	if u == nil || d.verdict.State != StateUnhealthy || now.After(u.firstAt.Add(failureCollectMax)) {
+		return
+	}
+	u.add(text, now)
+	if msg, cause := u.explain(); cause != d.verdict.Line {
+		d.verdict = Verdict{State: StateUnhealthy, Reason: ReasonError, Message: msg, Line: cause}
+		d.explained = true
+	}
 }

@@ -30,6 +30,11 @@ type Detector struct {
 	// reloadedClean says a reload line has come and no error line since
 	// (Spec.RecoveredPatterns).
 	reloadedClean bool
+	// unwell collects the error of a ready run made unhealthy, until a
+	// reload; explained says its verdict quotes a better line than before,
+	// which is news though its state and reason are the same.
+	unwell    *failure
+	explained bool
 	// lastStderr is the last line written to stderr, where programs say
 	// why they fail; a crash message quotes it (or else the last line).
 	lastStderr string
@@ -114,7 +119,7 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 			d.decide(ev.Time, line)
 		}
 	}
-	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh()
+	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh() || d.takeExplained()
 	return d.verdict, changed
 }
 
@@ -169,4 +174,12 @@ func (d *Detector) Deadline() (time.Time, bool) {
 		return d.started.Add(d.spec.AssumeReadyAfter), true
 	}
 	return time.Time{}, false
+}
+
+// takeExplained reports, once, that an unhealthy verdict now quotes the
+// line that explains it better.
+func (d *Detector) takeExplained() bool {
+	explained := d.explained
+	d.explained = false
+	return explained
 }

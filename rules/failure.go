@@ -90,6 +90,12 @@ func (d *Detector) checkFailure(now time.Time) {
 func (d *Detector) decideFailure() {
 	f := d.failing
 	d.failing = nil
+	msg, cause := f.explain()
+	d.fail(ReasonError, msg, cause)
+}
+
+// explain says which line of the failure best explains it, and where.
+func (f *failure) explain() (message, cause string) {
 	i := bestCause(f.lines, f.first)
 	cause, first := f.lines[i], f.lines[f.first]
 	if i == f.first {
@@ -97,15 +103,13 @@ func (d *Detector) decideFailure() {
 		if loc := causeLocation(f.lines, i); loc != "" {
 			msg = fmt.Sprintf("error line %s at %s (matched /%s/)", quote(first), loc, f.pattern.Source)
 		}
-		d.fail(ReasonError, msg, first)
-		return
+		return msg, first
 	}
 	msg := "error line " + quote(cause)
 	if loc := causeLocation(f.lines, i); loc != "" {
 		msg += " at " + loc
 	}
-	msg += fmt.Sprintf(" (after %s matched /%s/)", quote(first), f.pattern.Source)
-	d.fail(ReasonError, msg, cause)
+	return msg + fmt.Sprintf(" (after %s matched /%s/)", quote(first), f.pattern.Source), cause
 }
 
 // bestCause returns the index of the line of lines that best explains a

@@ -42,6 +42,8 @@ func TestReloaderRecoversAfterACleanReload(t *testing.T) {
 		"Traceback (most recent call last):", `  File "/tmp/fl/app.py", line 7`, "    def broken(:",
 		"SyntaxError: invalid syntax", " * Debugger is active!", " * Debugger PIN: 216-364-442")
 	assert.Equal(t, StateUnhealthy, broken.State, "the failed reload's Debugger line is no recovery")
+	assert.Equal(t, "SyntaxError: invalid syntax", broken.Line, "the line that explains the error, not the Traceback's first")
+	assert.Contains(t, broken.Message, `after "Traceback (most recent call last):" matched`)
 
 	fixed := feed(" * Detected change in '/tmp/fl/app.py', reloading", " * Restarting with stat",
 		" * Debugger is active!")
