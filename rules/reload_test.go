@@ -38,14 +38,14 @@ func TestReloaderRecoversAfterACleanReload(t *testing.T) {
 	require.Equal(t, StateReady, feed(" * Serving Flask app 'app'", " * Debug mode: on",
 		" * Running on http://127.0.0.1:5077", " * Restarting with stat", " * Debugger is active!").State)
 
-	broken := feed(" * Detected change in '/tmp/fl/app.py', reloading", " * Restarting with stat",
-		"Traceback (most recent call last):", `  File "/tmp/fl/app.py", line 7`, "    def broken(:",
+	broken := feed(" * Detected change in '/srv/app/app.py', reloading", " * Restarting with stat",
+		"Traceback (most recent call last):", `  File "/srv/app/app.py", line 7`, "    def broken(:",
 		"SyntaxError: invalid syntax", " * Debugger is active!", " * Debugger PIN: 216-364-442")
 	assert.Equal(t, StateUnhealthy, broken.State, "the failed reload's Debugger line is no recovery")
 	assert.Equal(t, "SyntaxError: invalid syntax", broken.Line, "the line that explains the error, not the Traceback's first")
 	assert.Contains(t, broken.Message, `after "Traceback (most recent call last):" matched`)
 
-	fixed := feed(" * Detected change in '/tmp/fl/app.py', reloading", " * Restarting with stat",
+	fixed := feed(" * Detected change in '/srv/app/app.py', reloading", " * Restarting with stat",
 		" * Debugger is active!")
 	assert.Equal(t, StateReady, fixed.State)
 	assert.Equal(t, ReasonRecovered, fixed.Reason)
