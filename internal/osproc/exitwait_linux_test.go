@@ -56,3 +56,18 @@ func isZombie(pid int) bool {
 	fields := statFields(pid)
 	return len(fields) > 0 && fields[0] == "Z"
 }
+
+// Live says a running child is live, and the same child once it has
+// exited, unreaped (a zombie), and once reaped, is not.
+func TestLive(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	require.NoError(t, cmd.Start())
+	pid := cmd.Process.Pid
+	assert.True(t, Live(pid))
+	require.NoError(t, cmd.Process.Kill())
+	require.Eventually(t, func() bool { return isZombie(pid) }, waitLimit, 5*time.Millisecond)
+	assert.False(t, Live(pid), "a zombie is not live")
+	assert.True(t, Alive(pid), "though it still exists")
+	_ = cmd.Wait()
+	assert.False(t, Live(pid))
+}

@@ -160,6 +160,13 @@ func ParentOf(pid int) int {
 	return ppid
 }
 
+// Live reports whether pid exists and is not a zombie: a process that has
+// not ended, where Alive also counts one that ended and was not reaped.
+func Live(pid int) bool {
+	fields := statFields(pid)
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
 // Running reports whether pid is running or runnable, or waiting for the
 // disk (state R or D): still busy, where a process waiting for work sleeps.
 func Running(pid int) bool {
