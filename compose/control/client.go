@@ -106,8 +106,24 @@ func (e *APIError) Unwrap() error {
 }
 
 // do sends a request and returns the response of a 2xx status; other
-// statuses become *APIError. Callers give it a context from watch.
+// statuses become *APIError. Callers give it a context from watch. A
+// request that only reads (GET) is sent again when procs refused it as
+// busy (see whileBusy).
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any) (*http.Response, error) {
+	if method != http.MethodGet {
+		return c.doOnce(ctx, method, path, query, body)
+	}
+	var resp *http.Response
+	err := whileBusy(ctx, func() error {
+		var err error
+		resp, err = c.doOnce(ctx, method, path, query, body)
+		return err
+	})
+	return resp, err
+}
+
+// doOnce sends a request once; see do.
+func (c *Client) doOnce(ctx context.Context, method, path string, query url.Values, body any) (*http.Response, error) {
 	u := "http://procs" + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()

@@ -56,9 +56,14 @@ func (c *Client) ping(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("ping: %w", err)
 	}
-	resp, err := c.http.Do(req)
+	err = whileBusy(pingCtx, func() error {
+		resp, err := c.http.Do(req)
+		if err == nil {
+			resp.Body.Close() // any answer, busy included, says procs answers
+		}
+		return err
+	})
 	if err == nil {
-		resp.Body.Close()
 		return nil
 	}
 	var opErr *net.OpError

@@ -3,12 +3,14 @@ package control
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -137,4 +139,43 @@ func limitRequests(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// busyRetryFor bounds how long a client sends a read again that procs
+// refused as busy.
+const busyRetryFor = 2 * time.Second
+
+// whileBusy runs attempt, and again while procs refuses it for lack of a
+// slot (its 503 "try again", or the connection it closed before the
+// request was written), on a short backoff, for at most busyRetryFor or
+// until ctx ends. Only reads go through it: sent twice, they change
+// nothing. A burst of connections (a script, a stuck client) that takes
+// every slot for a moment then costs `procs status` a retry, not an error.
+func whileBusy(ctx context.Context, attempt func() error) error {
+	deadline := time.Now().Add(busyRetryFor)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := attempt()
+		if !refusedAsBusy(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// refusedAsBusy reports whether err is procs refusing a connection for
+// lack of a slot.
+func refusedAsBusy(err error) bool {
+	var apiErr *APIError
+	switch {
+	case errors.As(err, &apiErr):
+		return apiErr.Status == http.StatusServiceUnavailable && apiErr.Message == busyMessage
+	case errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNRESET):
+		// Refused before the request was written: the 503 is lost.
+		return true
+	}
+	return false
 }
