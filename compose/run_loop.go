@@ -33,8 +33,12 @@ type runLoop struct {
 	stopDeadline time.Time
 	ready        bool
 	healthFails  int
-	stopWatch    context.CancelFunc
-	stopExec     context.CancelFunc
+	// watchCtx ends when the port watcher stops (stopWatch); loopCtx
+	// with the loop.
+	watchCtx  context.Context
+	stopWatch context.CancelFunc
+	loopCtx   context.Context
+	stopExec  context.CancelFunc
 	// probeCtx ends with the loop; stopReadyProbe ends the preset's ready
 	// probe (nil until it starts: run_probes.go).
 	probeCtx       context.Context
@@ -157,18 +161,14 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 // handlePorts takes a change in the ports the run's tree listens on.
 func (l *runLoop) handlePorts(ports []int) {
 	l.probeWhenListening(ports)
-	if l.ready {
-		// Ready before it listened (a line decided): status shows the
-		// ports once there are some, and then stops looking.
-		if len(ports) > 0 {
-			l.stopWatch()
-			l.s.send(report{kind: reportPorts, ports: ports})
-		}
-		return
-	}
 	// Ports first: a verdict this event causes must find them known.
 	l.s.send(report{kind: reportPorts, ports: ports})
 	l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
+	if l.ready && len(ports) > 0 && l.det.Verdict().State == rules.StateReady {
+		// Ready and listening: status knows its ports; /proc need not be
+		// read again until the run is unhealthy (handle).
+		l.stopWatch()
+	}
 }
 
 // startWatchers starts the goroutines that turn the OS into events.
@@ -187,14 +187,8 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 	}
 	go func() { l.exitCh <- l.c.Wait() }()
 
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	l.stopWatch = stopWatch
-	go rules.WatchPorts(watchCtx, l.c.PID(), l.portsBefore, func(ports []int) {
-		select {
-		case l.portsCh <- ports:
-		case <-watchCtx.Done():
-		}
-	})
+	l.loopCtx = ctx
+	l.watchPorts(nil)
 	execCtx, stopExec := context.WithCancel(ctx)
 	l.stopExec = stopExec
 	if d := l.s.spec.detect; d != nil && d.ReadyByRunning() {
@@ -213,27 +207,63 @@ func (l *runLoop) handle(ev rules.Event) {
 	if !changed {
 		return
 	}
-	if v.State == rules.StateReady && !l.ready {
+	switch {
+	case v.State == rules.StateReady && !l.ready:
 		l.ready = true
 		l.stopExec()
 		l.readyProbeDone()
-		// Once ready, /proc need not be read again; but a ready line can
-		// come before the watcher's next look, so take one last look now
-		// (the port a dev server moved to is bound before it says so).
-		// A run ready by a line before it listens (redis, caddy) is
-		// watched until it does, so status shows its ports.
-		ports, err := rules.ListeningPorts(l.c.PID())
-		if err == nil && !slices.Equal(ports, l.det.Ports()) {
-			l.s.send(report{kind: reportPorts, ports: ports})
-		}
-		if err != nil || len(ports) > 0 {
-			l.stopWatch()
-		} else {
-			// A worker never listens: look for a while, not for ever.
-			time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
-		}
+		l.settlePorts()
+	case v.State == rules.StateReady && l.watchCtx.Err() == nil:
+		l.settlePorts() // recovered
+	case v.State == rules.StateUnhealthy && l.ready && l.watchCtx.Err() != nil:
+		// A reloader that restarts the app closes its port while the app
+		// is broken and opens it again once fixed: status must not show a
+		// closed port, and the port open again is a sign it is back.
+		l.watchPorts(l.det.Ports())
 	}
 	l.s.send(report{kind: reportVerdict, verdict: v, screen: l.screenTail()})
+}
+
+// settlePorts takes one last look at the ports when the run is ready (or
+// ready again), since a ready line can come before the watcher's next look
+// (the port a dev server moved to is bound before it says so); then, once
+// it listens, /proc need not be read again. A run ready by a line before it
+// listens (redis, caddy) is watched until it does, so status shows its
+// ports; a worker never listens, so for a while, not for ever.
+func (l *runLoop) settlePorts() {
+	ports, err := rules.ListeningPorts(l.c.PID())
+	if err == nil && !slices.Equal(ports, l.det.Ports()) {
+		l.s.send(report{kind: reportPorts, ports: ports})
+		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
+	}
+	if err != nil || len(ports) > 0 {
+		l.stopWatch()
+	} else {
+		time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
+	}
+}
+
+// watchPorts (re)starts the watcher of the ports the run's tree listens
+// on: from the baseline taken before the run started when known is nil,
+// else from known, the ports last seen, with a first report of what it
+// finds (a report of the watcher it replaces may still be queued).
+func (l *runLoop) watchPorts(known []int) {
+	if l.stopWatch != nil {
+		l.stopWatch()
+	}
+	ctx, stop := context.WithCancel(l.loopCtx)
+	l.watchCtx, l.stopWatch = ctx, stop
+	send := func(ports []int) {
+		select {
+		case l.portsCh <- ports:
+		case <-ctx.Done():
+		}
+	}
+	if known == nil {
+		go rules.WatchPorts(ctx, l.c.PID(), l.portsBefore, send)
+	} else {
+		go rules.WatchPortsFrom(ctx, l.c.PID(), known, send)
+	}
 }
 
 // handleProbe feeds a probe result to detection while starting, and to the

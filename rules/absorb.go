@@ -16,6 +16,7 @@ func (d *Detector) absorb(ev Event) string {
 	case EventPorts:
 		d.ports = slices.Sorted(slices.Values(ev.Ports))
 		d.portOpen = d.spec.Port != 0 && slices.Contains(d.ports, d.spec.Port)
+		d.trackServing()
 	case EventProbe:
 		d.probe = ev.Probe
 		switch ev.Probe.Kind {
@@ -83,8 +84,9 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 			// ends it. A run ready only because it was running has shown
 			// nothing that outweighs an error line: it fails.
 			if d.verdict.State != StateUnhealthy {
-				d.set(Verdict{State: StateUnhealthy, Reason: ReasonError, Message: errorMessage(p, text), Line: text})
 				d.beginUnhealthy(p, text, now)
+				msg, cause := d.unwell.explain()
+				d.set(Verdict{State: StateUnhealthy, Reason: ReasonError, Message: msg, Line: cause})
 			}
 			return text
 		}
@@ -121,9 +123,35 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 }
 
 // beginUnhealthy starts collecting the lines of the error that made a
-// ready run unhealthy: a traceback's first line is rarely what explains it.
+// ready run unhealthy: a traceback's first line is rarely what explains it,
+// and the lines just before it may say where (Node's "/app/server.js:3"
+// above its SyntaxError), as for a failure.
 func (d *Detector) beginUnhealthy(p Pattern, text string, now time.Time) {
-	d.unwell = &failure{pattern: p, lines: []string{text}, firstAt: now, lastAt: now}
+	d.unwell = &failure{pattern: p, lines: []string{text}, above: d.linesBefore(text), firstAt: now, lastAt: now}
+}
+
+// trackServing follows, once the run is ready, whether it still listens on
+// the ports it served on: a reloader that restarts the app (node --watch,
+// nodemon) closes them when the new app fails and opens them again when an
+// edit fixes it. Seen closed and then open again, an unhealthy run is back.
+func (d *Detector) trackServing() {
+	if !d.ready {
+		return
+	}
+	if len(d.serving) == 0 {
+		d.serving = slices.Clone(d.ports) // ready before it listened
+		return
+	}
+	open := slices.ContainsFunc(d.serving, func(port int) bool { return slices.Contains(d.ports, port) })
+	if !open {
+		d.servingLost = true
+		return
+	}
+	if d.servingLost && d.verdict.State == StateUnhealthy {
+		d.set(Verdict{State: StateReady, Reason: ReasonRecovered,
+			Message: "recovered: port " + joinInts(d.serving) + " open again"})
+	}
+	d.servingLost = false
 }
 
 // explainUnhealthy adds a line to the error of an unhealthy run and, when
@@ -135,7 +163,7 @@ func (d *Detector) explainUnhealthy(text string, now time.Time) {
 		return
 	}
 	u.add(text, now)
-	if msg, cause := u.explain(); cause != d.verdict.Line {
+	if msg, cause := u.explain(); cause != d.verdict.Line || msg != d.verdict.Message {
 		d.verdict = Verdict{State: StateUnhealthy, Reason: ReasonError, Message: msg, Line: cause}
 		d.explained = true
 	}

@@ -1,6 +1,9 @@
 package rules
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // decide moves between starting and ready after an event.
 func (d *Detector) decide(now time.Time, line string) {
@@ -29,6 +32,7 @@ func (d *Detector) decide(now time.Time, line string) {
 		return
 	}
 	d.ready = true
+	d.serving = slices.Clone(d.ports)
 	d.set(Verdict{State: StateReady, Reason: ReasonReady, Message: d.readyMessage(), Line: d.readyLine})
 }
 

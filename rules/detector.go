@@ -35,6 +35,10 @@ type Detector struct {
 	// which is news though its state and reason are the same.
 	unwell    *failure
 	explained bool
+	// serving are the ports the run listened on once ready; servingLost
+	// says none of them was open at the last look (trackServing).
+	serving     []int
+	servingLost bool
 	// lastStderr is the last line written to stderr, where programs say
 	// why they fail; a crash message quotes it (or else the last line).
 	lastStderr string

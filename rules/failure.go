@@ -35,8 +35,11 @@ type failure struct {
 	// lines are the non-blank lines around the failure: up to
 	// beforeFirstMax lines before the first error line, then it, then
 	// what followed; first is the index of the first error line.
-	lines   []string
-	first   int
+	lines []string
+	first int
+	// above are lines from before the error that are not part of it but
+	// may say where it is (an unhealthy run's: beginUnhealthy).
+	above   []string
 	firstAt time.Time
 	lastAt  time.Time
 }
@@ -44,6 +47,15 @@ type failure struct {
 // beginFailure starts collecting a failure at the error line text, which
 // matched p.
 func (d *Detector) beginFailure(p Pattern, text string, now time.Time) {
+	before := d.linesBefore(text)
+	f := &failure{pattern: p, first: len(before), firstAt: now, lastAt: now}
+	f.lines = append(append(f.lines, before...), text)
+	d.failing = f
+}
+
+// linesBefore returns the last beforeFirstMax lines before text, the line
+// just remembered, for what they say of the error text begins.
+func (d *Detector) linesBefore(text string) []string {
 	before := d.recent
 	if len(before) > 0 && before[len(before)-1] == text {
 		before = before[:len(before)-1] // text itself was just remembered
@@ -51,9 +63,7 @@ func (d *Detector) beginFailure(p Pattern, text string, now time.Time) {
 	if len(before) > beforeFirstMax {
 		before = before[len(before)-beforeFirstMax:]
 	}
-	f := &failure{pattern: p, first: len(before), firstAt: now, lastAt: now}
-	f.lines = append(append(f.lines, before...), text)
-	d.failing = f
+	return slices.Clone(before)
 }
 
 // add collects one more line of the failure.
@@ -98,15 +108,16 @@ func (d *Detector) decideFailure() {
 func (f *failure) explain() (message, cause string) {
 	i := bestCause(f.lines, f.first)
 	cause, first := f.lines[i], f.lines[f.first]
+	located := append(slices.Clone(f.above), f.lines...)
 	if i == f.first {
 		msg := errorMessage(f.pattern, first)
-		if loc := causeLocation(f.lines, i); loc != "" {
+		if loc := causeLocation(located, len(f.above)+i); loc != "" {
 			msg = fmt.Sprintf("error line %s at %s (matched /%s/)", quote(first), loc, f.pattern.Source)
 		}
 		return msg, first
 	}
 	msg := "error line " + quote(cause)
-	if loc := causeLocation(f.lines, i); loc != "" {
+	if loc := causeLocation(located, len(f.above)+i); loc != "" {
 		msg += " at " + loc
 	}
 	return msg + fmt.Sprintf(" (after %s matched /%s/)", quote(first), f.pattern.Source), cause

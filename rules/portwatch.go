@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -35,6 +36,26 @@ func WatchPorts(ctx context.Context, rootPID int, before PortsBaseline, onChange
 		// A read of the socket tables up to a quarter of the backoff old
 		// is recent enough: it only delays this look, never hides a change.
 		if ports, changed := w.look(rootPID, next/4); changed && ctx.Err() == nil {
+			onChange(ports)
+		}
+	})
+}
+
+// WatchPortsFrom is WatchPorts for a run already seen listening on known
+// (nil or empty for none): its first call reports what the first look
+// finds, whatever it is, and then each change, so a watcher restarted
+// after a pause says at once whether the ports are still open.
+func WatchPortsFrom(ctx context.Context, rootPID int, known []int, onChange func([]int)) {
+	w := newPortWatch(PortsBaseline{})
+	w.ports = slices.Clone(known)
+	first := true
+	onBackoff(ctx, portWatchFirst, portWatchMax, func(next time.Duration) {
+		ports, changed := w.look(rootPID, next/4)
+		if first && !changed {
+			ports, changed = slices.Clone(w.ports), true
+		}
+		first = false
+		if changed && ctx.Err() == nil {
 			onChange(ports)
 		}
 	})

@@ -100,8 +100,10 @@ func pythonModuleMissing(python, module string) string {
 // need things the same way Go tests do:
 //
 //	[!pymodule:flask] skip 'flask is not installed for /usr/bin/python3'
+//	[!program:node] skip 'needs node'
 //
-// pymodule:M holds when SystemPython imports M. A condition that does not
+// pymodule:M holds when SystemPython imports M; program:P when P is in
+// PATH. A condition that does not
 // hold is an error (the script fails) when Required, so the skip it guards
 // never runs in CI.
 func ScriptCondition(cond string) (bool, error) {
@@ -112,8 +114,11 @@ func ScriptCondition(cond string) (bool, error) {
 	case "pymodule":
 		ok = HasPythonModule(SystemPython, arg)
 		why = pythonModuleMissing(SystemPython, arg)
+	case "program":
+		_, ok = lookPath(arg)
+		why = arg + " is not installed (.ci/run installs it)"
 	default:
-		return false, fmt.Errorf("unknown condition %q (testenv knows pymodule:MODULE)", cond)
+		return false, fmt.Errorf("unknown condition %q (testenv knows pymodule:MODULE and program:NAME)", cond)
 	}
 	if !ok && Required() {
 		return false, fmt.Errorf("%s, and %s=1 forbids skipping", why, RequireEnv)

@@ -87,3 +87,17 @@ func TestScriptConditionFailsUnderCI(t *testing.T) {
 	_, err = ScriptCondition("flask")
 	assert.ErrorContains(t, err, `unknown condition "flask"`)
 }
+
+func TestScriptConditionProgram(t *testing.T) {
+	t.Setenv(RequireEnv, "")
+	ok, err := ScriptCondition("program:sh")
+	require.NoError(t, err)
+	assert.True(t, ok)
+	ok, err = ScriptCondition("program:procs-no-such-program")
+	require.NoError(t, err, "locally the script's skip runs")
+	assert.False(t, ok)
+
+	t.Setenv(RequireEnv, "1")
+	_, err = ScriptCondition("program:procs-no-such-program")
+	assert.ErrorContains(t, err, "procs-no-such-program is not installed")
+}
