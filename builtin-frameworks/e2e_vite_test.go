@@ -6,13 +6,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/internal/testenv"
+	"github.com/procsdev/procs/rules"
 )
 
 // viteApp is the fixture project: package.json (vite in devDependencies,
@@ -102,6 +105,39 @@ func TestE2EVite(t *testing.T) {
 		logs, err := r.engine.Logs("web", 0)
 		require.NoError(t, err)
 		assert.Contains(t, lineTexts(logs), fmt.Sprintf("Port %d is already in use", taken))
+	})
+
+	// An edit that breaks vite.config.js makes the running server
+	// unhealthy; the edit that fixes it brings it back, as vite restarts
+	// its server itself.
+	t.Run("config-edit-recovers", func(t *testing.T) {
+		t.Parallel()
+		dir, port := viteProject(t), freePort(t)
+		config := filepath.Join(dir, "vite.config.js")
+		require.NoError(t, os.WriteFile(config, []byte("export default {}\n"), 0o644))
+		r := startProcs(t, dir, viteProcs(port, ""))
+		r.requireReadyBy("web", "vite")
+
+		require.NoError(t, os.WriteFile(config, []byte("export default { broken( }\n"), 0o644))
+		// Unhealthy, then quoting esbuild's line that says where.
+		r.waitEvent("web unhealthy at vite.config.js:1:", func(ev compose.Event) bool {
+			return ev.Proc == "web" && ev.To == rules.StateUnhealthy && strings.Contains(ev.Message, "vite.config.js:1:")
+		})
+
+		// Vite ignores edits for a moment after a failed restart, as it
+		// would a user's: the fix is written again until vite takes it.
+		fixed := []byte("export default { server: {} }\n")
+		var st compose.ProcStatus
+		require.Eventually(t, func() bool {
+			require.NoError(t, os.WriteFile(config, fixed, 0o644))
+			var err error
+			st, err = r.engine.StatusOf("web")
+			return err == nil && st.State == rules.StateReady
+		}, e2eLimit, time.Second, "web stayed %s", st.State)
+		assert.Equal(t, rules.ReasonRecovered, st.Reason)
+		assert.Contains(t, st.Message, "server restarted")
+		r.stop()
+		requirePortFree(t, port)
 	})
 
 	t.Run("bad-config", func(t *testing.T) {
