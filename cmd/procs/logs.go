@@ -67,7 +67,7 @@ where a new run begins, and stream "procs" marks procs' notes.`,
 	f.StringVar(&a.file, "file", "", "config file (the global -f is --follow for logs)")
 	f.StringVar(&fl.since, "since", "", "only lines after this time (RFC 3339) or this long ago (e.g. 5m)")
 	f.BoolVarP(&fl.timestamps, "timestamps", "t", false, "start each line with its time (RFC 3339, milliseconds); needs a running procs: the log files keep no times")
-	f.BoolVar(&fl.noPrefix, "no-prefix", false, "print lines without the `name | ` prefix")
+	f.BoolVar(&fl.noPrefix, "no-prefix", false, "print lines without the \"name | \" prefix")
 	f.BoolVar(&fl.noPrefix, "no-log-prefix", false, "the same as --no-prefix (docker compose's name)")
 	fl.json = a.addJSONFlag(cmd, jsonLines, "print each line as JSON {proc, run, time, stream, line}; -t and --no-prefix change nothing in it")
 	return cmd
@@ -107,4 +107,4 @@ func (l linesFlag) Set(s string) error {
 	return nil
 }
 
-func (l linesFlag) Type() string { return "lines" }
+func (l linesFlag) Type() string { return "N" }
