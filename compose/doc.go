@@ -30,7 +30,9 @@
 //   - reader.go: a run's output readers; writer*.go: its input writer.
 //   - printer.go: the printer of procs up; filewatch.go and execwatch.go:
 //     the watches of watch: and of a run's execs, each its own goroutine.
-//   - logfile.go: a process's log, shared by its readers under its lock.
+//   - logfile.go: a process's log, shared by its readers under its lock;
+//     streamlog.go keeps one stream's lines whole in it, and lognote.go is
+//     the notes procs writes among them (a run begins, lines were lost).
 //   - The rest (detection, interactive, menu, environ, ptyprint, signals,
 //     wiretypes) own no goroutine: any of the above may call them.
 //

@@ -43,15 +43,33 @@ type logFile struct {
 	// lineStart: the last byte written ends a line (or nothing is written).
 	lineStart bool
 	// failure is the write error in progress (nil while writes succeed);
-	// lost counts the bytes not written since it began, lostTotal over
-	// the whole life of the log.
+	// lost and lostLines count the bytes and lines not written since it
+	// began, lostTotal the bytes over the whole life of the log.
 	failure   error
 	lost      int64
+	lostLines int64
 	lostTotal int64
 	// onFailure and onResume (optional) are told when writing fails and
 	// when it works again; they run with the log locked.
 	onFailure func(err error)
-	onResume  func(lost int64)
+	onResume  func(loss logLoss)
+}
+
+// logLoss is what a log lost while its writes failed.
+type logLoss struct {
+	bytes, lines int64
+	// err is the last write error.
+	err error
+}
+
+// String is the text of the note of the loss, in the log and in `procs
+// logs`: "12 lines lost (write ...: no space left on device)".
+func (loss logLoss) String() string {
+	lines := "lines"
+	if loss.lines == 1 {
+		lines = "line"
+	}
+	return fmt.Sprintf("%d %s lost (%v)", loss.lines, lines, loss.err)
 }
 
 // newLogFile returns the log of a process in dir, rotated at limit bytes
@@ -64,16 +82,30 @@ func newLogFile(dir, name string, limit int64, keep int) *logFile {
 
 // openForRun opens the file for a run that has started, so that a process
 // that prints nothing still leaves its (empty) log; a failure is reported
-// like a failed write, and writing tries again.
-func (l *logFile) openForRun() {
+// like a failed write, and writing tries again. When the file holds output
+// already (of an earlier run, or of an earlier procs), a note says where
+// this run begins: nothing else in the file tells two runs apart.
+func (l *logFile) openForRun(run int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f != nil {
-		return
+	if l.f == nil {
+		if err := l.open(); err != nil {
+			l.failed(err, nil)
+			return
+		}
 	}
-	if err := l.open(); err != nil {
-		l.failed(err, 0)
+	if l.size > 0 {
+		l.writeNote(runNote(run))
 	}
+}
+
+// writeNote writes a note of procs on a line of its own.
+func (l *logFile) writeNote(text string) {
+	note := formatLogNote(time.Now(), text)
+	if !l.lineStart {
+		note = append([]byte{'\n'}, note...)
+	}
+	l.write(note)
 }
 
 // privateDir creates dir (and its parents) readable by the owner only, and
@@ -120,6 +152,11 @@ func (l *logFile) open() error {
 func (l *logFile) Write(p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.write(p)
+}
+
+// write is Write with the log locked.
+func (l *logFile) write(p []byte) {
 	for len(p) > 0 {
 		if l.limit <= 0 || l.size+int64(len(p)) <= l.limit {
 			l.put(p)
@@ -148,35 +185,67 @@ func (l *logFile) Write(p []byte) {
 	}
 }
 
-// put writes p to the current file, reopening it after a failed rotation.
+// put writes p to the current file, reopening it after a failed rotation;
+// after a failure, the note of what was lost goes first.
 func (l *logFile) put(p []byte) {
 	if l.f == nil {
 		if err := l.open(); err != nil {
-			l.failed(err, len(p))
+			l.failed(err, p)
 			return
 		}
 	}
+	if l.failure != nil && !l.resume() {
+		l.failed(l.failure, p)
+		return
+	}
+	if n, err := l.writeFile(p); err != nil {
+		l.failed(err, p[n:])
+	}
+}
+
+// writeFile writes p to the open file, keeping its size and line state.
+func (l *logFile) writeFile(p []byte) (int, error) {
 	n, err := l.f.Write(p)
 	l.size += int64(n)
 	if n > 0 {
 		l.lineStart = p[n-1] == '\n'
 	}
-	if err != nil {
-		l.failed(err, len(p)-n)
-		return
-	}
-	if l.failure != nil {
-		lost := l.lost
-		l.failure, l.lost = nil, 0
-		if l.onResume != nil {
-			l.onResume(lost)
-		}
-	}
+	return n, err
 }
 
-func (l *logFile) failed(err error, lost int) {
-	l.lost += int64(lost)
-	l.lostTotal += int64(lost)
+// resume ends a failure once the file takes bytes again: it writes the
+// note of the lines lost, so the gap in the file is visible where it is,
+// and reports whether it could.
+func (l *logFile) resume() bool {
+	loss := logLoss{bytes: l.lost, lines: l.lostLines, err: l.failure}
+	if loss.bytes > 0 {
+		note := formatLogNote(time.Now(), loss.String())
+		if !l.lineStart {
+			note = append([]byte{'\n'}, note...)
+		}
+		if _, err := l.writeFile(note); err != nil {
+			l.failure = err
+			return false
+		}
+	}
+	l.failure, l.lost, l.lostLines = nil, 0, 0
+	if l.onResume != nil {
+		l.onResume(loss)
+	}
+	return true
+}
+
+// failed counts the bytes of lost as lost (a piece of a line counts as a
+// line) and reports a failure that begins.
+func (l *logFile) failed(err error, lost []byte) {
+	if len(lost) > 0 {
+		l.lost += int64(len(lost))
+		l.lostTotal += int64(len(lost))
+		l.lostLines += int64(bytes.Count(lost, []byte{'\n'}))
+		if lost[len(lost)-1] != '\n' {
+			l.lostLines++
+		}
+	}
 	if l.failure == nil && l.onFailure != nil {
 		l.onFailure(err)
 	}
@@ -212,7 +281,7 @@ func (l *logFile) rotate() {
 	}
 	l.size, l.lineStart = 0, true
 	if err := l.open(); err != nil {
-		l.failed(err, 0)
+		l.failed(err, nil)
 	}
 }
 
@@ -237,58 +306,6 @@ func (l *logFile) Close() error {
 	err := l.f.Close()
 	l.f = nil
 	return err
-}
-
-// streamLog writes one output stream of a run to the log: whole lines
-// together, so stdout and stderr do not interleave inside a line. A line
-// still open is held back up to maxLineBytes, then written as it is; the
-// bytes are never changed.
-type streamLog struct {
-	log  *logFile
-	held []byte
-	// open: bytes of an unfinished line have been written.
-	open bool
-}
-
-func (s *streamLog) Write(p []byte) {
-	i := bytes.LastIndexByte(p, '\n')
-	if i < 0 {
-		s.held = append(s.held, p...)
-		if len(s.held) >= maxLineBytes {
-			s.log.Write(s.held)
-			s.held, s.open = s.held[:0], true
-		}
-		return
-	}
-	if len(s.held) > 0 {
-		// The held line is completed on its own: a second write costs less
-		// than copying the whole read behind it.
-		j := bytes.IndexByte(p, '\n')
-		s.log.Write(append(s.held, p[:j+1]...))
-		if j < i {
-			s.log.Write(p[j+1 : i+1])
-		}
-	} else {
-		s.log.Write(p[:i+1])
-	}
-	rest := p[i+1:]
-	if cap(s.held) > heldKept && len(rest) <= heldKept {
-		s.held = nil // keep no long line's buffer behind a short partial one
-	}
-	s.held, s.open = append(s.held[:0], rest...), false
-}
-
-// heldKept is the buffer a streamLog keeps between reads at most, unless
-// the partial line it holds is longer.
-const heldKept = 4 << 10
-
-// Close writes what is held; a stream that ended inside a line gets a
-// newline, so the next output starts a line of its own.
-func (s *streamLog) Close() {
-	if len(s.held) > 0 || s.open {
-		s.log.Write(append(s.held, '\n'))
-	}
-	s.held, s.open = nil, false
 }
 
 // logRetention is the size at which p's log rotates and how many rotated
@@ -328,8 +345,11 @@ func (e *Engine) reportLogHealth(name string, l *logFile) {
 		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: rules.ReasonLogFailed,
 			Message: fmt.Sprintf("cannot write its log (%v); the process goes on, its output is counted until writes work again", err)})
 	}
-	l.onResume = func(lost int64) {
-		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: rules.ReasonLogResumed,
-			Message: fmt.Sprintf("its log is written again; %d bytes of output could not be written", lost)})
+	l.onResume = func(loss logLoss) {
+		msg := "its log is written again; no output was lost"
+		if loss.bytes > 0 {
+			msg = fmt.Sprintf("%v: %d bytes of output could not be written; its log is written again", loss, loss.bytes)
+		}
+		e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Proc: name, Reason: rules.ReasonLogResumed, Message: msg})
 	}
 }

@@ -26,8 +26,10 @@ type Printer struct {
 	width int
 	plain bool
 	// prefixes are the rendered `name | ` of each process (colour codes
-	// included), made once instead of formatted for every line.
+	// included), made once instead of formatted for every line; colors
+	// are the colours of the names, in the order they were told.
 	prefixes map[string][]byte
+	colors   map[string]*color.Color
 	// notePrefix starts procs' own lines.
 	notePrefix []byte
 	procsCo    *color.Color
@@ -46,17 +48,34 @@ var palette = []color.Attribute{color.FgCyan, color.FgYellow, color.FgGreen, col
 // no colour codes are written (NO_COLOR, --no-color, or not a terminal);
 // colours the children write themselves are kept either way.
 func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
-	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), prefixes: map[string][]byte{}, plain: plain}
+	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), prefixes: map[string][]byte{}, colors: map[string]*color.Color{}, plain: plain}
 	for _, name := range names {
 		p.width = max(p.width, len(name))
 	}
 	p.procsCo = p.color(color.Bold)
 	p.logPath = func(name string) string { return filepath.Join(statedir.Name, "logs", name+".log") }
 	p.notePrefix = p.render(p.procsCo, "procs")
-	for i, name := range names {
-		p.prefixes[name] = p.render(p.color(palette[i%len(palette)]), name)
+	for _, name := range names {
+		p.addName(name)
 	}
 	return p
+}
+
+// addName gives a process the next colour and its prefix. A process a
+// reload added may have a name longer than any before: every prefix
+// widens from then on, so the lines that follow line up again (those
+// printed already cannot).
+func (p *Printer) addName(name string) []byte {
+	p.colors[name] = p.color(palette[len(p.colors)%len(palette)])
+	if len(name) > p.width {
+		p.width = len(name)
+		p.notePrefix = p.render(p.procsCo, "procs")
+		for other, c := range p.colors {
+			p.prefixes[other] = p.render(c, other)
+		}
+	}
+	p.prefixes[name] = p.render(p.colors[name], name)
+	return p.prefixes[name]
 }
 
 // SetLogPaths tells the printer where the log file of each process is
@@ -140,9 +159,7 @@ var colorIntro = []byte("\x1b[")
 func (p *Printer) prefix(name string) {
 	prefix, ok := p.prefixes[name]
 	if !ok {
-		// A process added by a reload: shown like procs' own lines.
-		prefix = p.render(p.procsCo, name)
-		p.prefixes[name] = prefix
+		prefix = p.addName(name) // a process added by a reload
 	}
 	p.w.Write(prefix)
 }

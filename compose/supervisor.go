@@ -130,7 +130,7 @@ func (s *supervisor) run(ctx context.Context) {
 	// program: creating a file can take a while (a file system that has
 	// just freed many), and output is read only once it is open.
 	logOpened := make(chan struct{})
-	go func() { defer close(logOpened); s.logs.openForRun() }()
+	go func() { defer close(logOpened); s.logs.openForRun(s.spec.run) }()
 	portsBefore := rules.PortsBefore()
 	c, err := s.contain.Start(contain.Spec{
 		Argv: s.spec.argv, Dir: s.spec.dir, Env: env, Window: s.spec.window, Owner: s.spec.owner,

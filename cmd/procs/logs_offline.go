@@ -1,66 +1,114 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
 )
 
-// offlineLogs prints the last n lines (every line when n < 0) of each
+// offlineLogs prints the last lines (every line when fl.lines < 0) of each
 // process's .procs/logs/NAME.log, for `procs logs` when no procs runs:
-// the files keep the output of the last procs that ran here.
-func (a *app) offlineLogs(names []string, n int, jsonOut *jsonOutput) error {
+// the files keep the output of the last procs that ran here, and the
+// notes procs wrote among it (where runs began, lines lost).
+func (a *app) offlineLogs(names []string, fl logsFlags) error {
 	dir := filepath.Join(a.projectDir(), ".procs", "logs")
-	if len(names) == 0 {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
-		for _, f := range files {
-			if name := strings.TrimSuffix(filepath.Base(f), ".log"); name != "procs" {
-				names = append(names, name)
-			}
-		}
-		slices.Sort(names)
+	if fl.timestamps && !fl.json.on() {
+		return withCode(exitUsage, errors.New("--timestamps needs a running procs: the files in "+relPath(dir)+" keep no time for each line (start procs, or leave out -t)"))
 	}
-	if len(names) == 0 {
+	shown := names
+	if len(shown) == 0 {
+		shown = loggedNames(dir)
+	}
+	if len(shown) == 0 {
 		return withCode(exitNoProcs, fmt.Errorf("%w, and no logs in %s", errNoProcs, relPath(dir)))
 	}
-	for _, name := range names {
-		lines, err := lastFileLines(filepath.Join(dir, name+".log"), n)
+	view := newLogView(a.stdout, shown, fl.prefixed(shown), false, fl.json)
+	for _, name := range shown {
+		lines, err := fileLines(filepath.Join(dir, name+".log"))
 		if err != nil {
 			return withCode(exitUsage, fmt.Errorf("no procs running and no log of %q in %s", name, relPath(dir)))
 		}
-		for _, line := range lines {
-			switch {
-			case jsonOut.on():
-				if err := jsonOut.print(control.LogLine{Proc: name, Line: line}); err != nil {
-					return err
-				}
-			case len(names) > 1:
-				fmt.Fprintf(a.stdout, "%s | %s\n", name, line)
-			default:
-				fmt.Fprintln(a.stdout, line)
-			}
+		if err := showFileLines(view, name, lines, tailStart(lines, fl.lines)); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// lastFileLines returns the last n lines of a log file (all when n < 0).
-func lastFileLines(path string, n int) ([]string, error) {
+// loggedNames are the processes with a log in dir, sorted.
+func loggedNames(dir string) []string {
+	var names []string
+	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	for _, f := range files {
+		if name := strings.TrimSuffix(filepath.Base(f), ".log"); name != "procs" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// showFileLines shows the lines of name's log file from start on: its
+// notes as separators and notes of procs, the rest as lines of the run
+// the last run note before them began (0 before any).
+func showFileLines(view *logView, name string, lines []string, start int) error {
+	run := 0
+	for i, line := range lines {
+		note, isNote := compose.ParseLogNote(line)
+		if i < start {
+			if note.Run > 0 {
+				run = note.Run
+			}
+			continue
+		}
+		var err error
+		switch {
+		case !isNote:
+			err = view.line(control.LogLine{Proc: name, Run: run, Line: line})
+		case note.Run > 0:
+			run = note.Run
+			err = view.runStarted(name, run, note.Time)
+		default:
+			err = view.line(control.LogLine{Proc: name, Run: run, Time: note.Time, Stream: procsStream, Line: note.Text})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileLines returns the lines of a log file.
+func fileLines(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	text := strings.TrimSuffix(string(data), "\n")
-	if text == "" || n == 0 {
+	if text == "" {
 		return nil, nil
 	}
-	lines := strings.Split(text, "\n")
-	if n > 0 && len(lines) > n {
-		lines = lines[len(lines)-n:]
+	return strings.Split(text, "\n"), nil
+}
+
+// tailStart is where the last n lines of the process begin among lines
+// (0 when n < 0: all): the notes of procs do not count.
+func tailStart(lines []string, n int) int {
+	if n < 0 {
+		return 0
 	}
-	return lines, nil
+	start, count := len(lines), 0
+	for start > 0 && count < n {
+		start--
+		if _, isNote := compose.ParseLogNote(lines[start]); !isNote {
+			count++
+		}
+	}
+	return start
 }

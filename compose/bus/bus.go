@@ -9,6 +9,7 @@
 package bus
 
 import (
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -93,6 +94,14 @@ func (b *Bus) PublishLines(evs []wire.Event) (behind bool) {
 		behind = s.pushLines(evs) || behind
 	}
 	return behind
+}
+
+// History returns a copy of the kept state and info events, oldest first:
+// what a reader of past output needs to know about it (where runs began).
+func (b *Bus) History() []wire.Event {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.history)
 }
 
 // Subscribe returns a subscription receiving every event published from now

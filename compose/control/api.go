@@ -37,11 +37,16 @@ type InputRequest struct {
 
 // LogLine is one line of process output as the logs endpoint returns it.
 type LogLine struct {
-	Proc   string    `json:"proc"`
-	Run    int       `json:"run,omitempty"`
-	Time   time.Time `json:"time"`
-	Stream string    `json:"stream"`
-	Line   string    `json:"line"`
+	Proc string `json:"proc"`
+	// Run is the run of the process that printed the line (0 or absent
+	// when no longer known): where it changes, a new run began.
+	Run  int       `json:"run,omitempty"`
+	Time time.Time `json:"time"`
+	// Stream is stdout, stderr or pty; "procs" marks a note of procs about
+	// Proc's output (its log file lost lines) or, with Proc "procs", about
+	// the stream itself (lines dropped for a slow reader).
+	Stream string `json:"stream"`
+	Line   string `json:"line"`
 	// Raw is the line as the process wrote it, colours included, when it
 	// differs from Line.
 	Raw string `json:"raw,omitempty"`

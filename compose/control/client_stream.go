@@ -72,6 +72,9 @@ type EventsOptions struct {
 	Procs []string
 	// After replays the kept state events after this sequence number (< 0: none).
 	After int64
+	// Snapshot first delivers the present state of each process, as state
+	// events marked Snapshot, then the replayed and the live events.
+	Snapshot bool
 	// OnOpen, when set, is called once the server has subscribed, before any
 	// event is read: what happens from then on will be delivered. Its error
 	// ends Events with that error.
@@ -91,6 +94,9 @@ func (c *Client) Events(ctx context.Context, opts EventsOptions, fn func(wire.Ev
 	}
 	if opts.After >= 0 {
 		query.Set("after", strconv.FormatInt(opts.After, 10))
+	}
+	if opts.Snapshot {
+		query.Set("snapshot", "true")
 	}
 	ctx, stop := c.watch(ctx)
 	defer stop()

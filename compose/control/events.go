@@ -13,11 +13,18 @@ import (
 )
 
 // handleEvents streams the bus as Server-Sent Events: each event is
-// "id: <seq>" and "data: <json>". A Last-Event-ID header (or after=SEQ)
-// first replays the kept state events after it. lines=true includes output
-// lines; proc=a,b keeps only those processes.
+// "id: <seq>" and "data: <json>". snapshot=true first sends the present
+// state of each process (events marked snapshot, with no id); a
+// Last-Event-ID header (or after=SEQ) then replays the kept state events
+// after it. lines=true includes output lines; proc=a,b keeps only those
+// processes.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	lines, err := boolParam(r, "lines", false)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	snapshot, err := boolParam(r, "snapshot", false)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
@@ -39,7 +46,25 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	sub := s.engine.Bus().SubscribeSince(after, lines)
 	defer sub.Close()
+	var first bytes.Buffer
+	if snapshot {
+		// Taken after subscribing: a change made meanwhile may follow the
+		// snapshot that shows it already, but none is missed.
+		list, err := s.engine.Status()
+		if err != nil {
+			writeEngineError(w, err)
+			return
+		}
+		for _, st := range list {
+			if len(procs) == 0 || slices.Contains(procs, st.Name) {
+				writeSSE(&first, snapshotEvent(st))
+			}
+		}
+	}
 	sw := newStreamWriter(w, "text/event-stream")
+	if first.Len() > 0 && sw.write(first.Bytes()) != nil {
+		return
+	}
 	sw.follow(r, sub, []byte(": ping\n\n"), func(buf *bytes.Buffer, events []wire.Event, dropped int) {
 		if dropped > 0 {
 			fmt.Fprintf(buf, "event: dropped\ndata: {\"dropped\":%d}\n\n", dropped)
@@ -52,10 +77,22 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// writeSSE formats one event.
+// snapshotEvent is the event that reports the present state of a process.
+func snapshotEvent(st wire.ProcStatus) wire.Event {
+	return wire.Event{
+		Type: wire.EventState, Time: st.Since, Proc: st.Name, Run: st.Run, To: st.State,
+		Reason: st.Reason, Message: st.Message, Recoverable: st.Recoverable, Snapshot: true,
+	}
+}
+
+// writeSSE formats one event. An event of no sequence (a snapshot) has no
+// id, so a client resuming by its last id is not sent back to the start.
 func writeSSE(buf *bytes.Buffer, ev wire.Event) {
 	data, _ := json.Marshal(ev)
-	fmt.Fprintf(buf, "id: %d\ndata: %s\n\n", ev.Seq, data)
+	if ev.Seq > 0 {
+		fmt.Fprintf(buf, "id: %d\n", ev.Seq)
+	}
+	fmt.Fprintf(buf, "data: %s\n\n", data)
 }
 
 // procFilter reads proc=a,b (repeatable), answering 404 for unknown names.

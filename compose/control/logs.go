@@ -64,11 +64,18 @@ func (s *Server) handleLogs(w http.ResponseWriter, r *http.Request) {
 func (s *Server) followLines(r *http.Request, sw *streamWriter, sub *bus.Subscription, q logsQuery, seen *seenLines) {
 	sw.follow(r, sub, nil, func(buf *bytes.Buffer, events []wire.Event, dropped int) {
 		if dropped > 0 {
-			q.format(buf, LogLine{Proc: "procs", Time: time.Now(), Stream: "procs",
+			q.format(buf, LogLine{Proc: procsStream, Time: time.Now(), Stream: procsStream,
 				Line: fmt.Sprintf("(%d lines dropped: this client reads too slowly; see .procs/logs/)", dropped)})
 		}
 		for _, ev := range events {
-			if ev.Type != wire.EventLine || !slices.Contains(q.procs, ev.Proc) || seen.skip(ev) {
+			if !slices.Contains(q.procs, ev.Proc) {
+				continue
+			}
+			if note, ok := logNote(ev); ok {
+				q.format(buf, note)
+				continue
+			}
+			if ev.Type != wire.EventLine || seen.skip(ev) {
 				continue
 			}
 			q.format(buf, LogLine{Proc: ev.Proc, Run: ev.Run, Time: ev.Time, Stream: ev.Stream, Line: ev.Line, Raw: rawIfDiffers(ev.Raw, ev.Line)})
@@ -139,16 +146,26 @@ func (s *Server) recentLines(q logsQuery) ([]LogLine, error) {
 		return nil, nil
 	}
 	var out []LogLine
+	history := newLogHistory(s.engine.Bus().History())
 	for _, name := range q.procs {
 		lines, err := s.engine.Logs(name, max(q.tail, 0))
 		if err != nil {
 			return nil, err
 		}
+		oldest := time.Time{}
 		for _, l := range lines {
 			if !q.since.IsZero() && l.Time.Before(q.since) {
 				continue
 			}
-			out = append(out, LogLine{Proc: name, Time: l.Time, Stream: l.Stream.String(), Line: l.Text, Raw: rawIfDiffers(l.Raw, l.Text)})
+			if oldest.IsZero() {
+				oldest = l.Time
+			}
+			out = append(out, LogLine{Proc: name, Run: history.runAt(name, l.Time), Time: l.Time, Stream: l.Stream.String(), Line: l.Text, Raw: rawIfDiffers(l.Raw, l.Text)})
+		}
+		if !oldest.IsZero() {
+			// Only the notes among the lines shown: a tail of ten lines
+			// does not begin with last hour's news.
+			out = append(out, history.notesSince(name, oldest)...)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b LogLine) int { return a.Time.Compare(b.Time) })
@@ -163,7 +180,10 @@ func (q logsQuery) format(buf *bytes.Buffer, l LogLine) {
 		buf.WriteByte('\n')
 		return
 	}
-	if len(q.procs) > 1 {
+	switch {
+	case l.Stream == procsStream && l.Proc != procsStream:
+		buf.WriteString("procs | " + l.Proc + ": ")
+	case len(q.procs) > 1 || l.Stream == procsStream:
 		buf.WriteString(l.Proc)
 		buf.WriteString(" | ")
 	}

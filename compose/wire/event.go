@@ -42,4 +42,8 @@ type Event struct {
 	// Recoverable marks a failed state the program recovers from by itself
 	// (an agent's rate limit); the process keeps running.
 	Recoverable bool `json:"recoverable,omitempty"`
+	// Snapshot marks a state event that reports the present state of a
+	// process when a stream of events opens (its Seq is 0, its Time when
+	// the process entered the state, From empty), not a transition.
+	Snapshot bool `json:"snapshot,omitempty"`
 }
