@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -88,9 +89,13 @@ func displayName(file string) string {
 	return rel
 }
 
-// didYouMean returns ` (did you mean "x"?)` for the candidate closest to
-// word, or "" when none is close enough.
+// didYouMean returns ` (did you mean "x"?)` for the procs name of a name
+// from another tool (foreignNames) when it is a candidate, else for the
+// candidate closest to word, or "" when none is close enough.
 func didYouMean(word string, candidates []string) string {
+	if name, ok := foreignNames[word]; ok && slices.Contains(candidates, name) {
+		return fmt.Sprintf(" (did you mean %q?)", name)
+	}
 	best, bestDist := "", 3
 	lower := strings.ToLower(word)
 	for _, c := range candidates {
