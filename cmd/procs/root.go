@@ -67,5 +67,6 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 		a.runCommand(),
 		a.mcpCommand(),
 	)
+	a.addCompletions(root)
 	return root
 }
