@@ -101,7 +101,7 @@ func (s *Server) do(name string, act action) (int, error) {
 func (s *Server) actionTargets(name string, act action) ([]rules.State, error) {
 	p, ok := s.engine.Config().Procs[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %v)", wire.ErrUnknownProcess, name, s.engine.Config().Names())
+		return nil, &wire.UnknownProcessError{Name: name, Known: s.engine.Config().Names()}
 	}
 	if act == actionStop {
 		return []rules.State{rules.StateStopped}, nil

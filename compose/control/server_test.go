@@ -218,4 +218,8 @@ func TestClientErrorsMapToSentinels(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusNotFound, apiErr.Status)
 	assert.Contains(t, fmt.Sprint(err), `"nope"`)
+	// The known names travel as a list, for a client to show or complete.
+	assert.ElementsMatch(t, []string{"api", "web"}, apiErr.Known)
+	assert.Contains(t, fmt.Sprint(err), "(known: ", "not Go's [a b]")
+	assert.NotContains(t, fmt.Sprint(err), "[")
 }
