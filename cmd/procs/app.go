@@ -32,14 +32,22 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, environ []string) *app {
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr, environ: environ}
 }
 
-// execute runs the command line and prints the error of a failed command.
+// execute runs the command line and prints the error of a failed command:
+// as JSON on stdout when the command was given --json.
 func (a *app) execute(args []string) int {
 	root := a.rootCommand()
 	root.SetArgs(args)
-	err := a.interrupted(root.Execute())
+	cmd, err := root.ExecuteC()
+	err = a.interrupted(err)
 	code := exitCodeOf(err)
 	var e *exitError
-	if err != nil && !(errors.As(err, &e) && e.quiet) {
+	switch {
+	case err == nil || errors.As(err, &e) && e.quiet:
+	case wantsJSON(cmd):
+		// A script reading --json gets the error as JSON too, its
+		// names a list, not Go's [a b].
+		printJSONError(a.stdout, err)
+	default:
 		fmt.Fprintf(a.stderr, "procs: %v\n", err)
 	}
 	return code

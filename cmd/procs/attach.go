@@ -55,7 +55,11 @@ func (a *app) attach(name string, in *os.File) error {
 	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("attach: raw mode: %w", err))
 	}
-	ended := a.pumpAttach(ctx, conn, in)
+	out := &modeTracker{w: a.stdout}
+	ended := a.pumpAttach(ctx, conn, in, out)
+	// The program may still be running full screen: give the terminal
+	// back as it was, screen and modes, before its line discipline.
+	fmt.Fprint(a.stdout, out.restore())
 	_ = term.Restore(int(in.Fd()), state)
 	if ie := interruptedWhile(ctx, "detached from %s; it is still running", name); ie != nil {
 		fmt.Fprint(a.stdout, "\r\n")
@@ -72,11 +76,11 @@ func (a *app) attach(name string, in *os.File) error {
 // pumpAttach copies the process's output to this terminal and keystrokes
 // and window sizes to the process until Ctrl-] or ctx ends (false: a
 // signal) or the end of the process's output (true).
-func (a *app) pumpAttach(ctx context.Context, conn *control.AttachConn, in *os.File) (ended bool) {
+func (a *app) pumpAttach(ctx context.Context, conn *control.AttachConn, in *os.File, out io.Writer) (ended bool) {
 	output := make(chan struct{})
 	go func() {
 		defer close(output)
-		_, _ = io.Copy(a.stdout, conn)
+		_, _ = io.Copy(out, conn)
 	}()
 	// Closing the connection ends the copy; wait for it so nothing is
 	// written to the terminal after its mode is restored.

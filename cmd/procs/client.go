@@ -19,7 +19,7 @@ var errNoProcs = errors.New("no procs running in this folder (start one with `pr
 
 // projectDir is the folder whose procs the client commands talk to: the
 // folder of -f (or $PROCS_FILE), else the nearest folder up from the
-// current one holding procs.yaml or .procs/, else the current folder. It
+// current one holding procs.yaml, procs.yml or .procs/, else the current folder. It
 // needs no valid config, so a broken procs.yaml never hides a running procs.
 func (a *app) projectDir() string {
 	file := a.file
@@ -34,7 +34,7 @@ func (a *app) projectDir() string {
 	}
 	start := a.workDir()
 	for dir := start; ; {
-		for _, marker := range []string{"procs.yaml", ".procs"} {
+		for _, marker := range []string{"procs.yaml", "procs.yml", ".procs"} {
 			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
 				return dir
 			}

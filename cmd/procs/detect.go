@@ -37,7 +37,7 @@ Nothing is started.`,
 			for _, name := range names {
 				p, ok := cfg.Procs[name]
 				if !ok {
-					return withCode(exitUsage, fmt.Errorf("%w %q (known: %s)", compose.ErrUnknownProcess, name, strings.Join(cfg.Names(), ", ")))
+					return withCode(exitUsage, &config.UnknownProcessError{Name: name, Known: cfg.Names()})
 				}
 				c, err := explainChoice(cfg, p)
 				if err != nil {

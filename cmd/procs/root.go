@@ -20,6 +20,11 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// With no command, the help; an unknown one is an error that
+		// suggests commands by alias too (suggest.go).
+		Args:                       unknownCommand,
+		SuggestionsMinimumDistance: 2,
+		RunE:                       func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -62,5 +67,6 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 		a.runCommand(),
 		a.mcpCommand(),
 	)
+	a.addCompletions(root)
 	return root
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,54 +12,66 @@ import (
 )
 
 func (a *app) statusCommand() *cobra.Command {
-	var jsonOut *jsonOutput
+	var (
+		jsonOut *jsonOutput
+		output  string
+	)
 	cmd := &cobra.Command{
-		Use:   "status [NAME...]",
-		Short: "Show the state of every process (or NAME...) of the running procs",
+		Use:     "status [NAME...]",
+		Aliases: []string{"ps"},
+		Short:   "Show the state of every process (or NAME...) of the running procs",
+		Long: `Show the state of every process of the running procs, in start order
+(each after the processes it depends on), or of NAME... in the order given.
+
+On a terminal the LAST column (the reason of the last change) is cut to keep
+each row on one line; it is shown whole with -o wide, when NAME... are given,
+and when the output is not a terminal (piped, redirected).`,
 		RunE: func(cmd *cobra.Command, names []string) error {
-			sess, err := a.connect()
+			if output != "" && output != "wide" {
+				return withCode(exitUsage, fmt.Errorf("-o %q is not an output format: use -o wide (or --json)", output))
+			}
+			list, err := a.statuses(names)
 			if err != nil {
 				return err
-			}
-			defer sess.close()
-			c, ctx := sess.client, sess.ctx
-			var list []compose.ProcStatus
-			if len(names) == 0 {
-				list, err = c.List(ctx)
-			} else {
-				for _, name := range names {
-					st, gerr := c.Get(ctx, name)
-					err = gerr
-					if err != nil {
-						break
-					}
-					list = append(list, st)
-				}
-			}
-			if err != nil {
-				return a.clientError(err)
 			}
 			if jsonOut.on() {
 				return jsonOut.print(list)
 			}
-			a.printStatusTable(list)
+			width := 0
+			if output == "" && len(names) == 0 {
+				width, _ = a.terminalSize()
+			}
+			a.printStatusTable(list, width)
 			return nil
 		},
 	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", "wide: never cut the LAST column")
 	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the status as JSON")
 	return cmd
 }
 
-// printStatusTable writes one row per process.
-func (a *app) printStatusTable(list []compose.ProcStatus) {
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tRUN\tPID\tPORTS\tUPTIME\tRESTARTS\tLAST")
-	for _, st := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\n",
-			st.Name, st.State, st.Run, dashIfZero(st.PID), formatPorts(st.Ports),
-			formatUptime(st.UptimeMs), st.Restarts, lastWord(st))
+// statuses asks the running procs for the status of names (every process
+// when none), in the order of the answer or of names.
+func (a *app) statuses(names []string) ([]compose.ProcStatus, error) {
+	sess, err := a.connect()
+	if err != nil {
+		return nil, err
 	}
-	tw.Flush()
+	defer sess.close()
+	c, ctx := sess.client, sess.ctx
+	if len(names) == 0 {
+		list, err := c.List(ctx)
+		return list, a.clientError(err)
+	}
+	list := make([]compose.ProcStatus, 0, len(names))
+	for _, name := range names {
+		st, err := c.Get(ctx, name)
+		if err != nil {
+			return nil, a.clientError(err)
+		}
+		list = append(list, st)
+	}
+	return list, nil
 }
 
 func dashIfZero(n int) string {
@@ -92,15 +103,11 @@ func formatUptime(ms int64) string {
 	return d.Round(time.Second).String()
 }
 
-// lastWord is the reason and message of the last transition, kept short.
+// lastWord is the reason and message of the last transition, whole:
+// printStatusTable cuts it to the terminal.
 func lastWord(st compose.ProcStatus) string {
-	text := st.Reason.With(st.Message)
-	const maxLen = 70
-	if r := []rune(text); len(r) > maxLen {
-		text = string(r[:maxLen-1]) + "…"
+	if text := st.Reason.With(st.Message); text != "" {
+		return text
 	}
-	if text == "" {
-		return "-"
-	}
-	return text
+	return "-"
 }

@@ -27,17 +27,32 @@ ports, uptime, restarts and reason, live; the selected one's log (or, for a
 PTY process, its screen). r restarts and shows the result, s stops, S starts,
 R restarts all, x stops everything, i sends a line, a attaches to a PTY
 process (Ctrl-] detaches), p pauses onIdle, / searches the log, ? lists every
-key. q quits and leaves procs running. procs up --tui starts procs and shows it.`,
+key. q quits and leaves procs running. procs up --tui starts procs and shows it.
+With no procs running yet, it waits and connects when procs up starts one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sess, err := a.connect()
-			if err != nil {
+			if err := a.reachableOrNotYet(); err != nil {
 				return err
 			}
-			sess.close()
 			return a.runTUI(a.projectDir(), false)
 		},
 	}
+}
+
+// reachableOrNotYet checks the procs of the folder before the dashboard
+// takes the terminal: none running yet is fine, since the dashboard says
+// so and connects when one starts (as it reconnects after a restart); a
+// socket of another user or a procs that does not answer is an error now.
+func (a *app) reachableOrNotYet() error {
+	sess, err := a.connect()
+	if err != nil {
+		if exitCodeOf(err) == exitNoProcs {
+			return nil
+		}
+		return err
+	}
+	sess.close()
+	return nil
 }
 
 // runTUI shows the dashboard of the procs of dir on this terminal; owned

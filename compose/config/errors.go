@@ -5,12 +5,30 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // ErrUnknownProcess is returned for a process name not in the config.
 var ErrUnknownProcess = errors.New("unknown process")
+
+// UnknownProcessError is a name that is no process of the config, with
+// the names that are, so a client can show them (a list, in JSON) or
+// complete them. errors.Is(err, ErrUnknownProcess) holds for it.
+type UnknownProcessError struct {
+	Name string
+	// Known are the process names of the config, in its order.
+	Known []string
+}
+
+// Error names the process and lists the known ones.
+func (e *UnknownProcessError) Error() string {
+	return fmt.Sprintf("%v %q (known: %s)", ErrUnknownProcess, e.Name, strings.Join(e.Known, ", "))
+}
+
+// Is makes errors.Is(err, ErrUnknownProcess) true.
+func (e *UnknownProcessError) Is(target error) bool { return target == ErrUnknownProcess }
 
 // ErrNoConfig is returned (wrapped) by Load when no procs.yaml is found.
 var ErrNoConfig = errors.New("no procs.yaml found")
@@ -88,9 +106,13 @@ func displayName(file string) string {
 	return rel
 }
 
-// didYouMean returns ` (did you mean "x"?)` for the candidate closest to
-// word, or "" when none is close enough.
+// didYouMean returns ` (did you mean "x"?)` for the procs name of a name
+// from another tool (foreignNames) when it is a candidate, else for the
+// candidate closest to word, or "" when none is close enough.
 func didYouMean(word string, candidates []string) string {
+	if name, ok := foreignNames[word]; ok && slices.Contains(candidates, name) {
+		return fmt.Sprintf(" (did you mean %q?)", name)
+	}
 	best, bestDist := "", 3
 	lower := strings.ToLower(word)
 	for _, c := range candidates {

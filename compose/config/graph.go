@@ -148,7 +148,7 @@ func (c *Config) WithDependencies(names ...string) ([]string, error) {
 		}
 		p, ok := c.Procs[name]
 		if !ok {
-			return fmt.Errorf("%w %q (known: %s)", ErrUnknownProcess, name, strings.Join(c.Names(), ", "))
+			return &UnknownProcessError{Name: name, Known: c.Names()}
 		}
 		wanted[name] = true
 		for _, dep := range p.DependsOn {

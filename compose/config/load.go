@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,8 +86,9 @@ func Parse(file string, data []byte, environ []string) (*Config, error) {
 }
 
 // findConfig returns the absolute path of the config file to load: -f or
-// $PROCS_FILE, else procs.yaml (or a Procfile) in Dir, else the nearest
-// procs.yaml in a folder above it, as docker compose looks for its file.
+// $PROCS_FILE, else procs.yaml or procs.yml (or else Procfile.dev or
+// Procfile) in Dir, else the nearest procs.yaml or procs.yml in a folder
+// above it, as docker compose looks for its file.
 func findConfig(opts LoadOptions, environ []string) (string, error) {
 	file := opts.File
 	if file == "" {
@@ -107,19 +109,49 @@ func findConfig(opts LoadOptions, environ []string) (string, error) {
 		return "", fmt.Errorf("find config: %w", err)
 	}
 	// A folder run with foreman or overmind works as it is.
-	for _, name := range []string{"procs.yaml", "Procfile"} {
-		if found, err := existingFile(filepath.Join(start, name)); found || err != nil {
-			return filepath.Join(start, name), err
-		}
+	if file, err := configIn(start, append(yamlNames, procfileNames...)); file != "" || err != nil {
+		return file, err
 	}
 	for dir := filepath.Dir(start); ; dir = filepath.Dir(dir) {
-		if found, err := existingFile(filepath.Join(dir, "procs.yaml")); found || err != nil {
-			return filepath.Join(dir, "procs.yaml"), err
+		if file, err := configIn(dir, yamlNames); file != "" || err != nil {
+			return file, err
 		}
 		if dir == filepath.Dir(dir) {
 			return "", fmt.Errorf("%w in %s or a folder above it: create one, or pass -f FILE", ErrNoConfig, start)
 		}
 	}
+}
+
+// yamlNames are the names of the config file, as docker compose accepts
+// compose.yaml and compose.yml; both in one folder is an error.
+var yamlNames = []string{"procs.yaml", "procs.yml"}
+
+// procfileNames are the Procfiles a folder without procs.yaml runs, in
+// order of preference: Procfile.dev is the one for development (Rails'
+// bin/dev runs it), where Procfile is often what production runs.
+var procfileNames = []string{"Procfile.dev", "Procfile"}
+
+// configIn returns the first of names that exists in dir, "" if none; two
+// of yamlNames at once are refused, since which one procs reads would be
+// a guess.
+func configIn(dir string, names []string) (string, error) {
+	var found []string
+	for _, name := range names {
+		ok, err := existingFile(filepath.Join(dir, name))
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			found = append(found, name)
+		}
+	}
+	if len(found) == 0 {
+		return "", nil
+	}
+	if len(found) > 1 && slices.Contains(yamlNames, found[1]) {
+		return "", fmt.Errorf("both %s and %s are in %s: keep one (procs reads either), or pass -f FILE", found[0], found[1], dir)
+	}
+	return filepath.Join(dir, found[0]), nil
 }
 
 // existingFile reports whether file exists; an error other than "does not

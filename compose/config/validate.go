@@ -126,7 +126,7 @@ func (v *validator) ports() {
 
 // restart reads a policy word or {policy, maxRestarts, backoff}.
 func (d *decoder) restart(path []string, v any) RestartPolicy {
-	policies := []string{string(RestartNo), string(RestartOnFailure), string(RestartAlways)}
+	policies := restartPolicies
 	switch v.(type) {
 	case nil:
 		return RestartPolicy{}
@@ -143,6 +143,9 @@ func (d *decoder) restart(path []string, v any) RestartPolicy {
 	d.typeErr(path, "a policy (no, on-failure, always) or {policy, maxRestarts, backoff}", v)
 	return RestartPolicy{}
 }
+
+// restartPolicies are the words of restart: and restart.policy.
+var restartPolicies = []string{string(RestartNo), string(RestartOnFailure), string(RestartAlways)}
 
 // defaultBackoffMax is the backoff ceiling when only the start is given.
 const defaultBackoffMax = 30 * time.Second

@@ -22,6 +22,9 @@ type ErrorBody struct {
 	// refused (409), e.g. `working: "✻ Thinking…"`: a client that words
 	// the refusal itself (MCP, which has no --force) quotes it.
 	StateMessage string `json:"stateMessage,omitempty"`
+	// Known are the process names of the config, when the request named
+	// one that is not (404).
+	Known []string `json:"known,omitempty"`
 }
 
 // InputRequest is the body of POST /v1/procs/{name}/input.

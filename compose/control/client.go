@@ -88,6 +88,9 @@ type APIError struct {
 	// StateMessage is the process's own state message when input was
 	// refused (409).
 	StateMessage string
+	// Known are the process names of the config when the request named
+	// an unknown one (404).
+	Known []string
 }
 
 // Error returns the server's message.
@@ -160,7 +163,7 @@ func (c *Client) doOnce(ctx context.Context, method, path string, query url.Valu
 	if json.Unmarshal(data, &eb) != nil || eb.Error == "" {
 		eb.Error = strings.TrimSpace(string(data))
 	}
-	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error, State: eb.State, StateMessage: eb.StateMessage}
+	return nil, &APIError{Status: resp.StatusCode, Message: eb.Error, State: eb.State, StateMessage: eb.StateMessage, Known: eb.Known}
 }
 
 // getJSON sends a request and decodes its JSON answer into out.

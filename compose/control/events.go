@@ -110,7 +110,7 @@ func (s *Server) procFilter(w http.ResponseWriter, r *http.Request) ([]string, b
 	}
 	for _, name := range names {
 		if _, ok := s.engine.Config().Procs[name]; !ok {
-			writeError(w, http.StatusNotFound, "%v %q (known: %v)", wire.ErrUnknownProcess, name, s.engine.Config().Names())
+			writeEngineError(w, &wire.UnknownProcessError{Name: name, Known: s.engine.Config().Names()})
 			return nil, false
 		}
 	}

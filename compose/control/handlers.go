@@ -101,7 +101,7 @@ func (s *Server) do(name string, act action) (int, error) {
 func (s *Server) actionTargets(name string, act action) ([]rules.State, error) {
 	p, ok := s.engine.Config().Procs[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %v)", wire.ErrUnknownProcess, name, s.engine.Config().Names())
+		return nil, &wire.UnknownProcessError{Name: name, Known: s.engine.Config().Names()}
 	}
 	if act == actionStop {
 		return []rules.State{rules.StateStopped}, nil
@@ -110,6 +110,17 @@ func (s *Server) actionTargets(name string, act action) ([]rules.State, error) {
 		return []rules.State{rules.StateReady, rules.StateCompleted}, nil
 	}
 	return []rules.State{rules.StateReady}, nil
+}
+
+// reachable refuses at once a wait no run of name can end: a service
+// never completes (one whose program exits 0 has failed, "exited"), so
+// waiting for completed alone would only time out.
+func (s *Server) reachable(name string, targets []rules.State) error {
+	p := s.engine.Config().Procs[name]
+	if p == nil || p.IsTask() || slices.ContainsFunc(targets, func(t rules.State) bool { return t != rules.StateCompleted }) {
+		return nil
+	}
+	return fmt.Errorf("%s is a service, and a service never completes (only a task, kind: task, does): wait --for ready, stopped or failed", name)
 }
 
 // writeRequested answers an action that was not waited for.
@@ -165,6 +176,10 @@ func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
 	}
 	if f := r.URL.Query().Get("for"); f != "" {
 		if targets, err = parseStates(f); err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		if err := s.reachable(name, targets); err != nil {
 			writeError(w, http.StatusBadRequest, "%v", err)
 			return
 		}

@@ -26,7 +26,10 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 // writeEngineError maps an engine error to its status: unknown process 404,
 // shutting down 503, anything else (such as input to a stopped process) 409.
 func writeEngineError(w http.ResponseWriter, err error) {
+	var unknown *wire.UnknownProcessError
 	switch {
+	case errors.As(err, &unknown):
+		writeJSON(w, http.StatusNotFound, ErrorBody{Error: err.Error(), Known: unknown.Known})
 	case errors.Is(err, wire.ErrUnknownProcess):
 		writeError(w, http.StatusNotFound, "%v", err)
 	case errors.Is(err, wire.ErrShuttingDown):

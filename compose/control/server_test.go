@@ -190,6 +190,7 @@ func TestBadRequests(t *testing.T) {
 		{"bad timeout", "POST", "/v1/procs/web/restart?timeout=soon", "", 400, "duration"},
 		{"bad wait", "POST", "/v1/procs/web/restart?wait=maybe", "", 400, "true or false"},
 		{"bad state", "GET", "/v1/procs/web/wait?for=sleepy", "", 400, "unknown state"},
+		{"service never completes", "GET", "/v1/procs/web/wait?for=completed", "", 400, "web is a service, and a service never completes"},
 		{"bad tail", "GET", "/v1/procs/web/logs?tail=many", "", 400, "tail"},
 		{"bad since", "GET", "/v1/procs/web/logs?since=yesterday", "", 400, "since"},
 		{"bad event id", "GET", "/v1/events?after=x", "", 400, "sequence"},
@@ -218,4 +219,8 @@ func TestClientErrorsMapToSentinels(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusNotFound, apiErr.Status)
 	assert.Contains(t, fmt.Sprint(err), `"nope"`)
+	// The known names travel as a list, for a client to show or complete.
+	assert.ElementsMatch(t, []string{"api", "web"}, apiErr.Known)
+	assert.Contains(t, fmt.Sprint(err), "(known: ", "not Go's [a b]")
+	assert.NotContains(t, fmt.Sprint(err), "[")
 }

@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -150,7 +149,7 @@ func (m *Machine) Proc(name string) *Proc { return m.procs[name] }
 func (m *Machine) Lookup(name string) (*Proc, error) {
 	ps, ok := m.procs[name]
 	if !ok || ps.intent.removed {
-		return nil, fmt.Errorf("%w %q (known: %v)", config.ErrUnknownProcess, name, m.order)
+		return nil, &config.UnknownProcessError{Name: name, Known: slices.Clone(m.order)}
 	}
 	return ps, nil
 }

@@ -12,6 +12,10 @@ import (
 // config.ErrUnknownProcess, so errors.Is works whichever package returned it.
 var ErrUnknownProcess = config.ErrUnknownProcess
 
+// UnknownProcessError is an unknown name with the known ones
+// (config.UnknownProcessError); its known names travel in ErrorBody.Known.
+type UnknownProcessError = config.UnknownProcessError
+
 // ErrShuttingDown is returned for requests that arrive while procs stops.
 var ErrShuttingDown = errors.New("procs is shutting down")
 

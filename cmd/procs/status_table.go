@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/procsdev/procs/compose"
+)
+
+// statusHeader names the columns of procs status.
+var statusHeader = []string{"NAME", "STATE", "RUN", "PID", "PORTS", "UPTIME", "RESTARTS", "LAST"}
+
+// columnGap is the space tabwriter leaves between columns.
+const columnGap = 2
+
+// minLastWidth is the narrowest LAST column worth cutting to: narrower, a
+// reason says nothing, so the row may wrap instead.
+const minLastWidth = 24
+
+// printStatusTable writes one row per process. width is the terminal's
+// width, to cut the LAST column to so each row stays one line; 0 shows it
+// whole (piped output, a named process, -o wide).
+func (a *app) printStatusTable(list []compose.ProcStatus, width int) {
+	rows := statusRows(list)
+	if width > 0 {
+		fitLastColumn(rows, width)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, columnGap, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(statusHeader, "\t"))
+	for _, row := range rows {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+// statusRows are the cells of each process's row, LAST whole.
+func statusRows(list []compose.ProcStatus) [][]string {
+	rows := make([][]string, len(list))
+	for i, st := range list {
+		rows[i] = []string{
+			st.Name, string(st.State), fmt.Sprint(st.Run), dashIfZero(st.PID), formatPorts(st.Ports),
+			formatUptime(st.UptimeMs), fmt.Sprint(st.Restarts), lastWord(st),
+		}
+	}
+	return rows
+}
+
+// fitLastColumn cuts the last cell of each row so the row fits in width
+// columns, as tabwriter will lay them out; the LAST column keeps at least
+// minLastWidth, since a reason cut shorter says nothing.
+func fitLastColumn(rows [][]string, width int) {
+	used := 0
+	for col := range len(statusHeader) - 1 {
+		w := ansi.StringWidth(statusHeader[col])
+		for _, row := range rows {
+			w = max(w, ansi.StringWidth(row[col]))
+		}
+		used += w + columnGap
+	}
+	// The terminal's last column is left free: a line exactly as wide
+	// as the terminal wraps on some terminals.
+	room := max(width-used-1, minLastWidth)
+	for _, row := range rows {
+		last := len(row) - 1
+		if ansi.StringWidth(row[last]) > room {
+			row[last] = ansi.Truncate(row[last], room, "…")
+		}
+	}
+}

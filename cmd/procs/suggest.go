@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// unknownCommand is the root's argument check: an argument that names no
+// command is an error suggesting the commands it is close to, by name as
+// cobra does and also by alias, which cobra leaves out, so that "pss", a
+// typo of ps (the name other tools use), suggests status.
+func unknownCommand(root *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	typed := args[0]
+	suggestions := root.SuggestionsFor(typed)
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() && closeToAlias(typed, c.Aliases) && !slices.Contains(suggestions, c.Name()) {
+			suggestions = append(suggestions, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", typed, root.CommandPath())
+	if len(suggestions) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(suggestions, "\n\t")
+	}
+	return withCode(exitUsage, fmt.Errorf("%s\n\nRun '%s --help' for usage", msg, root.CommandPath()))
+}
+
+// closeToAlias reports whether typed is one typo from an alias: short
+// aliases allow no more, or every short word would match.
+func closeToAlias(typed string, aliases []string) bool {
+	for _, alias := range aliases {
+		if typoDistance(strings.ToLower(typed), alias) <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// typoDistance is the Levenshtein distance of a and b, in bytes: command
+// names are ASCII.
+func typoDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
