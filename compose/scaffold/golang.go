@@ -38,12 +38,19 @@ func (pl *plan) goApp(rel string) *process {
 		movable: true,
 		source:  path.Join(rel, "go.mod"),
 		kind:    "go",
+		watch:   goWatch(rel),
 	}
 	pl.detect(p)
 	if p.preset != nil && p.preset.DefaultPort != 0 {
 		p.port, p.portNote = p.preset.DefaultPort, p.preset.Name+"'s default"
 	}
 	return p
+}
+
+// goWatch is what restarts a go run of the module in rel: its Go files
+// and go.mod, relative to procs.yaml (path.Join drops an empty rel).
+func goWatch(rel string) []string {
+	return []string{path.Join(rel, "**/*.go"), path.Join(rel, "go.mod")}
 }
 
 // isMainPackage reports whether dir holds a Go package main.

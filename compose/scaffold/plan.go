@@ -84,6 +84,9 @@ type process struct {
 	// package.json (nil for other kinds).
 	script string
 	pkg    *frameworks.PackageJSON
+	// watch are the globs (relative to procs.yaml) whose changes restart
+	// a program that does not reload by itself (go run).
+	watch []string
 }
 
 // commandLine is the command for the port the process was given.

@@ -36,6 +36,8 @@ func (pl *plan) addProcfile() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// foreman counts the lines' ports from PORT in .env when it sets one.
+	envPort := envFilePort(filepath.Join(pl.dir, ".env"))
 	var release string
 	for _, e := range entries {
 		command := config.QuoteExpansion(e.Command)
@@ -53,7 +55,10 @@ func (pl *plan) addProcfile() (bool, error) {
 		}
 		if e.Port != 0 {
 			// The command reads $PORT, which procs sets from port.
-			p.port, p.portNote, p.movable = e.Port, "foreman's PORT for this line", true
+			p.port, p.portNote, p.movable = procfilePort(e.Port, envPort), "foreman's PORT for this line", true
+			if envPort != 0 {
+				p.portNote = "foreman's PORT for this line, from PORT in .env"
+			}
 		} else if port, flag := commandPort(command); port != 0 {
 			p.port, p.portNote = port, "from "+flag+" in the command"
 		}
@@ -68,6 +73,19 @@ func (pl *plan) addProcfile() (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// procfilePort is the port foreman gives a Procfile line: config counts
+// from foreman's default base, 5000; a PORT in .env is the base instead.
+func procfilePort(port, envBase int) int {
+	const defaultBase = 5000
+	if envBase == 0 {
+		return port
+	}
+	if moved := envBase + port - defaultBase; moved <= 65535 {
+		return moved
+	}
+	return port
 }
 
 // portFlag finds the port a server command line names: gunicorn's -b/--bind

@@ -84,6 +84,13 @@ func (p *process) render(b *bytes.Buffer) {
 			fmt.Fprintf(b, "      %s: %s\n", yamlString(k), strconv.Quote(r.env[k]))
 		}
 	}
+	if len(p.watch) > 0 {
+		globs := make([]string, len(p.watch))
+		for i, g := range p.watch {
+			globs[i] = yamlString(g)
+		}
+		fmt.Fprintf(b, "    watch: [%s]  # go run does not reload: procs restarts it when these change\n", strings.Join(globs, ", "))
+	}
 	switch {
 	case len(p.taskDeps) > 0:
 		var deps []string

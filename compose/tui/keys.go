@@ -68,6 +68,13 @@ func (m *Model) onNormalKey(key string) tea.Cmd {
 		m.scroll(key)
 	case "R":
 		return m.restartAll()
+	case "l":
+		m.allLogs = !m.allLogs
+		m.syncLog(true)
+		if !m.allLogs {
+			return m.refreshScreen()
+		}
+		return nil
 	case "x":
 		m.mode = modeConfirmDown
 	}

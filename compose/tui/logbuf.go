@@ -13,6 +13,7 @@ const maxLogLines = 5000
 
 // logLine is one kept line of output.
 type logLine struct {
+	proc   string // the process, for the log of every process
 	time   time.Time
 	stderr bool
 	text   string
@@ -33,15 +34,16 @@ type logBuffer struct {
 
 // add appends a live line, dropping the oldest past maxLogLines (the copy
 // happens once every maxLogLines lines, not at every line), and a line
-// the history already brought.
-func (b *logBuffer) add(l logLine) {
+// the history already brought; it says whether it kept the line.
+func (b *logBuffer) add(l logLine) bool {
 	if b.seen(l) {
-		return
+		return false
 	}
 	b.lines = append(b.lines, l)
 	if len(b.lines) >= 2*maxLogLines {
 		b.lines = append(b.lines[:0:0], b.lines[len(b.lines)-maxLogLines:]...)
 	}
+	return true
 }
 
 // seen says whether the history read already holds a live line.
@@ -67,10 +69,15 @@ func (b *logBuffer) recent() []logLine {
 // prepend puts the lines procs kept before the live ones that came
 // while they were read, leaving out the live ones the history holds.
 func (b *logBuffer) prepend(history []control.LogLine) {
+	b.prependNamed("", history)
+}
+
+// prependNamed is prepend for the lines of the process name.
+func (b *logBuffer) prependNamed(name string, history []control.LogLine) {
 	live := b.lines
 	b.lines = make([]logLine, 0, len(history)+len(live))
 	for _, h := range history {
-		b.lines = append(b.lines, logLine{time: h.Time, stderr: h.Stream == "stderr", text: h.Line})
+		b.lines = append(b.lines, logLine{proc: name, time: h.Time, stderr: h.Stream == "stderr", text: h.Line})
 		if h.Time.After(b.historyEnd) {
 			b.historyEnd, b.historyTail = h.Time, nil
 		}

@@ -20,7 +20,11 @@ func (m *Model) syncLog(reset bool) {
 		m.follow = true
 	}
 	m.logFor = cur.Name
-	if screen, isScreen := m.screenOf(cur.Name); isScreen {
+	if m.allLogs {
+		kept := m.all.recent()
+		m.log.LeftGutterFunc = m.streamGutter(kept)
+		m.log.SetContentLines(m.prefixed(kept))
+	} else if screen, isScreen := m.screenOf(cur.Name); isScreen {
 		m.log.LeftGutterFunc = viewport.NoGutter
 		m.log.SetContentLines(squeezeBlank(screen))
 	} else {
@@ -41,7 +45,7 @@ func (m *Model) syncLog(reset bool) {
 // screenOf is what a running PTY process shows, when it has been read.
 func (m *Model) screenOf(name string) (string, bool) {
 	cur, ok := m.current()
-	if !ok || cur.Name != name || !cur.PTY || cur.State.Terminal() {
+	if m.allLogs || !ok || cur.Name != name || !cur.PTY || cur.State.Terminal() {
 		return "", false
 	}
 	screen, ok := m.screens[name]

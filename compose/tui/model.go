@@ -62,6 +62,8 @@ type Model struct {
 	procs    []wire.ProcStatus
 	selected int
 	logs     map[string]*logBuffer
+	all      allLog // every process's lines, interleaved
+	allLogs  bool   // the pane shows all, not the selected process
 	screens  map[string]string
 	// listing and screening say a request is in flight, so a slow procs
 	// never gets a pile of them.
@@ -174,7 +176,8 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 		}
 	case historyMsg:
 		if msg.err == nil {
-			m.buffer(msg.name).prepend(msg.lines)
+			m.buffer(msg.name).prependNamed(msg.name, msg.lines)
+			m.all.rebuild(m.logs)
 			m.syncLog(true)
 		}
 	case screenMsg:
@@ -201,8 +204,13 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 func (m *Model) onEvent(ev wire.Event) tea.Cmd {
 	switch ev.Type {
 	case wire.EventLine:
-		m.buffer(ev.Proc).add(logLine{time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line})
-		if cur, ok := m.current(); ok && cur.Name == ev.Proc {
+		line := logLine{proc: ev.Proc, time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line}
+		if m.buffer(ev.Proc).add(line) {
+			m.all.add(line)
+		}
+		if m.allLogs {
+			m.logDirty = true
+		} else if cur, ok := m.current(); ok && cur.Name == ev.Proc {
 			m.logDirty = true
 			if cur.PTY {
 				return m.refreshScreen()

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/procsdev/procs/compose/wire"
+	"github.com/procsdev/procs/rules"
 )
 
 // column is one column of the process list.
@@ -26,6 +27,7 @@ var columns = []column{
 	{title: "NAME", width: 14, priority: 0, cell: func(_ *Model, p wire.ProcStatus) string { return p.Name }},
 	{title: "STATE", width: 19, priority: 0, cell: func(m *Model, p wire.ProcStatus) string { return m.styles.state(p.State) }},
 	{title: "RUN", width: 4, priority: 1, cell: func(_ *Model, p wire.ProcStatus) string { return strconv.Itoa(p.Run) }},
+	{title: "PID", width: 8, priority: 3, cell: func(_ *Model, p wire.ProcStatus) string { return pid(p.PID) }},
 	{title: "PORTS", width: 12, priority: 3, cell: func(_ *Model, p wire.ProcStatus) string { return ports(p.Ports) }},
 	{title: "UPTIME", width: 8, priority: 2, cell: func(m *Model, p wire.ProcStatus) string { return m.uptime(p) }},
 	{title: "RESTARTS", width: 9, priority: 4, cell: func(_ *Model, p wire.ProcStatus) string { return strconv.Itoa(p.Restarts) }},
@@ -109,9 +111,12 @@ func reasonOf(p wire.ProcStatus) string {
 	return p.Reason.With(p.Message)
 }
 
-// uptime is how long the current run has been running, blank when none.
+// uptime is how long the current run has been running, "-" when none.
+// A failed run may still run (an error line, a readiness timeout): its
+// pid says so, procs clearing it when the run ends.
 func (m *Model) uptime(p wire.ProcStatus) string {
-	if p.StartedAt == nil || p.State.Terminal() {
+	stillRuns := p.State == rules.StateFailed && p.PID != 0
+	if p.StartedAt == nil || p.State.Terminal() && !stillRuns {
 		return "-"
 	}
 	return shortDuration(m.now().Sub(*p.StartedAt))
@@ -128,6 +133,14 @@ func shortDuration(d time.Duration) string {
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// pid is a run's process id, "-" when none runs.
+func pid(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
 }
 
 func ports(ps []int) string {

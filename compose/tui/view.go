@@ -90,7 +90,11 @@ func (m *Model) renderPaneTitle() string {
 	if _, screen := m.screenOf(cur.Name); screen {
 		what = "screen (a attaches)"
 	}
-	flags := []string{m.styles.title.Render(cur.Name), what}
+	title := m.styles.title.Render(cur.Name)
+	if m.allLogs {
+		title, what = m.styles.title.Render("all processes"), "log (l: "+cur.Name+"'s)"
+	}
+	flags := []string{title, what}
 	if m.follow {
 		flags = append(flags, "following")
 	} else {
@@ -137,7 +141,7 @@ func (m *Model) renderFooter() string {
 	if m.mode == modeSearch || m.mode == modeInput {
 		return m.prompt.View()
 	}
-	return m.styles.faint.Render("↑↓ select  r restart  s stop  S start  R restart all  x down  i send  a attach  p pause  / search  w wrap  ? help  q quit")
+	return m.styles.faint.Render("↑↓ select  r restart  s stop  S start  R restart all  l all logs  x down  i send  a attach  p pause  / search  w wrap  ? help  q quit")
 }
 
 // helpText lists every key.
@@ -151,6 +155,8 @@ const helpText = `procs tui — keys
   i                send a line (and Enter) to it
   a                attach to a PTY process: keys go to it, Ctrl-] detaches
   p                pause / resume its onIdle actions
+  l                the log of every process, each line prefixed by its
+                   name (l again: back to the selected process's)
   /                search its log (n / N: next / previous match, esc: clear)
   w                wrap long lines
   PgUp PgDn g G    scroll the log; G follows again

@@ -167,6 +167,12 @@ func routes(client *control.Client) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		http.ServeFileFS(w, r, static, "index.html")
 	})
+	// Browsers ask for /favicon.ico whatever the page links: the same
+	// embedded SVG answers, so no request goes unanswered or off the machine.
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		http.ServeFileFS(w, r, static, "favicon.svg")
+	})
 	mux.Handle("GET /ui/logs", logStream{client: client})
 	mux.Handle("GET /ui/screen", screenView{client: client})
 	proxy := &httputil.ReverseProxy{
@@ -179,6 +185,9 @@ func routes(client *control.Client) http.Handler {
 	}
 	mux.Handle("GET /v1/", proxy)
 	mux.Handle("POST /v1/procs/{name}/{action}", proxy)
+	// The page's restart-all and down buttons (down asks first, in the page).
+	mux.Handle("POST /v1/restart", proxy)
+	mux.Handle("POST /v1/down", proxy)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusNotFound, "procs ui: no page %s %s", r.Method, r.URL.Path)
 	})

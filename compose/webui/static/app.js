@@ -32,7 +32,8 @@ function onKey(e) {
   const p = ui.procs.get(ui.selected);
   const keys = {
     j: () => move(1), k: () => move(-1), ArrowDown: () => move(1), ArrowUp: () => move(-1),
-    r: () => act('restart'), s: () => act('start'), x: () => act('stop'),
+    r: () => act('restart'), s: () => !$('b-start').hidden && act('start'), x: () => act('stop'),
+    a: showAllLogs, R: restartAll,
     p: () => p && p.idle && idleAction(p.idle.paused ? 'resume' : 'pause'),
     '/': () => $('log-search').focus(), i: () => p && p.pty && $('send-text').focus(),
     f: () => setFollowing(true), g: toggleGraph, t: toggleTheme,
@@ -54,6 +55,9 @@ function wire() {
   $('b-start').addEventListener('click', () => act('start'));
   $('b-stop').addEventListener('click', () => act('stop'));
   $('b-pause').addEventListener('click', () => idleAction('pause'));
+  $('b-all-logs').addEventListener('click', showAllLogs);
+  $('b-restart-all').addEventListener('click', restartAll);
+  $('b-down').addEventListener('click', downAll);
   $('b-resume').addEventListener('click', () => idleAction('resume'));
   $('send').addEventListener('submit', (e) => {
     e.preventDefault();

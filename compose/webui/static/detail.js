@@ -4,7 +4,8 @@
 // ---- the selected process ----
 
 function select(name) {
-  if (name === ui.selected) return;
+  if (name === ui.selected && !ui.allLogs) return;
+  ui.allLogs = false;
   const old = ui.selected && ui.rows.get(ui.selected);
   if (old) old.tr.classList.remove('selected');
   ui.selected = name;
@@ -22,8 +23,14 @@ function select(name) {
 }
 
 function drawDetail() {
+  if (ui.allLogs) { drawAllDetail(); return; }
   const p = ui.procs.get(ui.selected);
   if (!p) return;
+  $('d-state').hidden = false;
+  $('b-restart').hidden = false;
+  $('b-stop').hidden = false;
+  // Starting what runs does nothing: the button is for what does not.
+  $('b-start').hidden = running(p);
   $('d-name').textContent = p.name;
   const st = $('d-state');
   st.className = 'state big s-' + p.state;
@@ -50,7 +57,7 @@ function drawDetail() {
 // message, its last lines), the one `procs wait` would give now.
 function loadResult() {
   const p = ui.procs.get(ui.selected);
-  if (!p || ['pending', 'blocked', 'starting', 'stopping'].includes(p.state)) return;
+  if (ui.allLogs || !p || ['pending', 'blocked', 'starting', 'stopping'].includes(p.state)) return;
   const name = p.name;
   const seq = ui.resultSeq;
   if (ui.acting) return; // the action's own result comes
@@ -81,7 +88,7 @@ function showResult(res, title, timed = true) {
 
 function act(action) {
   const name = ui.selected;
-  if (!name) return;
+  if (!name || ui.allLogs) return;
   const box = $('d-result');
   box.hidden = false;
   box.className = 'result';
@@ -112,7 +119,7 @@ let screenBusy = false;
 
 function refreshScreen() {
   const p = ui.procs.get(ui.selected);
-  if (!p || !p.pty || screenBusy) return;
+  if (ui.allLogs || !p || !p.pty || screenBusy) return;
   screenBusy = true;
   const name = p.name;
   api('GET', '/ui/screen?proc=' + encodeURIComponent(name))

@@ -8,6 +8,7 @@ function closeLogs() {
   if (ui.logSource) { ui.logSource.close(); ui.logSource = null; }
 }
 
+// openLogs streams the lines of one process, or of every one when name is null.
 function openLogs(name) {
   closeLogs();
   ui.lines = [];
@@ -17,7 +18,7 @@ function openLogs(name) {
   $('logs').textContent = '';
   $('log-count').textContent = '';
   setFollowing(true);
-  const es = new EventSource('/ui/logs?proc=' + encodeURIComponent(name) + '&tail=1000');
+  const es = new EventSource('/ui/logs?' + (name === null ? 'all=1' : 'proc=' + encodeURIComponent(name)) + '&tail=1000');
   ui.logSource = es;
   es.addEventListener('reset', () => {
     ui.lines = [];
@@ -50,7 +51,7 @@ function takeBatches() {
   const now = ui.rawBatches.splice(0, PARSE_BATCHES);
   for (const raw of now) {
     for (const l of JSON.parse(raw)) {
-      l.text = l.spans.map((s) => s.t).join('');
+      l.text = (l.proc ? l.proc + ' | ' : '') + l.spans.map((s) => s.t).join('');
       ui.lines.push(l);
       ui.pending.push(l);
     }
@@ -134,6 +135,7 @@ function lineElement(l) {
   const div = document.createElement('div');
   div.className = 'line' + (l.stream === 'stderr' ? ' err' : l.stream === 'procs' ? ' procs' : '');
   div.title = l.stream + ' · ' + l.time + (l.run ? ' · run ' + l.run : '');
+  if (l.proc) div.appendChild(procPrefix(l.proc));
   appendSpans(div, l.spans);
   return div;
 }

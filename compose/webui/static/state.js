@@ -11,6 +11,7 @@ const ui = {
   order: [],
   rows: new Map(), // name -> {tr, cells}
   selected: null,
+  allLogs: false, // the detail shows every process's log, not the selected one's
   events: null,
   lines: [], // {run, time, stream, spans, text}
   pending: [], // lines not drawn yet

@@ -111,7 +111,7 @@ function drawRow(name) {
   set(row, 'restarts', String(p.restarts || 0));
   const msg = lastMessage(p);
   set(row, 'msg', msg, msg);
-  row.tr.classList.toggle('selected', name === ui.selected);
+  row.tr.classList.toggle('selected', name === ui.selected && !ui.allLogs);
 }
 
 function drawPorts(row, p) {
@@ -145,9 +145,17 @@ function lastMessage(p) {
   return p.message || p.line || '';
 }
 
+// LIVE are the states whose run is going; a failed run may be too (an
+// error line, a timeout), which its pid tells (procs clears it at exit).
+const LIVE = ['starting', 'ready', 'busy', 'awaiting-input', 'awaiting-permission', 'unhealthy', 'stopping'];
+
+function running(p) {
+  return LIVE.includes(p.state) || (p.state === 'failed' && !!p.pid);
+}
+
 function uptime(p) {
   if (!p.readyAt && !p.startedAt) return '';
-  if (!['ready', 'busy', 'awaiting-input', 'awaiting-permission', 'starting', 'unhealthy'].includes(p.state)) return '';
+  if (!running(p)) return '';
   const since = Date.parse(p.startedAt || p.readyAt);
   return duration(Date.now() - since);
 }
@@ -240,7 +248,8 @@ function connectEvents() {
     setConn('up', 'live');
     loadInfo();
     refreshList();
-    if (ui.selected) openLogs(ui.selected);
+    if (ui.allLogs) openLogs(null);
+    else if (ui.selected) openLogs(ui.selected);
   };
   es.onmessage = (m) => onEvent(JSON.parse(m.data));
   es.onerror = () => {
@@ -285,6 +294,6 @@ function onEvent(ev) {
   drawRow(ev.proc);
   ui.applied[ev.proc] = { state: ev.to, run: ev.run, latencyMs: Date.now() - Date.parse(ev.time) };
   drawSummary();
-  if (ev.proc === ui.selected) { drawDetail(); loadResult(); scheduleScreen(); }
+  if (ev.proc === ui.selected && !ui.allLogs) { drawDetail(); loadResult(); scheduleScreen(); }
   scheduleList();
 }
