@@ -191,7 +191,7 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 	l.watchPorts(nil)
 	execCtx, stopExec := context.WithCancel(ctx)
 	l.stopExec = stopExec
-	if d := l.s.spec.detect; d != nil && d.ReadyByRunning() {
+	if d := l.s.spec.detect; d != nil && d.WatchesPrograms() {
 		go watchExec(execCtx, l.c.PID(), func(at time.Time, programs string, busy bool) {
 			select {
 			case l.execCh <- rules.Event{Kind: rules.EventExec, Time: at, Program: programs, Busy: busy}:

@@ -26,12 +26,12 @@ func (d *Detector) absorb(ev Event) string {
 			d.execOK = ev.Probe.OK
 		}
 	case EventExec:
-		if d.spec.ReadyByRunning() && !d.ready {
+		if d.spec.WatchesPrograms() && !d.ready {
 			// A shim has not yet chosen the program; once it has, the
 			// program settles from then.
 			was := d.launching
 			d.launching, d.busy = isLauncher(ev.Program), ev.Busy
-			if d.launching != was {
+			if d.launching != was && d.spec.ReadyByRunning() {
 				d.readySince = ev.Time
 			}
 		}

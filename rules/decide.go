@@ -46,9 +46,9 @@ func (d *Detector) checkTimeout(now time.Time) {
 	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
 	case timeout > 0 && !now.Before(d.started.Add(timeout)):
 		d.fail(ReasonTimeout, d.timeoutMessage(), "")
-	case timeout <= 0 && assume > 0 && !now.Before(d.started.Add(assume)):
+	case timeout <= 0 && assume > 0 && !now.Before(d.assumeAt()):
 		d.ready = true
-		d.set(Verdict{State: StateReady, Reason: ReasonAssumed, Message: d.assumedMessage()})
+		d.set(Verdict{State: StateReady, Reason: ReasonAssumed, Message: d.assumedMessage(now)})
 	}
 }
 

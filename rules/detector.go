@@ -116,6 +116,9 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 		d.checkFailure(ev.Time)
 		d.checkTimeout(ev.Time)
 		line := d.absorb(ev)
+		if ev.Kind == EventExec {
+			d.checkTimeout(ev.Time) // a program no longer busy may be assumed ready now
+		}
 		switch {
 		case d.interactive():
 			d.decideInteractive(ev)
@@ -175,7 +178,7 @@ func (d *Detector) Deadline() (time.Time, bool) {
 		return d.started.Add(d.spec.ReadyTimeout), true
 	}
 	if d.spec.AssumeReadyAfter > 0 {
-		return d.started.Add(d.spec.AssumeReadyAfter), true
+		return d.assumeAt(), true
 	}
 	return time.Time{}, false
 }

@@ -23,6 +23,13 @@ func (s *Spec) waitsForNothing() bool {
 	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
 }
 
+// WatchesPrograms reports whether the run's programs matter to its verdict
+// (EventExec): a run ready by running settles once its program is chosen
+// and idle, and a run that may be assumed ready is not while it is busy.
+func (s *Spec) WatchesPrograms() bool {
+	return s.ReadyByRunning() || !s.Task && s.ReadyTimeout <= 0 && s.AssumeReadyAfter > 0
+}
+
 // ReadyByRunning reports whether a run is ready by running for Settle:
 // a service with nothing else to wait for.
 func (s *Spec) ReadyByRunning() bool {
@@ -49,6 +56,10 @@ func (d *Detector) settling(now time.Time) bool {
 // busyMax bounds how long a run ready by running waits for its program to
 // stop being busy (a worker always on a CPU is ready then).
 const busyMax = 10 * time.Second
+
+// AssumeBusyMax bounds how long a run that may be assumed ready
+// (Spec.AssumeReadyAfter) waits for its program to stop being busy.
+const AssumeBusyMax = busyMax
 
 // isLauncher reports whether program is a shim still choosing the program.
 func isLauncher(program string) bool { return launcher.MatchString(program) }
@@ -188,10 +199,30 @@ func (d *Detector) readyMessage() string {
 
 // assumedMessage says why a run counts as ready without a sign, and how to
 // give it one.
-func (d *Detector) assumedMessage() string {
+func (d *Detector) assumedMessage(now time.Time) string {
 	return fmt.Sprintf("assumed ready: running for %s without an error, no ready line or listening port "+
 		"(a worker?); set readyPatterns, port or ready to say when it is ready, or framework: none",
-		d.spec.AssumeReadyAfter)
+		now.Sub(d.started).Round(100*time.Millisecond))
+}
+
+// assumeAt is when a run of a generic runtime is assumed ready if nothing
+// else decides first: Spec.AssumeReadyAfter after it started, or, while
+// its program is still busy starting on a CPU (importing, compiling) or a
+// shim still chooses it, up to AssumeBusyMax after it started. A worker that
+// waits for work is idle soon; a server still loading has not bound yet.
+func (d *Detector) assumeAt() time.Time {
+	at := d.started.Add(d.spec.AssumeReadyAfter)
+	if d.busy || d.launching {
+		at = maxTime(at, d.started.Add(AssumeBusyMax))
+	}
+	return at
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // timeoutMessage says what was and was not seen, e.g. "port 3000 open, no

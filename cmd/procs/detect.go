@@ -175,7 +175,12 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	case spec.ReadyTimeout > 0:
 		text += fmt.Sprintf("; failed if not ready within %s", spec.ReadyTimeout)
 	case spec.AssumeReadyAfter > 0:
-		text += fmt.Sprintf("; assumed ready after %s without an error if neither comes (%s may run a worker)", spec.AssumeReadyAfter, c.Preset)
+		text += fmt.Sprintf("; assumed ready after %s without an error if neither comes (%s may run a worker)",
+			spec.AssumeReadyAfter, c.Preset)
+		if spec.AssumeReadyAfter < rules.AssumeBusyMax {
+			text += fmt.Sprintf(", or up to %s while still busy starting on a CPU", rules.AssumeBusyMax)
+		}
+		text += "; never if it exits first"
 	}
 	return text
 }
