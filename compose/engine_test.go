@@ -208,6 +208,7 @@ procs:
 `, port), Options{NoWatchdog: true})
 	ev := te.waitState("api", rules.StateFailed)
 	assert.Contains(t, ev.Message, fmt.Sprintf("port %d is in use by pid %d", port, os.Getpid()))
+	assert.Contains(t, ev.Message, "then `procs start api`", "how to try again")
 }
 
 func TestRestartWaitsForTheNewRun(t *testing.T) {

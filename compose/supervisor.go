@@ -166,7 +166,8 @@ func (s *supervisor) preflight(ctx context.Context) (rules.Verdict, bool) {
 	if h, ok := rules.HolderOf(port); ok {
 		msg = fmt.Sprintf("port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
 	}
-	return rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonPortInUse, Message: msg + "; stop it or change the port"}, true
+	msg += fmt.Sprintf("; stop it or change the port, then `procs start %s`", s.spec.name)
+	return rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonPortInUse, Message: msg}, true
 }
 
 // portReleaseWait bounds how long a restart waits for the old run's

@@ -1,0 +1,93 @@
+package compose
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
+	"github.com/procsdev/procs/rules"
+)
+
+// missingCommand finds the program a shell could not find in its error
+// line: sh's "sh: 1: vite: not found", bash's "bash: line 1: vite: command
+// not found", zsh's "zsh: command not found: vite".
+var missingCommand = lazyregexp.New(`(?:([^\s:]+): (?:command )?not found|command not found: (\S+))\s*$`)
+
+// installAdvice says what to do when a failed run's command was not found
+// because the JavaScript packages of its folder are not installed (a fresh
+// clone: `npm run dev` runs vite from node_modules/.bin): "" when that is
+// not why.
+func installAdvice(v rules.Verdict, dir string) string {
+	if v.State != rules.StateFailed {
+		return ""
+	}
+	m := missingCommand.FindStringSubmatch(v.Line)
+	if m == nil {
+		return ""
+	}
+	program := m[1] + m[2]
+	root, ok := packageRoot(dir)
+	if !ok {
+		return ""
+	}
+	install := packageManager(root) + " install"
+	modules, bin := false, false
+	// npm run puts every node_modules/.bin from the package up on PATH
+	// (a workspace's packages are installed at its top).
+	for d := dir; ; d = filepath.Dir(d) {
+		modules = modules || isDir(filepath.Join(d, "node_modules"))
+		bin = bin || exists(filepath.Join(d, "node_modules", ".bin", program))
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	switch {
+	case !modules:
+		return program + " is not installed: no node_modules for " + filepath.Join(root, "package.json") +
+			" (run " + install + ")"
+	case !bin:
+		return program + " is not in node_modules/.bin (run " + install + ", or add the package that provides it)"
+	}
+	return ""
+}
+
+// packageRoot returns the nearest folder at or above dir holding a
+// package.json (a workspace's package, or the project).
+func packageRoot(dir string) (string, bool) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if exists(filepath.Join(d, "package.json")) {
+			return d, true
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
+}
+
+// packageManager names the package manager whose lockfile is in root or a
+// folder above it (a workspace's lockfile is at its top), npm when none.
+func packageManager(root string) string {
+	lockfiles := []struct{ file, tool string }{
+		{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"bun.lock", "bun"}, {"bun.lockb", "bun"}, {"package-lock.json", "npm"},
+	}
+	for d := root; ; d = filepath.Dir(d) {
+		for _, l := range lockfiles {
+			if exists(filepath.Join(d, l.file)) {
+				return l.tool
+			}
+		}
+		if filepath.Dir(d) == d {
+			return "npm"
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}

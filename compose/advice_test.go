@@ -1,0 +1,43 @@
+package compose
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// A package script's program not found in a fresh clone is a missing
+// npm install, said with the package manager the lockfile names; in a
+// workspace, the packages installed at its top count.
+func TestInstallAdviceNamesTheMissingInstall(t *testing.T) {
+	write := func(path, text string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+	failed := func(line string) rules.Verdict {
+		return rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonCrash, Line: line}
+	}
+	root := t.TempDir()
+	web := filepath.Join(root, "web")
+	write(filepath.Join(web, "package.json"), `{"scripts": {"dev": "vite"}}`)
+
+	assert.Equal(t, "vite is not installed: no node_modules for "+filepath.Join(web, "package.json")+" (run npm install)",
+		installAdvice(failed("sh: 1: vite: not found"), web))
+	write(filepath.Join(root, "pnpm-lock.yaml"), "")
+	assert.Contains(t, installAdvice(failed("bash: line 1: vite: command not found"), web), "(run pnpm install)")
+	assert.Contains(t, installAdvice(failed("zsh: command not found: vite"), web), "vite is not installed")
+
+	write(filepath.Join(root, "node_modules", ".bin", "vite"), "")
+	assert.Empty(t, installAdvice(failed("sh: 1: vite: not found"), web), "installed at the workspace's top")
+	assert.Equal(t, "next is not in node_modules/.bin (run pnpm install, or add the package that provides it)",
+		installAdvice(failed("sh: 1: next: not found"), web))
+
+	assert.Empty(t, installAdvice(failed("sh: 1: vite: not found"), t.TempDir()), "no package.json: not a package script")
+	assert.Empty(t, installAdvice(failed("Error: listen EADDRINUSE"), web))
+	assert.Empty(t, installAdvice(rules.Verdict{State: rules.StateReady, Line: "sh: 1: vite: not found"}, web))
+}
