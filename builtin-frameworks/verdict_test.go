@@ -153,6 +153,10 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
 		ReadyTimeout: p.ReadyTimeout, StabilityDelay: p.StabilityDelay, PortInUse: func(int) bool { return false }}
+	spec.ReloadPatterns, err = rules.CompilePatterns(p.ReloadPatterns)
+	require.NoError(t, err)
+	spec.RecoveredPatterns, err = rules.CompilePatterns(p.RecoveredPatterns)
+	require.NoError(t, err)
 	spec.ReadyOnListen = p.ReadyWhenListening && (port == 0 || len(p.ReadyPatterns) > 0)
 	if port == 0 {
 		spec.AssumeReadyAfter = p.AssumeReadyAfter

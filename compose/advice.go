@@ -13,37 +13,46 @@ import (
 // not found", zsh's "zsh: command not found: vite".
 var missingCommand = lazyregexp.New(`(?:([^\s:]+): (?:command )?not found|command not found: (\S+))\s*$`)
 
-// installAdvice says what to do when a failed run's command was not found
-// because the JavaScript packages of its folder are not installed (a fresh
-// clone: `npm run dev` runs vite from node_modules/.bin): "" when that is
-// not why.
+// missingPackage finds the package Node could not load: "Error: Cannot
+// find module 'express'" (a package, not a relative path), or the ESM
+// "Cannot find package 'express' imported from ...".
+var missingPackage = lazyregexp.New(`Cannot find (?:module|package) '([^'./][^']*)'`)
+
+// installAdvice says what to do when a failed run's command or package was
+// not found because the JavaScript packages of its folder are not installed
+// (a fresh clone: `npm run dev` runs vite from node_modules/.bin, and the
+// app requires express): "" when that is not why.
 func installAdvice(v rules.Verdict, dir string) string {
 	if v.State != rules.StateFailed {
 		return ""
 	}
-	m := missingCommand.FindStringSubmatch(v.Line)
-	if m == nil {
+	what, program := "", ""
+	if m := missingCommand.FindStringSubmatch(v.Line); m != nil {
+		program = m[1] + m[2]
+		what = program
+	} else if m := missingPackage.FindStringSubmatch(v.Line); m != nil {
+		what = m[1]
+	} else {
 		return ""
 	}
-	program := m[1] + m[2]
 	root, ok := packageRoot(dir)
 	if !ok {
 		return ""
 	}
 	install := packageManager(root) + " install"
-	modules, bin := false, false
+	modules, bin := false, program == "" // a package: node_modules decides
 	// npm run puts every node_modules/.bin from the package up on PATH
 	// (a workspace's packages are installed at its top).
 	for d := dir; ; d = filepath.Dir(d) {
 		modules = modules || isDir(filepath.Join(d, "node_modules"))
-		bin = bin || exists(filepath.Join(d, "node_modules", ".bin", program))
+		bin = bin || program != "" && exists(filepath.Join(d, "node_modules", ".bin", program))
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
 	switch {
 	case !modules:
-		return program + " is not installed: no node_modules for " + filepath.Join(root, "package.json") +
+		return what + " is not installed: no node_modules for " + filepath.Join(root, "package.json") +
 			" (run " + install + ")"
 	case !bin:
 		return program + " is not in node_modules/.bin (run " + install + ", or add the package that provides it)"

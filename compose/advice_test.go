@@ -32,7 +32,12 @@ func TestInstallAdviceNamesTheMissingInstall(t *testing.T) {
 	assert.Contains(t, installAdvice(failed("bash: line 1: vite: command not found"), web), "(run pnpm install)")
 	assert.Contains(t, installAdvice(failed("zsh: command not found: vite"), web), "vite is not installed")
 
+	assert.Contains(t, installAdvice(failed("Error: Cannot find module 'express'"), web), "express is not installed: no node_modules")
+	assert.Contains(t, installAdvice(failed("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'express' imported from /x/server.js"), web), "express is not installed")
+	assert.Empty(t, installAdvice(failed("Error: Cannot find module './routes'"), web), "the app's own file")
+
 	write(filepath.Join(root, "node_modules", ".bin", "vite"), "")
+	assert.Empty(t, installAdvice(failed("Error: Cannot find module 'express'"), web), "installed: not a missing install")
 	assert.Empty(t, installAdvice(failed("sh: 1: vite: not found"), web), "installed at the workspace's top")
 	assert.Equal(t, "next is not in node_modules/.bin (run pnpm install, or add the package that provides it)",
 		installAdvice(failed("sh: 1: next: not found"), web))

@@ -46,9 +46,7 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	left := l.daemonized(exit)
 	exit.Daemon = left.Describe()
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
-	if advice := installAdvice(v, l.s.spec.proc.Cwd); advice != "" {
-		v.Message += "; " + advice
-	}
+	v = l.advise(v)
 	left.Stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
 	// A stop ends when the whole run has (until its deadline); then
 	// nothing of the run is left, wherever it went.

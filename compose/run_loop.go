@@ -221,7 +221,16 @@ func (l *runLoop) handle(ev rules.Event) {
 		// closed port, and the port open again is a sign it is back.
 		l.watchPorts(l.det.Ports())
 	}
-	l.s.send(report{kind: reportVerdict, verdict: v, screen: l.screenTail()})
+	l.s.send(report{kind: reportVerdict, verdict: l.advise(v), screen: l.screenTail()})
+}
+
+// advise adds to a failed verdict what to do about it, when procs can tell
+// (advice.go); the detector keeps its own words.
+func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
+	if advice := installAdvice(v, l.s.spec.proc.Cwd); advice != "" {
+		v.Message += "; " + advice
+	}
+	return v
 }
 
 // settlePorts takes one last look at the ports when the run is ready (or

@@ -159,6 +159,9 @@ var (
 	scriptLine = lazyregexp.New(`^((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
 	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d".
 	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
+	// The frame of a source excerpt by swc (Next.js) and miette-style
+	// reporters: "   ,-[/app/page.js:1:1]".
+	excerptFrame = lazyregexp.New(`^\s*,-\[((?:/|\./|[A-Za-z]:\\)[^\]\s]+\.\w+:\d+(?::\d+)?)\]`)
 )
 
 // fileLine finds "file.ext:12" in a line.
@@ -182,6 +185,9 @@ func causeLocation(lines []string, i int) string {
 	}
 	for j := i + 1; j < len(lines) && j <= i+15; j++ {
 		if m := stackFrame.FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1], "/node_modules/") {
+			return m[1]
+		}
+		if m := excerptFrame.FindStringSubmatch(lines[j]); m != nil {
 			return m[1]
 		}
 	}

@@ -1,0 +1,90 @@
+package frameworks
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// reloaderEdit is what a dev server printed, run by hand on the real
+// program, when an edit broke the app it serves and a second edit fixed it.
+type reloaderEdit struct {
+	preset                 string
+	started, broken, fixed []string
+	// cause is the line the unhealthy verdict quotes, where says where.
+	cause, where string
+}
+
+var reloaderEdits = []reloaderEdit{{
+	preset:  "nextjs", // next 15, next dev, app/page.js
+	started: []string{"   ▲ Next.js 15.5.6", "   - Local:        http://localhost:3093", " ✓ Starting...", " ✓ Ready in 1726ms", " ○ Compiling / ...", " ✓ Compiled / in 2.1s (519 modules)", " GET / 200 in 2412ms"},
+	broken: []string{" ○ Compiling /_error ...", " ⨯ ./app/page.js", "Error:   x Expected '>', got '}'",
+		"   ,-[/srv/nx/app/page.js:1:1]", " 1 | export default function Page() { return <h1>hi</h1 }", "   :                                                    ^",
+		"   `----", "", "Caused by:", "    Syntax Error", "Import trace for requested module:", "./app/page.js", " GET / 500 in 12418ms", " GET / 500 in 357ms"},
+	fixed: []string{" ✓ Compiled /_error in 3.4s (523 modules)", " GET / 200 in 872ms"},
+	cause: "Error:   x Expected '>', got '}'", where: "/srv/nx/app/page.js:1:1",
+}, {
+	preset:  "uvicorn", // uvicorn 0.17.6 --reload, FastAPI 0.92
+	started: []string{"INFO:     Will watch for changes in these directories: ['/srv/uv']", "INFO:     Uvicorn running on http://127.0.0.1:8093 (Press CTRL+C to quit)", "INFO:     Started reloader process [1350] using statreload", "INFO:     Started server process [1352]", "INFO:     Waiting for application startup.", "INFO:     Application startup complete."},
+	broken: []string{"WARNING:  StatReload detected file change in 'main.py'. Reloading...", "Process SpawnProcess-2:", "Traceback (most recent call last):",
+		`  File "/usr/lib/python3/dist-packages/uvicorn/importer.py", line 21, in import_from_string`, "    module = importlib.import_module(module_str)",
+		`  File "/srv/uv/main.py", line 7`, "    def broken(:", "               ^", "SyntaxError: invalid syntax"},
+	fixed: []string{"WARNING:  StatReload detected file change in 'main.py'. Reloading...", "INFO:     Started server process [1690]", "INFO:     Waiting for application startup.", "INFO:     Application startup complete."},
+	cause: "SyntaxError: invalid syntax", where: "/srv/uv/main.py, line 7",
+}, {
+	preset:  "vite", // vite 6.4.6, an edit of vite.config.js
+	started: []string{"  VITE v6.4.6  ready in 405 ms", "  ➜  Local:   http://localhost:5193/"},
+	broken: []string{"11:59:56 AM [vite] vite.config.js changed, restarting server...", `✘ [ERROR] Expected identifier but found "}"`, "    vite.config.js:1:248:",
+		"failed to load config from /srv/vt/vite.config.js", "11:59:56 AM [vite] Build failed with 1 error:",
+		`vite.config.js:1:248: ERROR: Expected identifier but found "}"`, "11:59:56 AM [vite] server restart failed"},
+	fixed: []string{"11:59:59 AM [vite] vite.config.js changed, restarting server...", "11:59:59 AM [vite] server restarted."},
+	cause: `vite.config.js:1:248: ERROR: Expected identifier but found "}"`,
+}, {
+	preset:  "express", // node 20 --watch and nodemon 3 print the app's own lines again
+	started: []string{"[nodemon] starting `node server.js`", "listening on port 4095"},
+	broken: []string{"[nodemon] restarting due to changes...", "/srv/nmd/server.js:2", "syntax error here(", "       ^^^^^", "",
+		"SyntaxError: Unexpected identifier 'error'", "    at wrapSafe (node:internal/modules/cjs/loader:1464:18)", "Node.js v20.20.2",
+		"[nodemon] app crashed - waiting for file changes before starting..."},
+	fixed: []string{"[nodemon] restarting due to changes...", "[nodemon] starting `node server.js`", "listening on port 4095"},
+	cause: "SyntaxError: Unexpected identifier 'error'", where: "/srv/nmd/server.js:2",
+}}
+
+// TestDevServersRecoverFromAnEdit replays, through each preset, a dev
+// server whose own reloader met an edit that broke the app and then one
+// that fixed it: unhealthy, quoting the line that explains it and where,
+// then ready again without a restart by procs.
+func TestDevServersRecoverFromAnEdit(t *testing.T) {
+	for _, e := range reloaderEdits {
+		t.Run(e.preset, func(t *testing.T) {
+			p, ok := Lookup(e.preset)
+			require.True(t, ok)
+			t0 := time.Now()
+			d := detectorFor(t, p, 0, t0)
+			at := t0
+			feed := func(lines []string) rules.Verdict {
+				var v rules.Verdict
+				for _, text := range lines {
+					at = at.Add(10 * time.Millisecond)
+					v, _ = d.Handle(rules.Event{Kind: rules.EventLine, Time: at, Line: rules.Line{Text: text}})
+				}
+				at = at.Add(time.Second) // the stability delay, and the error's burst, end
+				v, _ = d.Handle(rules.Event{Kind: rules.EventTimer, Time: at})
+				return v
+			}
+			require.Equal(t, rules.StateReady, feed(e.started).State)
+
+			broken := feed(e.broken)
+			assert.Equal(t, rules.StateUnhealthy, broken.State, broken.Message)
+			assert.Equal(t, e.cause, broken.Line)
+			assert.Contains(t, broken.Message, e.where)
+
+			fixed := feed(e.fixed)
+			assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
+			assert.Equal(t, rules.ReasonRecovered, fixed.Reason)
+		})
+	}
+}
