@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/procsdev/procs/compose/config"
 )
 
 // unknownCommand is the root's argument check: an argument that names no
@@ -34,31 +36,9 @@ func unknownCommand(root *cobra.Command, args []string) error {
 // aliases allow no more, or every short word would match.
 func closeToAlias(typed string, aliases []string) bool {
 	for _, alias := range aliases {
-		if typoDistance(strings.ToLower(typed), alias) <= 1 {
+		if config.EditDistance(strings.ToLower(typed), alias) <= 1 {
 			return true
 		}
 	}
 	return false
-}
-
-// typoDistance is the Levenshtein distance of a and b, in bytes: command
-// names are ASCII.
-func typoDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -119,7 +119,7 @@ func didYouMean(word string, candidates []string) string {
 		if len(c) > len(word)+2 || len(word) > len(c)+2 {
 			continue // too far apart, and keeps long input cheap
 		}
-		d := editDistance(lower, strings.ToLower(c))
+		d := EditDistance(lower, strings.ToLower(c))
 		if d < bestDist || (d == bestDist && c < best && best != "") {
 			best, bestDist = c, d
 		}
@@ -130,10 +130,10 @@ func didYouMean(word string, candidates []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
-// editDistance is the number of single-rune insertions, deletions,
+// EditDistance is the number of single-rune insertions, deletions,
 // substitutions and swaps of neighbours that turn a into b (the optimal
 // string alignment distance): "wbe" is one swap from "web", as a typo is.
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	// rows[0..2] are the rows for i-2, i-1 and i.
 	rows := [3][]int{make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)}

@@ -24,8 +24,8 @@ func TestEditDistance(t *testing.T) {
 		{"readyPatern", "readyPatterns", 2}, {"héllo", "hello", 1},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, editDistance(tt.a, tt.b), "%q → %q", tt.a, tt.b)
-		assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "%q → %q", tt.b, tt.a)
+		assert.Equal(t, tt.want, EditDistance(tt.a, tt.b), "%q → %q", tt.a, tt.b)
+		assert.Equal(t, tt.want, EditDistance(tt.b, tt.a), "%q → %q", tt.b, tt.a)
 	}
 }
 
