@@ -23,6 +23,8 @@ func TestDetect(t *testing.T) {
 		{"vite command", "vite --port 3000", nil, project("plain"), "vite",
 			`command "vite --port 3000" matches /(^|[\s/])vite(\s+(dev|serve|preview)\b|\s+-|\s*$)/`},
 		{"vite via node_modules/.bin", "./node_modules/.bin/vite --port 33161", nil, project("plain"), "vite", ""},
+		{"bun from npm", "node_modules/.bin/bun run server.ts", nil, project("plain"), "bun", ""},
+		{"deno from npm", "./node_modules/.bin/deno run -A main.ts", nil, project("plain"), "deno", ""},
 		{"argv only", "", []string{"redis-server", "--port", "6380"}, project("plain"), "redis",
 			`command "redis-server --port 6380" matches /(^|[\s/])(redis-server|valkey-server)(\s|$)/`},
 		{"sh -c wrapper", "sh -c 'exec postgres -D .data/pg -p 5433'", nil, project("plain"), "postgres", ""},

@@ -317,3 +317,21 @@ rec rabbitmq unreadable-dir -expect error -setup 'echo "[]." > plugins' -port 27
 RENV2=$(echo "$RENV" | sed 's/2784\([345]\)/2785\1/g; s/27833/27855/')
 rec rabbitmq start -setup 'echo "[]." > plugins && chown -R rabbitmq .' -port 27853 -ready-line 'Server startup complete' -stop-after 1s -timeout 150s -- "$RENV2 rabbitmq-server"
 fi
+if want tomcat; then
+# Debian's tomcat10 in a base of its own; no tomcat-users.xml, as in a
+# fresh base, which Tomcat reports SEVERE and goes on.
+TCBASE='mkdir -p base/conf base/logs base/temp base/webapps/ROOT base/work && cp /etc/tomcat10/server.xml /etc/tomcat10/web.xml /etc/tomcat10/logging.properties /etc/tomcat10/context.xml /etc/tomcat10/catalina.properties base/conf/ && echo hi > base/webapps/ROOT/index.html && sed -i "s/port=\"8080\"/port=\"PORT\"/; s/port=\"8005\"/port=\"-1\"/" base/conf/server.xml'
+rec tomcat start -ready-line 'Server startup in' -stop-after 1.5s -signal TERM -timeout 90s -env CATALINA_BASE=base \
+	-setup "$(echo "$TCBASE" | sed s/PORT/27911/)" -- '/usr/share/tomcat10/bin/catalina.sh run'
+rec tomcat port-in-use -expect error -port 27912 -occupy -timeout 60s -env CATALINA_BASE=base \
+	-setup "$(echo "$TCBASE" | sed s/PORT/27912/)" -- '/usr/share/tomcat10/bin/catalina.sh run'
+fi
+if want remix; then
+# A minimal Remix 2 app on Vite in $NPM_DIR/remix (npm i @remix-run/dev@2
+# @remix-run/react@2 @remix-run/node@2 @remix-run/serve@2 react@18
+# react-dom@18 vite@5 isbot@4, with app/root.jsx, app/routes/_index.jsx
+# and vite.config.js using the remix plugin).
+rec remix vite-dev -expect ready -port 27901 -ready-line 'Local:' -stop-after 1.5s -timeout 60s \
+	-setup "cp -r $NPM_DIR/remix/app $NPM_DIR/remix/vite.config.js $NPM_DIR/remix/package.json . && ln -s $NPM_DIR/remix/node_modules node_modules" \
+	-- 'node_modules/.bin/remix vite:dev --port 27901'
+fi
