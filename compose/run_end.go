@@ -9,17 +9,17 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// beginStop signals the process group and returns when to SIGKILL it.
+// beginStop signals the run (its process group, and what left the group:
+// a setsid daemon) and returns when to SIGKILL it.
 func (l *runLoop) beginStop(graceful bool) <-chan time.Time {
 	l.requested = true
 	if !graceful {
 		l.c.Signal(syscall.SIGKILL)
 		return nil
 	}
-	l.c.Signal(l.s.spec.signal)
 	// A shell wrapper may forward nothing; the group signal reached its
 	// children anyway. SIGCONT wakes a stopped group so it can exit.
-	l.c.Signal(osproc.SIGCONT)
+	l.c.SignalRun(l.s.spec.signal, osproc.SIGCONT)
 	l.stopDeadline = time.Now().Add(l.s.spec.timeout)
 	return time.After(l.s.spec.timeout)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,13 +47,8 @@ func (a *app) waitFor(names []string, opts control.WaitOptions, jsonOut *jsonOut
 		return err
 	}
 	defer sess.close()
-	c, ctx := sess.client, sess.ctx
-	results := make([]rules.Result, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Go(func() { results[i], errs[i] = c.Wait(ctx, name, opts) })
-	}
-	wg.Wait()
+	// One request for every name: a connection per name met procs'
+	// connection cap with a few hundred names.
+	results, errs := sess.client.WaitMany(sess.ctx, names, opts)
 	return a.reportResults(results, errs, jsonOut)
 }

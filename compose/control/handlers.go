@@ -141,20 +141,30 @@ func (s *Server) writeRequested(w http.ResponseWriter, name string, act action, 
 func (s *Server) wait(w http.ResponseWriter, r *http.Request, name string, targets []rules.State, minRun int, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
+	res, err := s.waitResult(ctx, name, targets, minRun)
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// waitResult waits until name reaches a target state in run minRun or
+// later and returns the structured result, or the engine's error when it
+// has none to give.
+func (s *Server) waitResult(ctx context.Context, name string, targets []rules.State, minRun int) (rules.Result, error) {
 	res, err := s.engine.Wait(ctx, name, targets, minRun)
 	if errors.Is(err, wire.ErrShuttingDown) {
 		// procs ended (every process failed, say) before the wait began:
 		// its last transition says why, not "procs is shutting down".
 		last, ok := s.lastTransition(name)
 		if !ok {
-			writeEngineError(w, err)
-			return
+			return rules.Result{}, err
 		}
 		res = rules.Result{Name: name, State: last.To, Run: last.Run, Success: slices.Contains(targets, last.To),
 			Message: transitionMessage(last) + " (procs has ended)"}
 	} else if err != nil && res.Name == "" {
-		writeEngineError(w, err)
-		return
+		return rules.Result{}, err
 	}
 	if res.Logs == nil {
 		res.Logs = []string{}
@@ -162,41 +172,72 @@ func (s *Server) wait(w http.ResponseWriter, r *http.Request, name string, targe
 	if res.Ports == nil {
 		res.Ports = []int{}
 	}
-	writeJSON(w, http.StatusOK, res)
+	return res, nil
 }
 
 // handleWait waits for a process to reach a state: for=ready,completed
 // (default ready, or completed for a task), run=N (default the current run).
 func (s *Server) handleWait(w http.ResponseWriter, r *http.Request) {
+	params, ok := parseWaitParams(w, r)
+	if !ok {
+		return
+	}
 	name := r.PathValue("name")
+	targets, status, err := s.waitTargetsOf(name, params.states)
+	if err != nil {
+		writeStatusError(w, status, err)
+		return
+	}
+	s.wait(w, r, name, targets, params.minRun, params.timeout)
+}
+
+// waitParams are the query parameters every wait takes.
+type waitParams struct {
+	states  []rules.State // asked for with for=; none: each process's default
+	minRun  int
+	timeout time.Duration
+}
+
+// parseWaitParams reads for=, run= and timeout=, answering 400 itself
+// when one is wrong.
+func parseWaitParams(w http.ResponseWriter, r *http.Request) (waitParams, bool) {
+	p := waitParams{}
+	var err error
+	if f := r.URL.Query().Get("for"); f != "" {
+		if p.states, err = parseStates(f); err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return p, false
+		}
+	}
+	if v := r.URL.Query().Get("run"); v != "" {
+		if p.minRun, err = strconv.Atoi(v); err != nil || p.minRun < 0 {
+			writeError(w, http.StatusBadRequest, "run=%q is not a run number", v)
+			return p, false
+		}
+	}
+	if p.timeout, err = durationParam(r, "timeout", defaultWaitTimeout); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return p, false
+	}
+	return p, true
+}
+
+// waitTargetsOf returns the states that end a wait for name: states when
+// given (refused, 400, when no run of name can reach them), else ready, or
+// ready or completed for a task. An unknown name is the engine's error.
+func (s *Server) waitTargetsOf(name string, states []rules.State) ([]rules.State, int, error) {
 	targets, err := s.actionTargets(name, actionStart)
 	if err != nil {
-		writeEngineError(w, err)
-		return
+		status, _ := engineErrorBody(err)
+		return nil, status, err
 	}
-	if f := r.URL.Query().Get("for"); f != "" {
-		if targets, err = parseStates(f); err != nil {
-			writeError(w, http.StatusBadRequest, "%v", err)
-			return
-		}
-		if err := s.reachable(name, targets); err != nil {
-			writeError(w, http.StatusBadRequest, "%v", err)
-			return
-		}
+	if len(states) == 0 {
+		return targets, 0, nil
 	}
-	minRun := 0
-	if v := r.URL.Query().Get("run"); v != "" {
-		if minRun, err = strconv.Atoi(v); err != nil || minRun < 0 {
-			writeError(w, http.StatusBadRequest, "run=%q is not a run number", v)
-			return
-		}
+	if err := s.reachable(name, states); err != nil {
+		return nil, http.StatusBadRequest, err
 	}
-	timeout, err := durationParam(r, "timeout", defaultWaitTimeout)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	s.wait(w, r, name, targets, minRun, timeout)
+	return states, 0, nil
 }
 
 func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {

@@ -26,17 +26,33 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 // writeEngineError maps an engine error to its status: unknown process 404,
 // shutting down 503, anything else (such as input to a stopped process) 409.
 func writeEngineError(w http.ResponseWriter, err error) {
+	status, body := engineErrorBody(err)
+	writeJSON(w, status, body)
+}
+
+// engineErrorBody is the status and body writeEngineError answers err with.
+func engineErrorBody(err error) (int, ErrorBody) {
 	var unknown *wire.UnknownProcessError
 	switch {
 	case errors.As(err, &unknown):
-		writeJSON(w, http.StatusNotFound, ErrorBody{Error: err.Error(), Known: unknown.Known})
+		return http.StatusNotFound, ErrorBody{Error: err.Error(), Known: unknown.Known}
 	case errors.Is(err, wire.ErrUnknownProcess):
-		writeError(w, http.StatusNotFound, "%v", err)
+		return http.StatusNotFound, ErrorBody{Error: err.Error()}
 	case errors.Is(err, wire.ErrShuttingDown):
-		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		return http.StatusServiceUnavailable, ErrorBody{Error: err.Error()}
 	default:
-		writeError(w, http.StatusConflict, "%v", err)
+		return http.StatusConflict, ErrorBody{Error: err.Error()}
 	}
+}
+
+// writeStatusError answers err with status, or as an engine error when
+// status is 0.
+func writeStatusError(w http.ResponseWriter, status int, err error) {
+	if status == 0 {
+		writeEngineError(w, err)
+		return
+	}
+	writeError(w, status, "%v", err)
 }
 
 // decodeBody reads a JSON body of at most maxBodyBytes into v, answering

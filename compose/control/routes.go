@@ -20,6 +20,7 @@ func (s *Server) routeTable() []route {
 		{"POST /v1/procs/{name}/start", s.handleAction(actionStart)},
 		{"POST /v1/procs/{name}/stop", s.handleAction(actionStop)},
 		{"GET /v1/procs/{name}/wait", s.handleWait},
+		{"GET /v1/wait", s.handleWaitMany},
 		{"POST /v1/procs/{name}/input", s.handleInput},
 		{"GET /v1/procs/{name}/logs", s.handleLogs},
 		{"GET /v1/logs", s.handleLogs},

@@ -1,0 +1,45 @@
+package compose
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/compose/contain"
+	"github.com/procsdev/procs/rules"
+)
+
+// TestStopSignalsADaemonThatLeftTheGroup: a run whose command left a
+// daemon in a session of its own (setsid) gets the stop signal to it too,
+// not only to its process group: the daemon exits on SIGTERM, and the stop
+// does not wait out the shutdown timeout to SIGKILL it (issue 28, item 4).
+func TestStopSignalsADaemonThatLeftTheGroup(t *testing.T) {
+	for _, cgroups := range []string{"", "off"} {
+		t.Run("cgroups="+cgroups, func(t *testing.T) {
+			t.Setenv(contain.NoCgroupsVar, cgroups)
+			marker := filepath.Join(t.TempDir(), "term")
+			te := startEngine(t, `
+procs:
+  app:
+    command: [sh, -c, 'MARK="$0" setsid sh -c "trap \"echo term > \$MARK; exit 0\" TERM; echo up; while :; do sleep 0.05; done" & exec sleep 1000', `+marker+`]
+    readyPatterns: ['^up$']
+    shutdown: {signal: SIGTERM, timeout: 10s}
+`, Options{NoWatchdog: true})
+			te.waitState("app", rules.StateReady)
+			began := time.Now()
+			_, err := te.Stop("app")
+			require.NoError(t, err)
+			te.waitState("app", rules.StateStopped)
+			took := time.Since(began)
+			data, err := os.ReadFile(marker)
+			require.NoError(t, err, "the daemon never got SIGTERM")
+			assert.Equal(t, "term\n", string(data))
+			// Far below the 10 s timeout that a daemon left to SIGKILL costs.
+			assert.Less(t, took, 5*time.Second)
+		})
+	}
+}
