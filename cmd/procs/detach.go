@@ -31,7 +31,9 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	if err := alreadyRunning(ctx, cfg.Dir); err != nil {
 		return err
 	}
-	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout)
+	// The processes have the whole --timeout to be ready; the answer that
+	// says so, or what each was doing when it ran out, has a moment more.
+	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+waitAnswerGrace)
 	defer cancelTimeout()
 	logPath := procsLogPath(cfg.Dir)
 	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir(), foregroundArgs(os.Args[1:]))
@@ -188,10 +190,10 @@ func foregroundArgs(args []string) []string {
 // in start order.
 func (a *app) waitAllReady(ctx context.Context, c *control.Client, jsonOut *jsonOutput) error {
 	deadline, _ := ctx.Deadline()
-	// procs' own waits end a little before this command gives up, so what
-	// each process was doing when time ran out is printed.
-	left := time.Until(deadline)
-	wait := max(left-time.Second, left/2)
+	// procs' own waits end waitAnswerGrace before this command gives up,
+	// at the end of --timeout, so what each process was doing when time ran
+	// out is printed.
+	wait := max(time.Until(deadline)-waitAnswerGrace, 0)
 	var failed bool
 	var err error
 	if !jsonOut.on() && a.stdoutIsTerminal() {
@@ -211,6 +213,10 @@ func (a *app) waitAllReady(ctx context.Context, c *control.Client, jsonOut *json
 	}
 	return a.failedSince(ctx, c)
 }
+
+// waitAnswerGrace is how long after --timeout `up -d --wait` waits for
+// procs' answer: the results, or what each process was doing.
+const waitAnswerGrace = 2 * time.Second
 
 // waitQuietly is waitAllReady when piped or with --json: the results are
 // printed once the wait ends, in start order.
