@@ -123,18 +123,29 @@ func privateDir(dir string) error {
 	return nil
 }
 
+// logOpenFlags open a log to append to it, never through a symbolic link:
+// a link planted in .procs/logs would have procs append secrets to, and
+// chmod, a file of the link's choosing.
+const logOpenFlags = os.O_CREATE | os.O_WRONLY | os.O_APPEND | openNoFollow
+
 func (l *logFile) open() error {
-	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, logFilePerm)
+	f, err := os.OpenFile(l.path, logOpenFlags, logFilePerm)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The folder went away under a running procs: make it again.
 		if err = privateDir(filepath.Dir(l.path)); err == nil {
-			f, err = os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, logFilePerm)
+			f, err = os.OpenFile(l.path, logOpenFlags, logFilePerm)
 		}
 	}
 	if err != nil {
+		if info, lerr := os.Lstat(l.path); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link: procs writes logs only to its own files (remove the link)", l.path)
+		}
 		return err
 	}
 	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file: procs writes logs only to its own files (remove it)", l.path)
+	}
 	if err == nil && info.Mode().Perm() != logFilePerm {
 		err = f.Chmod(logFilePerm) // a log an older procs created 0644
 	}

@@ -153,3 +153,28 @@ func fillDisk(t *testing.T, path string) {
 		}
 	}
 }
+
+// A log that is a symbolic link (planted in .procs/logs) is not followed:
+// the file it points at is neither appended to nor made private, and the
+// log's health says why it is not written.
+func TestLogFileRefusesASymbolicLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "bashrc")
+	require.NoError(t, os.WriteFile(target, []byte("export A=1\n"), 0o644))
+	logs := filepath.Join(dir, "logs")
+	require.NoError(t, os.MkdirAll(logs, 0o700))
+	require.NoError(t, os.Symlink(target, filepath.Join(logs, "web.log")))
+
+	l := newLogFile(logs, "web", 0, 0)
+	l.openForRun(1)
+	l.Write([]byte("token=hunter2\n"))
+	require.NoError(t, l.Close())
+
+	data, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "export A=1\n", string(data))
+	info, err := os.Stat(target)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm())
+	assert.Contains(t, l.health().Error, "is a symbolic link")
+}
