@@ -33,17 +33,19 @@ func signalName(sig syscall.Signal) string {
 	if sig == syscall.SIGINT {
 		return "Ctrl-C (SIGINT)"
 	}
-	return "SIG" + map[syscall.Signal]string{syscall.SIGTERM: "TERM", syscall.SIGHUP: "HUP"}[sig]
+	return "SIG" + map[syscall.Signal]string{syscall.SIGTERM: "TERM", syscall.SIGHUP: "HUP", syscall.SIGQUIT: "QUIT"}[sig]
 }
 
 // signalContext is cancelled by Ctrl-C or SIGTERM, with an
 // *interruptedError as its cause, so commands that wait or follow a stream
-// end at once and can say why. stop releases the signals and waits for the
-// watcher to end.
+// end at once and can say why. SIGHUP (its terminal closed) and SIGQUIT
+// too, which would otherwise end the command where it stands: an attach
+// would leave its terminal raw. stop releases the signals and waits for
+// the watcher to end.
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)

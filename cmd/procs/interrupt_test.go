@@ -222,8 +222,9 @@ func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
 	require.NoError(t, err, "procs answers again once resumed: %s", out)
 }
 
-// TestAttachEndsOnSignals: SIGTERM or SIGINT sent to `procs attach` (not
-// Ctrl-C typed, which goes to the process) detaches and ends it.
+// TestAttachEndsOnSignals: SIGTERM, SIGINT, SIGHUP or SIGQUIT sent to
+// `procs attach` (not Ctrl-C typed, which goes to the process) detaches
+// and ends it, with its terminal as it was.
 func TestAttachEndsOnSignals(t *testing.T) {
 	dir := startProject(t, `
 procs:
@@ -231,7 +232,7 @@ procs:
     command: cat
     pty: true
 `)
-	for sig, code := range map[syscall.Signal]int{syscall.SIGTERM: 143, syscall.SIGINT: 130} {
+	for sig, code := range map[syscall.Signal]int{syscall.SIGTERM: 143, syscall.SIGINT: 130, syscall.SIGHUP: 129, syscall.SIGQUIT: 131} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := procsCommand(dir, "attach", "term")
 			terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
@@ -249,6 +250,9 @@ procs:
 			}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
 			require.NoError(t, cmd.Process.Signal(sig))
 			assert.Equal(t, code, c.exitCode(t))
+			tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
+			require.NoError(t, err)
+			assert.NotZero(t, tio.Lflag&unix.ICANON, "the terminal is left raw")
 			terminal.Close()
 			<-copied
 			assert.Contains(t, output.String(), "interrupted by")
