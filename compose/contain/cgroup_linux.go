@@ -311,7 +311,8 @@ func removeCgroup(dir string) {
 
 // cleanStaleCgroups kills what earlier procs left in their cgroups under
 // parent when both they and their watchdogs were killed (SIGKILL, OOM): a
-// cgroup named procs-PID-... whose PID is gone belongs to nobody.
+// cgroup named procs-PID-... whose PID is gone, or a zombie, belongs to
+// nobody.
 func cleanStaleCgroups(parent string) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
@@ -324,7 +325,9 @@ func cleanStaleCgroups(parent string) {
 		}
 		pidText, _, _ := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || unix.Kill(pid, 0) == nil || errors.Is(unix.Kill(pid, 0), unix.EPERM) {
+		// A zombie is not alive: a procs killed with its watchdog whose
+		// parent never reaped it must not keep its cgroup for good.
+		if err != nil || pid <= 0 || osproc.Live(pid) {
 			continue
 		}
 		dir := filepath.Join(parent, e.Name())

@@ -1,0 +1,54 @@
+package contain
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/osproc"
+)
+
+// A procs killed with its watchdog may stay a zombie (its parent has not
+// reaped it): the next procs takes its cgroup for a dead one's and kills
+// what it left there, instead of counting the zombie as alive.
+func TestStaleCgroupOfAZombieProcsIsCleaned(t *testing.T) {
+	own, err := ownCgroupDir()
+	if err != nil {
+		t.Skip("no cgroup v2 here: ", err)
+	}
+	dead := exec.Command("true")
+	require.NoError(t, dead.Start())
+	t.Cleanup(func() { _ = dead.Wait() })
+	require.Eventually(t, func() bool { return !osproc.Live(dead.Process.Pid) }, 5*time.Second, 10*time.Millisecond)
+	require.True(t, osproc.Alive(dead.Process.Pid), "a zombie until reaped")
+
+	dir := filepath.Join(own, fmt.Sprintf("%s%d-test", cgroupPrefix, dead.Process.Pid))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Skip("cgroups not writable here: ", err)
+	}
+	t.Cleanup(func() { removeCgroup(dir) })
+	left := exec.Command("sleep", "60")
+	require.NoError(t, left.Start())
+	t.Cleanup(func() { _ = left.Process.Kill() })
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(left.Process.Pid)), 0); err != nil {
+		t.Skip("cannot move a process into a cgroup here: ", err)
+	}
+
+	cleanStaleCgroups(own)
+	ended := make(chan error, 1)
+	go func() { ended <- left.Wait() }()
+	select {
+	case err := <-ended:
+		assert.Error(t, err, "killed")
+	case <-time.After(10 * time.Second):
+		t.Fatal("what the dead procs left in its cgroup still runs")
+	}
+	assert.NoDirExists(t, dir)
+}
