@@ -28,13 +28,14 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	ctx, stop := signalContext()
 	defer stop()
 	a.signals = ctx
+	// The processes have the whole --timeout to be ready; the answer that
+	// says so, or what each was doing when it ran out, has a moment more.
+	// Asking a procs already there (stopped, not answering) is within it.
+	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+waitAnswerGrace)
+	defer cancelTimeout()
 	if err := alreadyRunning(ctx, cfg.Dir); err != nil {
 		return err
 	}
-	// The processes have the whole --timeout to be ready; the answer that
-	// says so, or what each was doing when it ran out, has a moment more.
-	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+waitAnswerGrace)
-	defer cancelTimeout()
 	logPath := procsLogPath(cfg.Dir)
 	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir(), foregroundArgs(os.Args[1:]))
 	if err != nil {

@@ -217,6 +217,14 @@ func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
 			assert.Contains(t, c.stderr.String(), "procs (pid "+strconv.Itoa(pid)+") is not answering (stopped?)")
 		})
 	}
+	// up's --timeout bounds asking it too (each ask took 5 s, twice).
+	t.Run("up --timeout", func(t *testing.T) {
+		began := time.Now()
+		c := startClient(t, dir, "up", "-d", "--wait", "--timeout", "1s")
+		assert.Equal(t, 1, c.exitCode(t), "stderr: %s", c.stderr.String())
+		assert.Contains(t, c.stderr.String(), "procs (pid "+strconv.Itoa(pid)+") is not answering (stopped?)")
+		assert.Less(t, time.Since(began), 4*time.Second)
+	})
 	require.NoError(t, syscall.Kill(pid, syscall.SIGCONT))
 	out, err := procsCommand(dir, "status").CombinedOutput()
 	require.NoError(t, err, "procs answers again once resumed: %s", out)

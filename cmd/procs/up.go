@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -63,9 +64,13 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			// The background procs of up -d never reconciles: it runs, or
 			// says another procs won the folder, which its parent quotes.
 			if !opts.untilDown {
-				if c, err := control.Dial(cfg.Dir); err == nil {
+				c, err := a.dialRunning(cfg.Dir, opts.timeout)
+				if c != nil {
 					c.Close()
 					return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut})
+				}
+				if err != nil {
+					return err
 				}
 			}
 			if opts.detach {
@@ -217,4 +222,19 @@ func (a *app) reloader(cfg *config.Config) func() (*config.Config, error) {
 	return func() (*config.Config, error) {
 		return config.Load(config.LoadOptions{Dir: dir, Environ: a.environ, Set: a.set})
 	}
+}
+
+// dialRunning connects to the procs already running in dir, asking it for
+// no longer than timeout (--timeout): nil and no error when there is none;
+// an error when one is there but does not answer (stopped), which starting
+// another would not help.
+func (a *app) dialRunning(dir string, timeout time.Duration) (*control.Client, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	c, err := control.DialContext(ctx, dir)
+	var silent *control.NotAnsweringError
+	if errors.As(err, &silent) {
+		return nil, withCode(exitFailure, fmt.Errorf("%w: %w", control.ErrAlreadyRunning, err))
+	}
+	return c, nil
 }

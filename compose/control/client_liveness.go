@@ -68,9 +68,11 @@ func (c *Client) ping(ctx context.Context) error {
 	}
 	var opErr *net.OpError
 	switch {
-	case ctx.Err() != nil:
-		return context.Cause(ctx)
+	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return context.Cause(ctx) // a signal, or the caller gave up
 	case errors.Is(err, context.DeadlineExceeded):
+		// No answer within answerTimeout or the caller's own deadline
+		// (up --timeout 3s): either way, procs did not answer.
 		return c.notAnswering()
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return fmt.Errorf("%w (%w)", ErrNotRunning, unwrapSyscall(err))
