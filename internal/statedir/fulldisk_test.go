@@ -37,7 +37,7 @@ func fillDisk(t *testing.T, dir string) string {
 // there is space again.
 func TestEnsureOnAFullDisk(t *testing.T) {
 	project := t.TempDir()
-	mountSmallFS(t, project)
+	testenv.MountSmallFS(t, project)
 	dir := filepath.Join(project, Name)
 	require.NoError(t, os.Mkdir(dir, Perm))
 	filler := fillDisk(t, project)

@@ -35,7 +35,7 @@ func holds(file string, want []byte) bool {
 // short: a failed write (a full disk) leaves it as it was, and no
 // temporary file.
 func writeAtomic(file string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
 	if err != nil {
 		return err
 	}
