@@ -106,8 +106,9 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 		return nil
 	}
 	vars, err := readDotEnv(file)
+	var sizeErr *envFileSizeError
 	switch {
-	case errors.Is(err, errEnvFileTooLarge):
+	case errors.As(err, &sizeErr):
 		ex.p.atKey(nil, "%s is %v", file, err)
 		return nil
 	case err != nil:
@@ -123,6 +124,9 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 func readDotEnv(file string) (map[string]string, error) {
 	data, err := readEnvFileBytes(file)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := dotEnvSizes(data); err != nil {
 		return nil, err
 	}
 	vars, err := godotenv.UnmarshalBytes(data)
@@ -179,8 +183,9 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 		return nil
 	}
 	vars, err := readDotEnv(file)
+	var sizeErr *envFileSizeError
 	switch {
-	case errors.Is(err, errEnvFileTooLarge):
+	case errors.As(err, &sizeErr):
 		ex.p.atValue(path, "env file %s is %v", name, err)
 		return nil
 	case err != nil:

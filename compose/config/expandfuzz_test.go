@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/joho/godotenv"
 )
 
 // FuzzExpandBounded expands any text against a 64 KiB variable under any
@@ -30,6 +32,34 @@ func FuzzExpandBounded(f *testing.F) {
 		// own bytes are copied; anything more is expansion unbounded.
 		if bound := uint64(4*int(limit) + 16*len(text) + 64<<10); used > bound {
 			t.Fatalf("expanding %d bytes of text under a limit of %d allocated %d bytes (bound %d)", len(text), limit, used, bound)
+		}
+	})
+}
+
+// FuzzDotEnvSizes checks the size bound of a dotenv file against godotenv
+// itself: for any file the bound accepts, each value godotenv builds is no
+// longer than the bound said (the bound mirrors godotenv's parser).
+func FuzzDotEnvSizes(f *testing.F) {
+	f.Add("A=1\nB=${A}${A}\nC=\"$B \\$A\"\nD='${C}'\n")
+	f.Add("export A : x # c\n# comment\nB=\"multi\nline ${A}\"\nA=${B}${B}\r\nC=$A$A$(A)\n")
+	f.Add("A=\"esc\\\"aped ${A}\"\nB=\\\\${A}\nC=\"\\\\${A}\"")
+	f.Add("V0=xxxxxxxx\nV1=${V0}${V0}\nV2=${V1}${V1}\nV3=${V2}${V2}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 4096 {
+			return
+		}
+		sizes, err := dotEnvSizes([]byte(text))
+		if err != nil {
+			return
+		}
+		vars, perr := godotenv.UnmarshalBytes([]byte(text))
+		if perr != nil {
+			return
+		}
+		for key, value := range vars {
+			if len(value) > sizes[key] {
+				t.Fatalf("%s is %d bytes, over its bound of %d", key, len(value), sizes[key])
+			}
 		}
 	})
 }

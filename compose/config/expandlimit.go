@@ -24,9 +24,15 @@ const (
 // pass its limit; the expander says which limit and where.
 var errExpandedTooLarge = errors.New("expanded value too large")
 
-// errEnvFileTooLarge is returned by readDotEnv for a file over
-// maxEnvFileBytes, read no further than that.
-var errEnvFileTooLarge = fmt.Errorf("larger than %d KiB: a dotenv file holds settings; keep large data in a file the process reads", maxEnvFileBytes>>10)
+// envFileSizeError is an env file refused for its size: over
+// maxEnvFileBytes, read no further, or too large once godotenv would have
+// expanded it. It reads after "env file NAME is".
+type envFileSizeError struct{ reason string }
+
+func (e *envFileSizeError) Error() string { return e.reason }
+
+// errEnvFileTooLarge is a file over maxEnvFileBytes.
+var errEnvFileTooLarge = &envFileSizeError{fmt.Sprintf("larger than %d KiB: a dotenv file holds settings; keep large data in a file the process reads", maxEnvFileBytes>>10)}
 
 // expandLimit is how large the next expanded value may be, and false once
 // the whole config's bound is spent (its error already reported).

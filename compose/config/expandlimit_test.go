@@ -114,3 +114,39 @@ func TestOrdinaryExpansionPassesTheBounds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, cfg.Procs["p49"].Command.Shell, 64<<10+len("echo "))
 }
+
+// TestDotEnvExpansionIsBounded is godotenv's own expansion inside a
+// dotenv file, a doubling per line: 31 lines ask for terabytes; here 12
+// lines of 1000 bytes doubled ask for 2 MiB, refused before it is built.
+func TestDotEnvExpansionIsBounded(t *testing.T) {
+	var env strings.Builder
+	env.WriteString("V0=" + strings.Repeat("x", 1000) + "\n")
+	for i := 1; i <= 11; i++ {
+		fmt.Fprintf(&env, "V%d=${V%d}${V%d}\n", i, i-1, i-1)
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big.env"), []byte(env.String()), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte("envFile: big.env\nprocs:\n  a:\n    command: sleep 1\n"), 0o600))
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	e := requireOneError(t, err)
+	assert.Equal(t, "envFile", e.Path)
+	assert.Equal(t, 1, e.Line)
+	assert.Equal(t, 10, e.Col)
+	assert.Contains(t, e.Msg, "env file big.env is too large once expanded: V11 would expand to more than 1024 KiB")
+}
+
+// TestDotEnvExpansionStillWorks keeps godotenv's own expansion as it was
+// for a file within the bounds.
+func TestDotEnvExpansionStillWorks(t *testing.T) {
+	vars, err := readDotEnvText(t, "A=1\nB=${A}x # note\nC='${A}'\nD=\"\\${A} ${B}\"\nexport E: $A$A\n")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"A": "1", "B": "1x", "C": "${A}", "D": "${A} 1x", "E": "11"}, vars)
+}
+
+// readDotEnvText reads text as a dotenv file.
+func readDotEnvText(t *testing.T, text string) (map[string]string, error) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), ".env")
+	require.NoError(t, os.WriteFile(file, []byte(text), 0o600))
+	return readDotEnv(file)
+}
