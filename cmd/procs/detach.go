@@ -144,9 +144,9 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	select {
 	case ok := <-answered:
 		if !ok {
-			out := lastLines(startLog, 10)
+			err := startFailure(logFile, startLog)
 			_ = os.Remove(startLog)
-			return 0, fmt.Errorf("procs exited at start:\n%s", out)
+			return 0, err
 		}
 		// It holds the folder's lock: no other start gets here now.
 		_ = os.Rename(logPath, logPath+".1")
@@ -157,6 +157,19 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	case <-ctx.Done():
 		return 0, fmt.Errorf("procs (pid %d) did not start listening in time; see %s", pid, relPath(startLog))
 	}
+}
+
+// startFailure is the error of a background procs that exited before it
+// listened: the last lines of its start-up log or, when it wrote none, why.
+// A full disk takes its words with it, so an empty log is tried for a write.
+func startFailure(logFile *os.File, startLog string) error {
+	if info, err := logFile.Stat(); err == nil && info.Size() == 0 {
+		if _, err := logFile.WriteString("(procs printed nothing)\n"); err != nil {
+			return fmt.Errorf("procs exited at start, and what it said was lost: %w", err)
+		}
+		return errors.New("procs exited at start without a word: run procs up in the foreground to see why")
+	}
+	return fmt.Errorf("procs exited at start:\n%s", lastLines(startLog, 10))
 }
 
 // foregroundArgs are the arguments of `procs up -d ...` without the flags

@@ -42,6 +42,8 @@ type expander struct {
 	// unset records each ${VAR} that had no value and no default, by name,
 	// for the warnings of procs check.
 	unset map[string][]string
+	// spent is the bytes of expanded values so far, up to maxExpandedTotal.
+	spent int
 }
 
 // warnings turns the unset variables into warnings at the values that use
@@ -104,7 +106,12 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 		return nil
 	}
 	vars, err := readDotEnv(file)
-	if err != nil {
+	var sizeErr *envFileSizeError
+	switch {
+	case errors.As(err, &sizeErr):
+		ex.p.atKey(nil, "%s is %v", file, err)
+		return nil
+	case err != nil:
 		ex.p.atKey(nil, "%s is not in dotenv format (KEY=value lines): %v", file, err)
 		return nil
 	}
@@ -115,7 +122,14 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 // readDotEnv reads a dotenv file, refusing a NUL byte, which no process
 // environment can carry: the process would never start.
 func readDotEnv(file string) (map[string]string, error) {
-	vars, err := godotenv.Read(file)
+	data, err := readEnvFileBytes(file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dotEnvSizes(data); err != nil {
+		return nil, err
+	}
+	vars, err := godotenv.UnmarshalBytes(data)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +162,7 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 	if !ok || strings.TrimSpace(name) == "" {
 		return nil
 	}
-	name, err := expandString(name, lookup)
+	name, err := expandString(name, lookup, maxExpandedValue)
 	if err != nil {
 		return nil // reported when the value itself is expanded
 	}
@@ -169,7 +183,12 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 		return nil
 	}
 	vars, err := readDotEnv(file)
-	if err != nil {
+	var sizeErr *envFileSizeError
+	switch {
+	case errors.As(err, &sizeErr):
+		ex.p.atValue(path, "env file %s is %v", name, err)
+		return nil
+	case err != nil:
 		ex.p.atValue(path, "env file %s is not in dotenv format (KEY=value lines): %v", name, err)
 		return nil
 	}
@@ -180,10 +199,15 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 	switch t := v.(type) {
 	case string:
-		if !strings.Contains(t, "$") {
+		limit, ok := ex.expandLimit()
+		if !strings.Contains(t, "$") || !ok {
 			return t
 		}
-		out, err := expandString(t, ex.noting(path, t, lookup))
+		out, err := expandString(t, ex.noting(path, t, lookup), limit)
+		if errors.Is(err, errExpandedTooLarge) {
+			ex.tooLarge(path, limit)
+			return t
+		}
 		if err != nil {
 			ex.p.atValue(path, "%v", err)
 			return t
@@ -191,6 +215,7 @@ func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 		if strings.Contains(t, "${") {
 			ex.markText(path)
 		}
+		ex.spent += len(out)
 		return out
 	case map[string]any:
 		for k, item := range t {
@@ -232,9 +257,14 @@ var varName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // expandString replaces ${VAR}, ${VAR:-default}, ${VAR-default},
 // ${VAR:?message} and $$ in s. A $ before anything else stays as it is.
-func expandString(s string, lookup lookupFunc) (string, error) {
+// A result longer than limit bytes is errExpandedTooLarge, found before
+// it is built.
+func expandString(s string, lookup lookupFunc, limit int) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
+		if b.Len() > limit { // one literal byte past it
+			return "", errExpandedTooLarge
+		}
 		if s[i] != '$' || i+1 >= len(s) {
 			b.WriteByte(s[i])
 			continue
@@ -252,11 +282,17 @@ func expandString(s string, lookup lookupFunc) (string, error) {
 			if err != nil {
 				return "", err
 			}
+			if b.Len()+len(value) > limit {
+				return "", errExpandedTooLarge
+			}
 			b.WriteString(value)
 			i += 2 + end
 		default:
 			b.WriteByte('$')
 		}
+	}
+	if b.Len() > limit {
+		return "", errExpandedTooLarge
 	}
 	return b.String(), nil
 }

@@ -26,7 +26,7 @@ func TestExpandString(t *testing.T) {
 		{"${UNSET:-a:-b}", "a:-b"},
 	}
 	for _, tc := range cases {
-		got, err := expandString(tc.in, lookup)
+		got, err := expandString(tc.in, lookup, maxExpandedValue)
 		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got, tc.in)
 	}
@@ -42,7 +42,7 @@ func TestExpandStringErrors(t *testing.T) {
 		"${A:x}":          "invalid ${A:x}: use ${NAME}, ${NAME:-default} or ${NAME:?message}",
 	}
 	for in, want := range cases {
-		_, err := expandString(in, lookup)
+		_, err := expandString(in, lookup, maxExpandedValue)
 		assert.EqualError(t, err, want, in)
 	}
 }

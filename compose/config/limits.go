@@ -15,6 +15,10 @@ const (
 	maxConfigBytes = 1 << 20
 	// maxNesting is the deepest nesting of mappings and sequences accepted.
 	maxNesting = 64
+	// maxEnvFileBytes is the largest .env or envFile procs reads: a
+	// dotenv file holds settings, and Linux refuses an environment string
+	// over 128 KiB anyway.
+	maxEnvFileBytes = 1 << 20
 )
 
 // readConfigFile reads file, refusing one larger than maxConfigBytes without

@@ -192,7 +192,7 @@ func TestProcfileDiscovery(t *testing.T) {
 func TestQuoteExpansion(t *testing.T) {
 	for _, s := range []string{"", "$", "$$", "$$$", "${X}", "$${X}", "a $PORT b", "${A:-${B}}", "x$", "{}$}"} {
 		quoted := QuoteExpansion(s)
-		got, err := expandString(quoted, chain(map[string]string{"X": "no", "A": "no", "B": "no", "PORT": "no"}))
+		got, err := expandString(quoted, chain(map[string]string{"X": "no", "A": "no", "B": "no", "PORT": "no"}), maxExpandedValue)
 		require.NoError(t, err, "%q → %q", s, quoted)
 		assert.Equal(t, s, got, "%q → %q", s, quoted)
 	}

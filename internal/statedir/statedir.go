@@ -4,9 +4,7 @@
 package statedir
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -21,7 +19,9 @@ const Perm = 0o700
 const gitignore = "# Written by procs: its state and logs are not part of the project.\n*\n"
 
 // Ensure creates projectDir/.procs (mode 0700, made private if an older
-// procs left it open) with a .gitignore, and returns its path.
+// procs left it open) with its .gitignore, and returns its path. It fails
+// when the .gitignore cannot be written: procs would otherwise write logs
+// that git lists, with the secrets they hold.
 func Ensure(projectDir string) (string, error) {
 	dir := filepath.Join(projectDir, Name)
 	if err := os.MkdirAll(dir, Perm); err != nil {
@@ -30,10 +30,8 @@ func Ensure(projectDir string) (string, error) {
 	if err := os.Chmod(dir, Perm); err != nil {
 		return "", fmt.Errorf("make %s private: %w", Name, err)
 	}
-	ignore := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		// Best effort: a project that cannot take it still runs.
-		_ = os.WriteFile(ignore, []byte(gitignore), 0o600)
+	if err := ensureGitignore(dir); err != nil {
+		return "", fmt.Errorf("write %s/.gitignore, which keeps its logs out of git: %w", Name, err)
 	}
 	return dir, nil
 }
