@@ -73,7 +73,7 @@ func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts 
 		ConnContext:       connguard.ConnContext,
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(connguard.NewListener(ln, maxHTTPConns, nil)) }()
+	go func() { served <- srv.Serve(connguard.NewListener(ln, maxHTTPConns, 0, nil)) }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve MCP over HTTP: %w", err)

@@ -92,7 +92,7 @@ func Start(ctx context.Context, client *control.Client, opts Options) (*Server, 
 	}
 	// No ReadTimeout: it would end the page's log streams; a request
 	// without the token is answered at once and its connection closed.
-	guarded := connguard.NewListener(ln, maxConns, nil)
+	guarded := connguard.NewListener(ln, maxConns, 0, nil)
 	go func() {
 		defer close(s.served)
 		_ = s.http.Serve(guarded)

@@ -6,6 +6,10 @@
 // (Hold) once it has earned its slot: it signed in, or a request is under
 // way. When the cap is reached, a new connection evicts the oldest one
 // still on probation; only when none is, is the new one refused.
+//
+// A listener may keep a reserve: its last slots, which a server serves
+// only some requests on (procs' API: status), taken only when every other
+// slot is held.
 package connguard
 
 import (
@@ -18,22 +22,24 @@ import (
 // Listener caps the connections accepted from the listener it wraps.
 type Listener struct {
 	net.Listener
-	max    int
-	refuse func(net.Conn)
+	regularMax int
+	reserveMax int
+	refuse     func(net.Conn)
 
 	mu        sync.Mutex
-	open      int
+	regular   int       // open connections in regular slots
+	reserved  int       // open connections in the reserve
 	probation list.List // of *Conn, oldest first
 }
 
 // NewListener wraps ln so that at most max of its connections are open at
-// once. refuse answers and closes a connection beyond max when none can
-// be evicted; nil closes it.
-func NewListener(ln net.Listener, max int, refuse func(net.Conn)) *Listener {
+// once, plus reserve more in the reserve. refuse answers and closes a
+// connection beyond that when none can be evicted; nil closes it.
+func NewListener(ln net.Listener, max, reserve int, refuse func(net.Conn)) *Listener {
 	if refuse == nil {
 		refuse = func(c net.Conn) { _ = c.Close() }
 	}
-	return &Listener{Listener: ln, max: max, refuse: refuse}
+	return &Listener{Listener: ln, regularMax: max, reserveMax: reserve, refuse: refuse}
 }
 
 // Accept returns the next connection within the cap. Its errors are the
@@ -48,7 +54,8 @@ func (l *Listener) Accept() (net.Conn, error) {
 		c := &Conn{Conn: conn, listener: l}
 		evicted, ok := l.admit(c)
 		if evicted != nil {
-			_ = evicted.Conn.Close()
+			// Answered like a refusal, so a client can tell it from a crash.
+			go l.refuse(evicted.Conn)
 		}
 		if !ok {
 			go l.refuse(conn)
@@ -62,27 +69,47 @@ func (l *Listener) Accept() (net.Conn, error) {
 func (l *Listener) Open() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.open
+	return l.regular + l.reserved
 }
 
-// admit counts c in, evicting the oldest connection on probation when the
-// cap is reached; it reports false when every slot is held.
+// admit gives c a slot: a free regular one, else that of the oldest
+// regular connection on probation, else a free one of the reserve, else
+// that of the oldest on probation in the reserve. Silent connections so
+// never push a request into the reserve. It reports false when every slot
+// is held.
 func (l *Listener) admit(c *Conn) (evicted *Conn, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.open >= l.max {
-		front := l.probation.Front()
-		if front == nil {
-			return nil, false
+	if l.regular >= l.regularMax {
+		if evicted = l.evict(false); evicted == nil {
+			c.reserve = true
+			if l.reserved >= l.reserveMax {
+				if evicted = l.evict(true); evicted == nil {
+					return nil, false
+				}
+			}
 		}
-		evicted = front.Value.(*Conn)
-		l.uncount(evicted)
 	}
-	l.open++
+	if c.reserve {
+		l.reserved++
+	} else {
+		l.regular++
+	}
 	c.counted = true
-	c.slot = l.open
 	c.elem = l.probation.PushBack(c)
 	return evicted, true
+}
+
+// evict frees the slot of the oldest connection on probation in the
+// reserve or not, and returns it (nil if there is none); l.mu is held.
+func (l *Listener) evict(reserve bool) *Conn {
+	for e := l.probation.Front(); e != nil; e = e.Next() {
+		if c := e.Value.(*Conn); c.reserve == reserve {
+			l.uncount(c)
+			return c
+		}
+	}
+	return nil
 }
 
 // uncount frees c's slot; l.mu is held.
@@ -91,7 +118,11 @@ func (l *Listener) uncount(c *Conn) {
 		return
 	}
 	c.counted = false
-	l.open--
+	if c.reserve {
+		l.reserved--
+	} else {
+		l.regular--
+	}
 	if c.elem != nil {
 		l.probation.Remove(c.elem)
 		c.elem = nil
@@ -104,7 +135,7 @@ type Conn struct {
 	listener *Listener
 	// Guarded by listener.mu.
 	counted bool
-	slot    int           // how many were open, this one included, when it was accepted
+	reserve bool          // in a slot of the reserve
 	elem    *list.Element // in listener.probation; nil when held
 }
 
@@ -116,13 +147,11 @@ func (c *Conn) Close() error {
 	return c.Conn.Close()
 }
 
-// Slot is how many connections were open, this one included, when it
-// was accepted: a server that keeps its last slots for some requests
-// tells them by it.
-func (c *Conn) Slot() int {
+// Reserved reports whether c holds a slot of the reserve.
+func (c *Conn) Reserved() bool {
 	c.listener.mu.Lock()
 	defer c.listener.mu.Unlock()
-	return c.slot
+	return c.reserve
 }
 
 // Hold takes c off probation: it keeps its slot until closed.

@@ -11,11 +11,11 @@ import (
 )
 
 // accepted starts l and returns its connections as they are accepted.
-func accepted(t *testing.T, max int) (*Listener, <-chan *Conn) {
+func accepted(t *testing.T, max, reserve int) (*Listener, <-chan *Conn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := NewListener(ln, max, nil)
+	l := NewListener(ln, max, reserve, nil)
 	t.Cleanup(func() { l.Close() })
 	conns := make(chan *Conn, 64)
 	go func() {
@@ -54,7 +54,7 @@ func closedByPeer(t *testing.T, client net.Conn) bool {
 }
 
 func TestNewConnectionEvictsTheOldestOnProbation(t *testing.T) {
-	l, conns := accepted(t, 2)
+	l, conns := accepted(t, 2, 0)
 	first, _ := dial(t, l, conns)
 	second, _ := dial(t, l, conns)
 	third, _ := dial(t, l, conns)
@@ -65,7 +65,7 @@ func TestNewConnectionEvictsTheOldestOnProbation(t *testing.T) {
 }
 
 func TestHeldConnectionsKeepTheirSlots(t *testing.T) {
-	l, conns := accepted(t, 2)
+	l, conns := accepted(t, 2, 0)
 	first, held := dial(t, l, conns)
 	held.Hold()
 	second, _ := dial(t, l, conns)
@@ -89,11 +89,30 @@ func TestHeldConnectionsKeepTheirSlots(t *testing.T) {
 }
 
 func TestClosedConnectionFreesItsSlot(t *testing.T) {
-	l, conns := accepted(t, 1)
+	l, conns := accepted(t, 1, 1)
 	_, server := dial(t, l, conns)
 	server.Hold()
 	require.NoError(t, server.Close())
 	assert.Zero(t, l.Open())
 	_, next := dial(t, l, conns)
-	assert.Equal(t, 1, next.Slot())
+	assert.False(t, next.Reserved(), "a regular slot is free again")
+}
+
+// TestSilentConnectionsMakeRoomBeforeTheReserve: a newcomer evicts a
+// regular connection on probation rather than take the reserve, and takes
+// the reserve only when every regular slot is held.
+func TestSilentConnectionsMakeRoomBeforeTheReserve(t *testing.T) {
+	l, conns := accepted(t, 2, 1)
+	silent, _ := dial(t, l, conns)
+	_, busy := dial(t, l, conns)
+	busy.Hold()
+	_, newcomer := dial(t, l, conns)
+	assert.True(t, closedByPeer(t, silent), "the silent one made room")
+	assert.False(t, newcomer.Reserved())
+	newcomer.Hold()
+	_, last := dial(t, l, conns)
+	assert.True(t, last.Reserved(), "every regular slot is held")
+	_, evictor := dial(t, l, conns)
+	assert.True(t, evictor.Reserved(), "took the reserve slot of the silent one")
+	assert.Equal(t, 3, l.Open())
 }
