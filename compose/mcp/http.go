@@ -67,7 +67,7 @@ func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts 
 	// No ReadTimeout: it would end the streams of waiting tools; a request
 	// without the token is answered at once and its connection closed.
 	srv := &http.Server{
-		Handler:           s.Handler(opts),
+		Handler:           connguard.CloseUnlessSignedIn(s.Handler(opts)),
 		ReadHeaderTimeout: httpHeaderTimeout,
 		IdleTimeout:       httpIdleTimeout,
 		ConnContext:       connguard.ConnContext,

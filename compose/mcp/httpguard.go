@@ -83,9 +83,6 @@ func guard(next http.Handler, opts HTTPOptions) http.Handler {
 	}
 	authed := auth.RequireBearerToken(verify, nil)(signedIn(next))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Until it shows the token, a connection serves one request: a
-		// peer without it cannot keep it open.
-		w.Header().Set("Connection", "close")
 		if !opts.AllowRemote && !loopbackHost(r.Host) {
 			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not a loopback address", r.Host), http.StatusForbidden)
 			return
@@ -102,8 +99,7 @@ func guard(next http.Handler, opts HTTPOptions) http.Handler {
 // and in its slot.
 func signedIn(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Del("Connection")
-		connguard.HoldConn(r.Context())
+		connguard.SignIn(w, r)
 		next.ServeHTTP(w, r)
 	})
 }

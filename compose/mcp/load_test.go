@@ -34,6 +34,9 @@ const (
 // ones): the server's descriptors stay bounded by the cap and a client
 // with the token is still answered.
 func TestUnauthenticatedSocketsDoNotExhaustFdsOverHTTP(t *testing.T) {
+	headerTimeout := httpHeaderTimeout
+	httpHeaderTimeout = time.Second
+	t.Cleanup(func() { httpHeaderTimeout = headerTimeout })
 	addr := serveHTTP(t, HTTPOptions{Token: "right-token"})
 	baseline := openFDs(t)
 
@@ -67,6 +70,10 @@ func TestUnauthenticatedSocketsDoNotExhaustFdsOverHTTP(t *testing.T) {
 	assert.Eventually(t, func() bool { return serverFDs() <= bound }, 10*time.Second, 50*time.Millisecond,
 		"the server holds %d descriptors for %d unauthenticated sockets; at most %d expected", serverFDs(), len(conns), bound)
 	t.Logf("the server holds %d descriptors with %d unauthenticated sockets open (cap %d)", serverFDs(), len(conns), maxHTTPConns)
+	// The silent ones that were let in are closed once their headers are late.
+	assert.Eventually(t, func() bool { return serverFDs() <= 20 }, 10*time.Second, 50*time.Millisecond,
+		"the server still holds %d descriptors after the header timeout", serverFDs())
+	t.Logf("the server holds %d descriptors after the header timeout", serverFDs())
 
 	began := time.Now()
 	status, body := post(t, addr, map[string]string{"Authorization": "Bearer right-token"})

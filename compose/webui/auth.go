@@ -40,9 +40,6 @@ func loopbackHosts() map[string]bool {
 // wrap checks every request before next sees it.
 func (g *guard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Until it signs in, a connection serves one request: a peer
-		// without the token cannot keep it open.
-		w.Header().Set("Connection", "close")
 		if !g.hostAllowed(r.Host) {
 			refuse(w, http.StatusMisdirectedRequest, "procs ui: Host %q is not this dashboard (open it as 127.0.0.1 or localhost)", r.Host)
 			return
@@ -61,7 +58,7 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			refuse(w, http.StatusUnauthorized, "procs ui: not signed in; run `procs ui` for a fresh link")
 			return
 		}
-		signIn(w, r)
+		connguard.SignIn(w, r)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !sameOrigin(r) {
 			refuse(w, http.StatusForbidden, "procs ui: Origin %q is not this dashboard", r.Header.Get("Origin"))
 			return
@@ -77,7 +74,7 @@ func (g *guard) admit(w http.ResponseWriter, r *http.Request, token string) {
 		refuse(w, http.StatusUnauthorized, "procs ui: this link's token is not this procs' (it was restarted?); run `procs ui` for a fresh link")
 		return
 	}
-	signIn(w, r)
+	connguard.SignIn(w, r)
 	http.SetCookie(w, &http.Cookie{
 		Name: g.cookie, Value: g.token, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
@@ -87,13 +84,6 @@ func (g *guard) admit(w http.ResponseWriter, r *http.Request, token string) {
 	q.Del("token")
 	clean.RawQuery = q.Encode()
 	http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
-}
-
-// signIn keeps the request's connection open and in its slot: it carries
-// the token.
-func signIn(w http.ResponseWriter, r *http.Request) {
-	w.Header().Del("Connection")
-	connguard.HoldConn(r.Context())
 }
 
 // restartedHeader marks the refusal of a page signed in to an earlier run

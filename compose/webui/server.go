@@ -84,7 +84,7 @@ func Start(ctx context.Context, client *control.Client, opts Options) (*Server, 
 	s := &Server{addr: ln.Addr().String(), served: make(chan struct{})}
 	s.url = fmt.Sprintf("http://%s/?token=%s", urlHost(ln, opts.Listen), token)
 	s.http = &http.Server{
-		Handler:           securityHeaders(g.wrap(routes(client))),
+		Handler:           connguard.CloseUnlessSignedIn(securityHeaders(g.wrap(routes(client)))),
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return ctx },

@@ -14,7 +14,6 @@ package connguard
 
 import (
 	"container/list"
-	"context"
 	"net"
 	"sync"
 )
@@ -165,6 +164,13 @@ func (c *Conn) Hold() {
 	}
 }
 
+// Held reports whether c is off probation.
+func (c *Conn) Held() bool {
+	c.listener.mu.Lock()
+	defer c.listener.mu.Unlock()
+	return c.counted && c.elem == nil
+}
+
 // Release puts c back on probation, as the youngest: a newcomer may evict
 // it once the cap is reached.
 func (c *Conn) Release() {
@@ -173,32 +179,5 @@ func (c *Conn) Release() {
 	defer l.mu.Unlock()
 	if c.counted && c.elem == nil {
 		c.elem = l.probation.PushBack(c)
-	}
-}
-
-// connKey keys the *Conn in a request's context.
-type connKey struct{}
-
-// ConnContext is an http.Server ConnContext that lets handlers find their
-// connection (HoldConn).
-func ConnContext(ctx context.Context, conn net.Conn) context.Context {
-	if c, ok := conn.(*Conn); ok {
-		return context.WithValue(ctx, connKey{}, c)
-	}
-	return ctx
-}
-
-// FromContext returns the connection of a request served through
-// ConnContext, or nil.
-func FromContext(ctx context.Context) *Conn {
-	c, _ := ctx.Value(connKey{}).(*Conn)
-	return c
-}
-
-// HoldConn holds the connection of the request ctx belongs to, once it
-// has signed in.
-func HoldConn(ctx context.Context) {
-	if c := FromContext(ctx); c != nil {
-		c.Hold()
 	}
 }
