@@ -21,10 +21,16 @@ var ErrNotAnswering = errors.New("procs is not answering")
 type NotAnsweringError struct {
 	// PID is the process id of the silent procs (0 when unknown).
 	PID int
+	// Runs is true when procs is known to run, not stopped: then it is
+	// out of file descriptors or overloaded, and kill -CONT would not help.
+	Runs bool
 }
 
 // Error names the process and what to do about it.
 func (e *NotAnsweringError) Error() string {
+	if e.Runs {
+		return fmt.Sprintf("procs (pid %d) runs but is not answering: it may be out of file descriptors (count them with `ls /proc/%d/fd | wc -l`) or overloaded; try again, or restart it", e.PID, e.PID)
+	}
 	if e.PID > 0 {
 		return fmt.Sprintf("procs (pid %d) is not answering (stopped?); resume it with `kill -CONT %d` or `fg` in its terminal", e.PID, e.PID)
 	}
@@ -44,7 +50,8 @@ var (
 
 // notAnswering is the error for this client's procs.
 func (c *Client) notAnswering() error {
-	return &NotAnsweringError{PID: readPID(c.pidFile)}
+	pid := readPID(c.pidFile)
+	return &NotAnsweringError{PID: pid, Runs: processRuns(pid)}
 }
 
 // ping asks procs for its info within answerTimeout; it returns a

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -81,10 +82,16 @@ type silentProcs struct {
 
 func startSilentProcs(t *testing.T, answered int64) *silentProcs {
 	t.Helper()
+	return startSilentProcsAs(t, answered, 4242)
+}
+
+// startSilentProcsAs is startSilentProcs with pid in the pid file.
+func startSilentProcsAs(t *testing.T, answered int64, pid int) *silentProcs {
+	t.Helper()
 	short(t)
 	sp := &silentProcs{dir: t.TempDir(), silent: make(chan struct{})}
 	require.NoError(t, os.MkdirAll(filepath.Join(sp.dir, stateDir), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(sp.dir, stateDir, pidFileName), []byte("4242\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(sp.dir, stateDir, pidFileName), []byte(strconv.Itoa(pid)+"\n"), 0o600))
 	ln, err := net.Listen("unix", filepath.Join(sp.dir, stateDir, socketName))
 	require.NoError(t, err)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -95,7 +102,7 @@ func startSilentProcs(t *testing.T, answered int64) *silentProcs {
 			}
 			return
 		}
-		writeJSON(w, http.StatusOK, Info{PID: 4242})
+		writeJSON(w, http.StatusOK, Info{PID: pid})
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { close(sp.silent); _ = srv.Close() })
@@ -116,6 +123,23 @@ func TestDialSaysAStoppedProcsIsNotAnswering(t *testing.T) {
 	require.ErrorAs(t, err, &silent)
 	assert.Equal(t, 4242, silent.PID)
 	assert.Contains(t, err.Error(), "procs (pid 4242) is not answering (stopped?)")
+}
+
+// TestARunningProcsThatDoesNotAnswerIsNotCalledStopped: a procs that runs
+// (here the test itself) but does not answer, out of descriptors say, is
+// not told to be resumed with kill -CONT.
+func TestARunningProcsThatDoesNotAnswerIsNotCalledStopped(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("the state of a process is read from /proc")
+	}
+	pid := os.Getpid()
+	sp := startSilentProcsAs(t, 0, pid)
+	_, err := DialContext(testCtx(t), sp.dir)
+	var silent *NotAnsweringError
+	require.ErrorAs(t, err, &silent)
+	assert.NotContains(t, err.Error(), "stopped?")
+	assert.Contains(t, err.Error(), fmt.Sprintf("procs (pid %d) runs but is not answering", pid))
+	assert.Contains(t, err.Error(), "file descriptors")
 }
 
 func TestEveryRequestSaysWhenProcsStopsAnswering(t *testing.T) {

@@ -8,10 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/procsdev/procs/internal/connguard"
 )
 
 // Connection limits: a local client that opens connections and trickles
@@ -36,32 +36,17 @@ var busyResponse = func() string {
 	return fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 }()
 
-// limitListener counts the connections being served and refuses, with a
-// 503, those beyond maxConns + reservedConns.
-type limitListener struct {
-	net.Listener
-	active atomic.Int64
-}
-
 // reservedKey marks, in a connection's context, one served from the
 // reserve: it may only ask for status.
 type reservedKey struct{}
 
-// Accept returns the next connection within the limits.
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		conn, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		n := l.active.Add(1)
-		if n > int64(maxConns+reservedConns) {
-			l.active.Add(-1)
-			go refuseBusy(conn)
-			continue
-		}
-		return &countedConn{Conn: conn, listener: l, reserved: n > int64(maxConns)}, nil
-	}
+// limitConns caps the connections of ln at maxConns plus the reserve,
+// answering those beyond with a 503 before reading them. A connection
+// that sends nothing or waits idle is on probation: a newcomer evicts it
+// when the slots are taken, so silent connections neither fill the
+// regular slots nor hold the reserve kept for status.
+func limitConns(ln net.Listener) *connguard.Listener {
+	return connguard.NewListener(ln, maxConns, reservedConns, refuseBusy)
 }
 
 // refuseBusy answers 503 without reading the request and closes.
@@ -71,23 +56,24 @@ func refuseBusy(conn net.Conn) {
 	_ = conn.Close()
 }
 
-// countedConn gives its slot back when closed.
-type countedConn struct {
-	net.Conn
-	listener *limitListener
-	reserved bool
-	once     sync.Once
-}
-
-// Close closes the connection and frees its slot.
-func (c *countedConn) Close() error {
-	c.once.Do(func() { c.listener.active.Add(-1) })
-	return c.Conn.Close()
+// trackConnState holds a connection's slot while it serves a request, and
+// puts it back on probation when it waits between requests.
+func trackConnState(conn net.Conn, state http.ConnState) {
+	c, ok := conn.(*connguard.Conn)
+	if !ok {
+		return
+	}
+	switch state {
+	case http.StateActive, http.StateHijacked:
+		c.Hold()
+	case http.StateIdle:
+		c.Release()
+	}
 }
 
 // connContext records in the context whether conn uses a reserved slot.
 func connContext(ctx context.Context, conn net.Conn) context.Context {
-	if cc, ok := conn.(*countedConn); ok && cc.reserved {
+	if c, ok := conn.(*connguard.Conn); ok && c.Reserved() {
 		return context.WithValue(ctx, reservedKey{}, true)
 	}
 	return ctx

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -95,4 +96,47 @@ func TestStatusRequestIsWhatTheReserveServes(t *testing.T) {
 	r, err := http.NewRequest(http.MethodPost, "http://procs/v1/procs", nil)
 	require.NoError(t, err)
 	assert.False(t, statusRequest(r), fmt.Sprint("POST"))
+}
+
+// TestSilentConnectionsDoNotHideTheStatus opens 300 connections that send
+// nothing, more than every slot: status still answers at once, through a
+// fresh client, and procs holds no more descriptors than its cap.
+func TestSilentConnectionsDoNotHideTheStatus(t *testing.T) {
+	h := startHarness(t, oneService)
+	h.waitReady(t, "web")
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("counting open descriptors needs /proc/self/fd: %v", err)
+	}
+	baseline := len(entries)
+
+	const silent = 300
+	conns := make([]net.Conn, 0, silent)
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	for range silent {
+		conn, err := net.Dial("unix", h.client.Socket())
+		require.NoError(t, err)
+		conns = append(conns, conn)
+	}
+
+	for range 3 {
+		fresh, err := Dial(h.dir)
+		require.NoError(t, err)
+		began := time.Now()
+		list, err := fresh.List(testCtx(t))
+		took := time.Since(began)
+		fresh.Close()
+		require.NoError(t, err)
+		require.Len(t, list, 1)
+		assert.Less(t, took, time.Second, "status took %v with %d silent connections open", took, silent)
+	}
+	entries, err = os.ReadDir("/proc/self/fd")
+	require.NoError(t, err)
+	held := len(entries) - baseline - len(conns)
+	assert.LessOrEqual(t, held, maxConns+reservedConns+20, "procs holds %d descriptors", held)
+	t.Logf("status answered with %d silent connections open; procs holds %d descriptors for them", silent, held)
 }

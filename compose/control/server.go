@@ -59,10 +59,11 @@ func Serve(ctx context.Context, e Engine, projectDir string) (*Server, error) {
 		IdleTimeout:       idleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return requests },
 		ConnContext:       connContext,
+		ConnState:         trackConnState,
 	}
 	go func() {
 		defer close(s.served)
-		_ = s.http.Serve(&limitListener{Listener: ep.listener}) // ends with ErrServerClosed or a closed listener
+		_ = s.http.Serve(limitConns(ep.listener)) // ends with ErrServerClosed or a closed listener
 	}()
 	go func() {
 		select {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/procsdev/procs/internal/connguard"
 )
 
 // ErrNotLoopback is returned (wrapped) by CheckLoopback for an address
@@ -43,15 +45,35 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	return guard(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, nil), opts)
 }
 
+// HTTP connection limits: anyone on the machine can connect to the port,
+// so a peer without the token must not hold descriptors for long nor the
+// slots of the clients that have it. Variables so tests can shorten them.
+var (
+	// httpHeaderTimeout bounds how long a request may take to send its headers.
+	httpHeaderTimeout = 10 * time.Second
+	// httpIdleTimeout closes a kept-alive connection no request came on for so long.
+	httpIdleTimeout = 60 * time.Second
+	// maxHTTPConns caps the open connections; beyond it, a new one evicts
+	// the oldest without the token (connguard).
+	maxHTTPConns = 64
+)
+
 // ServeStreamableHTTP serves the streamable HTTP transport on ln until ctx
 // ends.
 func (s *Server) ServeStreamableHTTP(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
 	if opts.Token == "" {
 		return errors.New("serve MCP over HTTP: no bearer token")
 	}
-	srv := &http.Server{Handler: s.Handler(opts), ReadHeaderTimeout: 10 * time.Second}
+	// No ReadTimeout: it would end the streams of waiting tools; a request
+	// without the token is answered at once and its connection closed.
+	srv := &http.Server{
+		Handler:           connguard.CloseUnlessSignedIn(s.Handler(opts)),
+		ReadHeaderTimeout: httpHeaderTimeout,
+		IdleTimeout:       httpIdleTimeout,
+		ConnContext:       connguard.ConnContext,
+	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(connguard.NewListener(ln, maxHTTPConns, 0, nil)) }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve MCP over HTTP: %w", err)

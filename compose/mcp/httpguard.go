@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/procsdev/procs/internal/connguard"
 	"github.com/procsdev/procs/internal/statedir"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -80,7 +81,7 @@ func guard(next http.Handler, opts HTTPOptions) http.Handler {
 		}
 		return &auth.TokenInfo{Expiration: time.Now().Add(24 * time.Hour)}, nil
 	}
-	authed := auth.RequireBearerToken(verify, nil)(next)
+	authed := auth.RequireBearerToken(verify, nil)(signedIn(next))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !opts.AllowRemote && !loopbackHost(r.Host) {
 			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not a loopback address", r.Host), http.StatusForbidden)
@@ -91,6 +92,15 @@ func guard(next http.Handler, opts HTTPOptions) http.Handler {
 			return
 		}
 		authed.ServeHTTP(w, r)
+	})
+}
+
+// signedIn keeps the connection of a request that carried the token open
+// and in its slot.
+func signedIn(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		connguard.SignIn(w, r)
+		next.ServeHTTP(w, r)
 	})
 }
 

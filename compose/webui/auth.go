@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/procsdev/procs/internal/connguard"
 )
 
 // guard admits a request only when it carries the token (as the cookie, or
@@ -56,6 +58,7 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			refuse(w, http.StatusUnauthorized, "procs ui: not signed in; run `procs ui` for a fresh link")
 			return
 		}
+		connguard.SignIn(w, r)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !sameOrigin(r) {
 			refuse(w, http.StatusForbidden, "procs ui: Origin %q is not this dashboard", r.Header.Get("Origin"))
 			return
@@ -71,6 +74,7 @@ func (g *guard) admit(w http.ResponseWriter, r *http.Request, token string) {
 		refuse(w, http.StatusUnauthorized, "procs ui: this link's token is not this procs' (it was restarted?); run `procs ui` for a fresh link")
 		return
 	}
+	connguard.SignIn(w, r)
 	http.SetCookie(w, &http.Cookie{
 		Name: g.cookie, Value: g.token, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,

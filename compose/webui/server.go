@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/internal/connguard"
 )
 
 //go:embed static
@@ -51,8 +52,18 @@ type Server struct {
 	once   sync.Once
 }
 
-// readHeaderTimeout bounds how long a request may take to send its headers.
-const readHeaderTimeout = 5 * time.Second
+// Connection limits: anyone on the machine can connect to the port, so a
+// peer without the token must not hold descriptors for long nor the slots
+// of the page. Variables so tests can shorten them.
+var (
+	// readHeaderTimeout bounds how long a request may take to send its headers.
+	readHeaderTimeout = 10 * time.Second
+	// idleTimeout closes a kept-alive connection no request came on for so long.
+	idleTimeout = 60 * time.Second
+	// maxConns caps the open connections; beyond it, a new one evicts the
+	// oldest not signed in (connguard). A browser opens six per host.
+	maxConns = 128
+)
 
 // Start listens and serves the dashboard of the procs client talks to,
 // until ctx ends or Close is called.
@@ -73,13 +84,18 @@ func Start(ctx context.Context, client *control.Client, opts Options) (*Server, 
 	s := &Server{addr: ln.Addr().String(), served: make(chan struct{})}
 	s.url = fmt.Sprintf("http://%s/?token=%s", urlHost(ln, opts.Listen), token)
 	s.http = &http.Server{
-		Handler:           securityHeaders(g.wrap(routes(client))),
+		Handler:           connguard.CloseUnlessSignedIn(securityHeaders(g.wrap(routes(client)))),
 		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnContext:       connguard.ConnContext,
 	}
+	// No ReadTimeout: it would end the page's log streams; a request
+	// without the token is answered at once and its connection closed.
+	guarded := connguard.NewListener(ln, maxConns, 0, nil)
 	go func() {
 		defer close(s.served)
-		_ = s.http.Serve(ln)
+		_ = s.http.Serve(guarded)
 	}()
 	go func() {
 		select {

@@ -20,7 +20,7 @@ var core = []string{"rules", "builtin-frameworks", "internal/lazyregexp", "inter
 
 // api is what a client of the API may link: the core, the config, the wire
 // types, the event bus and the control plane, and nothing of the engine.
-var api = join(core, "compose/config", "compose/wire", "compose/bus", "internal/statedir", "compose/control")
+var api = join(core, "compose/config", "compose/wire", "compose/bus", "internal/statedir", "internal/connguard", "compose/control")
 
 // importRules are the import rules of ARCHITECTURE.md §1. Each package may
 // depend (directly or not) on the procs packages in only, and on no other;
