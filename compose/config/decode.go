@@ -104,8 +104,11 @@ func (d *decoder) config(raw map[string]any) *Config {
 	}
 	for _, name := range sortedKeys(procs) {
 		d.declared = append(d.declared, name)
-		if !processName.MatchString(name) {
+		switch {
+		case !processName.MatchString(name):
 			d.p.atKey(child(procsPath, name), "invalid process name %q: use letters, digits, _, . and -, starting with a letter or digit", name)
+		case len(name) > processNameMax:
+			d.p.atKey(child(procsPath, name), "process name is %d characters long: use at most %d (it names the process's log file)", len(name), processNameMax)
 		}
 		if p := d.proc(name, procs[name]); p != nil {
 			cfg.Procs[name] = p

@@ -318,3 +318,8 @@ func parseDuration(text string) (time.Duration, error) {
 }
 
 var processName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// processNameMax bounds a process name: it names the process's log file,
+// NAME.log.N, within the 255 bytes a file name may have, and a name of a
+// hundred characters is already more than anyone reads in a table.
+const processNameMax = 100

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,6 +81,9 @@ var brokenConfigs = []struct {
 	}},
 	{"bad_name", []string{
 		`2:3: procs.my app: invalid process name "my app": use letters, digits, _, . and -, starting with a letter or digit`,
+	}},
+	{"long_name", []string{
+		`2:3: procs.` + strings.Repeat("a", 101) + `: process name is 101 characters long: use at most 100 (it names the process's log file)`,
 	}},
 	{"bad_regex", []string{
 		`6:9: procs.api.readyPatterns[1]: invalid regex "listening (on": missing closing ) (RE2 syntax)`,
