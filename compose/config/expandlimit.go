@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 )
 
 // ${VAR} expansion multiplies text: a 400 KB value referenced 10,000 times
@@ -57,7 +56,7 @@ func (ex *expander) tooLarge(path []string, limit int) {
 // readEnvFileBytes reads file, refusing one over maxEnvFileBytes without
 // reading the rest of it.
 func readEnvFileBytes(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	f, err := openRegular(file)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ const (
 // readConfigFile reads file, refusing one larger than maxConfigBytes without
 // reading the rest of it.
 func readConfigFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	f, err := openRegular(file)
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +34,34 @@ func readConfigFile(file string) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
+}
+
+// openRegular opens file for reading if it is a regular file: a FIFO (or
+// a device) named procs.yaml would block the read for good, or never end.
+func openRegular(file string) (*os.File, error) {
+	info, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a file: procs reads its settings only from files", file, fileKind(info.Mode()))
+	}
+	return os.Open(file)
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(mode os.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a folder"
+	case mode&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // checkLimits reports a file over maxConfigBytes or nested deeper than
