@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrUnknownProcess is returned for a process name not in the config.
@@ -59,6 +61,26 @@ func (e *ConfigError) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
+	return escapeControls(b.String())
+}
+
+// escapeControls writes the control characters of s as Go escapes (\x1b):
+// names and values come from a file that may not be the user's own, and a
+// terminal takes a raw escape sequence in an error as a command (clear the
+// screen, set the clipboard).
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
 	return b.String()
 }
 

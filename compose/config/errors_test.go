@@ -38,3 +38,16 @@ func TestConfigErrorsSortedAndJoined(t *testing.T) {
 	sortErrors(errs)
 	assert.Equal(t, "a.yaml:1:9: first\na.yaml:2:1: procs: second\nb.yaml:1:1: third", errs.Error())
 }
+
+// A config error never writes a raw control character to the terminal: a
+// name or value from an untrusted file could clear the screen or set the
+// clipboard with an escape sequence.
+func TestConfigErrorsEscapeControlCharacters(t *testing.T) {
+	e := &ConfigError{File: "procs.yaml", Line: 2, Col: 3, Path: "procs.a\x1b]52;c;aGk=\x07b",
+		Msg: "invalid process name \"x\x1b[2J\""}
+	text := e.Error()
+	assert.NotContains(t, text, "\x1b")
+	assert.NotContains(t, text, "\x07")
+	assert.Contains(t, text, `procs.a\x1b]52;c;aGk=\ab`)
+	assert.Contains(t, text, `x\x1b[2J`)
+}
