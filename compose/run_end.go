@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"fmt"
 	"syscall"
 	"time"
 
@@ -50,7 +51,12 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	left.Stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
 	// A stop ends when the whole run has (until its deadline); then
 	// nothing of the run is left, wherever it went.
-	l.c.End(l.stopDeadline)
+	if l.c.End(l.stopDeadline) {
+		// The signal ended the main process, not all of the run: say
+		// what it took (a daemon that ignores SIGTERM, a slow child).
+		v.Message += fmt.Sprintf("; what was left of the run %s after %s was killed (SIGKILL)",
+			l.s.spec.timeout, l.s.spec.proc.Shutdown.Signal)
+	}
 	// The writers are gone, so what the pipes still hold ends in EOF: read
 	// it all before closing them, or a loop that fell behind would lose the
 	// last lines from the log file. The bound is for a stray holding a pipe.

@@ -43,3 +43,21 @@ procs:
 		})
 	}
 }
+
+// TestStopSaysWhatSIGKILLEnded: a stop whose signal ended the main process
+// but not a child that ignores it says that the rest was killed after the
+// shutdown timeout, not only "killed by SIGTERM".
+func TestStopSaysWhatSIGKILLEnded(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  app:
+    command: [sh, -c, 'sh -c "trap \"\" TERM; echo up; while :; do sleep 0.05; done" & wait']
+    readyPatterns: ['^up$']
+    shutdown: {signal: SIGTERM, timeout: 1s}
+`, Options{NoWatchdog: true})
+	te.waitState("app", rules.StateReady)
+	_, err := te.Stop("app")
+	require.NoError(t, err)
+	ev := te.waitState("app", rules.StateStopped)
+	assert.Contains(t, ev.Message, "what was left of the run 1s after SIGTERM was killed (SIGKILL)")
+}

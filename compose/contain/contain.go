@@ -119,17 +119,19 @@ func (c *engineContainment) Close() error {
 // group. A graceful stop passes its deadline: the leader (runuser, a shell)
 // may exit while the server it started still shuts down cleanly (postgres
 // writing its checkpoint); killing it at once would lose that work, and a
-// start right after would find its files.
-func (c *Process) End(deadline time.Time) {
+// start right after would find its files. killed reports that something of
+// the run was still running at deadline, and was killed.
+func (c *Process) End(deadline time.Time) (killed bool) {
 	s := getSpawner()
 	if !deadline.IsZero() {
-		s.waitRunGone(c.owner, c.pid, deadline)
+		killed = !s.waitRunGone(c.owner, c.pid, deadline)
 	}
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	c.Signal(syscall.SIGKILL)
 	s.sweepStrays(c.owner)
 	c.watchdog.untrack(c.pid)
+	return killed
 }
 
 // Daemons says what the run left running once its main process is gone,

@@ -234,15 +234,16 @@ func (s *spawner) engine(owner Owner) *enrolled {
 // waitRunGone waits until every process of the run marked owner has
 // exited, or until deadline: the members of its cgroup where it has one
 // (the kernel says when it empties), else of its process group pgid (looked
-// at on a short backoff: the kernel gives no event for a group).
-func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) {
+// at on a short backoff: the kernel gives no event for a group). gone
+// reports that nothing of it is left.
+func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) (gone bool) {
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		if dir, ok := e.cgroups.dir(owner); ok {
 			// waitCgroupEmpty returns early on a change that left it populated.
-			for empty := false; !empty && time.Now().Before(deadline); {
-				empty = waitCgroupEmpty(dir, time.Until(deadline))
+			for !gone && time.Now().Before(deadline) {
+				gone = waitCgroupEmpty(dir, time.Until(deadline))
 			}
-			return
+			return gone
 		}
 	}
 	for pause := 5 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 100*time.Millisecond) {
@@ -250,10 +251,12 @@ func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) {
 		// still in the group until reaped.
 		osproc.ReapGroup(pgid)
 		if !osproc.GroupAlive(pgid) {
-			return // ESRCH: no process is left in the group
+			return true // ESRCH: no process is left in the group
 		}
 		time.Sleep(min(pause, time.Until(deadline)))
 	}
+	osproc.ReapGroup(pgid)
+	return !osproc.GroupAlive(pgid)
 }
 
 // strays lists the direct children of procs that it did not start: the
