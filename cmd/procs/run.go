@@ -45,7 +45,13 @@ says so, and exits 130 (143); procs and the other processes go on.`,
 				res, err := c.Start(ctx, st.Name, control.ActionOptions{NoWait: true})
 				return a.reportResults([]rules.Result{res}, []error{err}, jsonOut)
 			}
-			return a.runTask(ctx, c, st.Name, jsonOut)
+			// A run already going is followed, not taken over: Ctrl-C
+			// leaves it to whoever started it.
+			joined := st.State != rules.StatePending && st.State != rules.StateBackoff && !st.State.Terminal()
+			if joined {
+				fmt.Fprintf(a.stderr, "%s is already running (run %d): following it; Ctrl-C leaves it running\n", st.Name, st.Run)
+			}
+			return a.runTask(ctx, c, st.Name, joined, jsonOut)
 		},
 	}
 	cmd.Flags().BoolVarP(&detach, "detach", "d", false, "start the task and return at once")
@@ -56,8 +62,8 @@ says so, and exits 130 (143); procs and the other processes go on.`,
 // runTask starts the task once its event stream is open, prints its lines,
 // and exits with the task's exit code when it ends. Ctrl-C or SIGTERM
 // stops the run it started (as `docker compose run` does) and exits 130
-// or 143 saying so.
-func (a *app) runTask(ctx context.Context, c *control.Client, name string, jsonOut *jsonOutput) error {
+// or 143 saying so; a run it joined (joined: already running) goes on.
+func (a *app) runTask(ctx context.Context, c *control.Client, name string, joined bool, jsonOut *jsonOutput) error {
 	run, sent := 0, false
 	var final *compose.Event
 	start := func() error {
@@ -85,6 +91,9 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, jsonO
 			return nil
 		})
 	if final == nil && interruption(ctx) != nil {
+		if joined {
+			return interruptedWhile(ctx, "%s (run %d) was running before this command: left running", name, run)
+		}
 		return a.stopInterruptedTask(ctx, c, name, run, sent)
 	}
 	if err != nil && !errors.Is(err, errTaskEnded) {
