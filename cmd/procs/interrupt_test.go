@@ -258,11 +258,13 @@ procs:
 			}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
 			require.NoError(t, cmd.Process.Signal(sig))
 			assert.Equal(t, code, c.exitCode(t))
+			// All it wrote is read (EIO once it has gone), then its
+			// terminal's mode: the master reads the slave's settings.
+			<-copied
 			tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
 			require.NoError(t, err)
 			assert.NotZero(t, tio.Lflag&unix.ICANON, "the terminal is left raw")
 			terminal.Close()
-			<-copied
 			assert.Contains(t, output.String(), "interrupted by")
 			assert.Contains(t, output.String(), "detached from term; it is still running")
 		})

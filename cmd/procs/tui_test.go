@@ -182,6 +182,11 @@ func cmdTmuxSelect(ts *testscript.TestScript, neg bool, args []string) {
 	for range 20 {
 		tmuxRun(ts, "send-keys", "-t", "tui", "k")
 	}
+	// Every k must be taken before the first j is sent: a j taken among
+	// them moves the selection on after this has seen it on NAME.
+	for deadline := time.Now().Add(5 * time.Second); selectedName(ts) != firstRowName(ts) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	for range 20 {
 		current := selectedName(ts)
 		if current == args[0] {
@@ -194,6 +199,20 @@ func cmdTmuxSelect(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("could not select %s:\n%s", args[0], capture(ts, false))
+}
+
+// firstRowName is the name on the first row of the process list, below
+// its NAME header.
+func firstRowName(ts *testscript.TestScript) string {
+	lines := strings.Split(capture(ts, false), "\n")
+	for i, line := range lines {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "NAME" && i+1 < len(lines) {
+			if row := strings.Fields(strings.TrimPrefix(lines[i+1], "> ")); len(row) > 0 {
+				return row[0]
+			}
+		}
+	}
+	return ""
 }
 
 // selectedName is the name on the selected row of the process list.
