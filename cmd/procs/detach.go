@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/procsdev/procs/internal/osproc"
@@ -38,7 +39,11 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	}
 	logPath := procsLogPath(cfg.Dir)
 	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir(), foregroundArgs(os.Args[1:]))
-	if err != nil {
+	var ie *interruptedError
+	switch {
+	case errors.As(err, &ie):
+		return err // exits 130 (143), saying what it did
+	case err != nil:
 		return withCode(exitFailure, err)
 	}
 	c, err := control.DialContext(ctx, cfg.Dir)
@@ -155,7 +160,22 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 		}
 		return pid, nil
 	case <-ctx.Done():
-		return 0, fmt.Errorf("procs (pid %d) did not start listening in time; see %s", pid, relPath(startLog))
+		// It has started nothing before it listens: stop it, rather than
+		// leave a procs nobody waits for writing to a start-up log.
+		stopUnlistened(pid)
+		if ie := interruptedWhile(ctx, "stopped the background procs (pid %d) before it listened", pid); ie != nil {
+			_ = os.Remove(startLog)
+			return 0, ie
+		}
+		return 0, fmt.Errorf("procs (pid %d) did not start listening in time, and was stopped; see %s", pid, relPath(startLog))
+	}
+}
+
+// stopUnlistened asks the background procs pid, which has not listened
+// yet, to end.
+func stopUnlistened(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Signal(syscall.SIGTERM)
 	}
 }
 

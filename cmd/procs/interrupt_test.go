@@ -203,6 +203,33 @@ func TestUpWaitInterrupted(t *testing.T) {
 	assert.NotContains(t, c.stderr.String(), "in time")
 }
 
+// TestUpWaitInterruptedAtOnceLeavesNoStartLog: a Ctrl-C in the first
+// milliseconds of up -d --wait, before the background procs listens, stops
+// that procs; it used to go on writing to a start-up log (.procs/up-PID.log)
+// that nobody renamed or removed.
+func TestUpWaitInterruptedAtOnceLeavesNoStartLog(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(waitingProject), 0o644))
+	stop := func() {
+		_ = procsCommand(dir, "down", "--timeout", "1s").Run()
+		stopLeftover(filepath.Join(dir, ".procs", "procs.pid"))
+	}
+	t.Cleanup(stop)
+	for delay := range 10 * time.Millisecond / time.Millisecond {
+		c := startClient(t, dir, "up", "-d", "--wait")
+		time.Sleep(delay * time.Millisecond)
+		require.NoError(t, c.cmd.Process.Signal(syscall.SIGINT))
+		<-c.ended // by the signal itself, when it came before any handler
+		// A background procs that listened in time keeps running, its
+		// log renamed; one that had not is stopped, its log removed.
+		time.Sleep(300 * time.Millisecond)
+		stray, err := filepath.Glob(filepath.Join(dir, ".procs", "up-*.log"))
+		require.NoError(t, err)
+		require.Empty(t, stray, "after a Ctrl-C %s after the start", delay*time.Millisecond)
+		stop()
+	}
+}
+
 // TestStoppedSupervisorIsNotAnswering: with procs stopped (Ctrl-Z), every
 // client ends saying so instead of hanging.
 func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
