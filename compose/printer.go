@@ -30,8 +30,9 @@ type Printer struct {
 	// are the colours of the names, in the order they were told.
 	prefixes map[string][]byte
 	colors   map[string]*color.Color
-	// notePrefix starts procs' own lines.
+	// notePrefix starts procs' own lines, labelled own.
 	notePrefix []byte
+	own        string
 	procsCo    *color.Color
 	// spare is the slice of the last events printed, given back to the
 	// subscription to queue the next ones in.
@@ -41,6 +42,13 @@ type Printer struct {
 	logPath func(name string) string
 }
 
+// ownLabel labels procs' own lines; ownLabelBeside does when a process
+// is named procs, whose lines would otherwise look like procs' own.
+const (
+	ownLabel       = "procs"
+	ownLabelBeside = "(procs)"
+)
+
 // palette is the sequence of name colours.
 var palette = []color.Attribute{color.FgCyan, color.FgYellow, color.FgGreen, color.FgMagenta, color.FgBlue, color.FgHiCyan, color.FgHiYellow, color.FgHiGreen, color.FgHiMagenta, color.FgHiBlue}
 
@@ -48,13 +56,17 @@ var palette = []color.Attribute{color.FgCyan, color.FgYellow, color.FgGreen, col
 // no colour codes are written (NO_COLOR, --no-color, or not a terminal);
 // colours the children write themselves are kept either way.
 func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
-	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), width: len("procs"), prefixes: map[string][]byte{}, colors: map[string]*color.Color{}, plain: plain}
+	p := &Printer{w: bufio.NewWriterSize(w, 64<<10), own: ownLabel, prefixes: map[string][]byte{}, colors: map[string]*color.Color{}, plain: plain}
+	if slices.Contains(names, ownLabel) {
+		p.own = ownLabelBeside
+	}
+	p.width = len(p.own)
 	for _, name := range names {
 		p.width = max(p.width, len(name))
 	}
 	p.procsCo = p.color(color.Bold)
 	p.logPath = func(name string) string { return filepath.Join(statedir.Name, "logs", name+".log") }
-	p.notePrefix = p.render(p.procsCo, "procs")
+	p.notePrefix = p.render(p.procsCo, p.own)
 	for _, name := range names {
 		p.addName(name)
 	}
@@ -67,9 +79,16 @@ func NewPrinter(w io.Writer, names []string, plain bool) *Printer {
 // printed already cannot).
 func (p *Printer) addName(name string) []byte {
 	p.colors[name] = p.color(palette[len(p.colors)%len(palette)])
+	if name == ownLabel && p.own == ownLabel {
+		// A process named procs, added by a reload: procs' own lines
+		// take the other label from now on.
+		p.own = ownLabelBeside
+		p.width = max(p.width, len(p.own))
+		p.notePrefix = p.render(p.procsCo, p.own)
+	}
 	if len(name) > p.width {
 		p.width = len(name)
-		p.notePrefix = p.render(p.procsCo, "procs")
+		p.notePrefix = p.render(p.procsCo, p.own)
 		for other, c := range p.colors {
 			p.prefixes[other] = p.render(c, other)
 		}

@@ -52,3 +52,28 @@ func TestPrinterWidensForALongerNameAdded(t *testing.T) {
 		"api               | short and new\n"+
 		"procs             | all ready\n", out.String())
 }
+
+// TestPrinterTellsAProcessNamedProcsFromProcs: with a process named procs,
+// procs' own lines are labelled (procs), so the two never look alike; a
+// reload that adds such a process changes the label from then on.
+func TestPrinterTellsAProcessNamedProcsFromProcs(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, []string{"web", "procs"}, true)
+	p.print([]Event{
+		{Type: EventLine, Proc: "procs", Raw: []byte("i am a process")},
+		{Type: EventInfo, Message: "all ready"},
+	}, nil)
+	assert.Equal(t, "procs   | i am a process\n"+
+		"(procs) | all ready\n", out.String())
+
+	out.Reset()
+	p = NewPrinter(&out, []string{"web"}, true)
+	p.print([]Event{
+		{Type: EventInfo, Message: "started"},
+		{Type: EventLine, Proc: "procs", Raw: []byte("added by a reload")},
+		{Type: EventInfo, Message: "all ready"},
+	}, nil)
+	assert.Equal(t, "procs | started\n"+
+		"procs   | added by a reload\n"+
+		"(procs) | all ready\n", out.String())
+}
