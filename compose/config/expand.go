@@ -44,6 +44,9 @@ type expander struct {
 	unset map[string][]string
 	// spent is the bytes of expanded values so far, up to maxExpandedTotal.
 	spent int
+	// unquoted are the ${VAR} of shell commands that the shell would
+	// split, for the warnings of procs check (shellquote.go).
+	unquoted []unquotedVar
 }
 
 // warnings turns the unset variables into warnings at the values that use
@@ -57,6 +60,7 @@ func (ex *expander) warnings() ConfigErrors {
 				"${%s} is not set, so it expands to nothing: set it in the environment, env: or .env, or write ${%s:-default} (or $${%s} for the shell to expand)", name, name, name)))
 		}
 	}
+	out = append(out, ex.unquotedWarnings()...)
 	sortErrors(out)
 	return out
 }
@@ -214,6 +218,9 @@ func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 		}
 		if strings.Contains(t, "${") {
 			ex.markText(path)
+			if isShellCommand(path) {
+				ex.noteUnquoted(path, t, lookup)
+			}
 		}
 		ex.spent += len(out)
 		return out

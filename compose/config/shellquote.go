@@ -1,0 +1,84 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// shellSpecial are the characters the shell splits a word on or gives a
+// meaning to: a value holding one, pasted unquoted into a shell command,
+// is not the one word its author meant (a path with a space, a password
+// with a ;).
+const shellSpecial = " \t\n;&|<>()$`\\\"'*?[]#~"
+
+// unquotedVar is one ${NAME} of a shell command outside quotes whose value
+// the shell would split or interpret.
+type unquotedVar struct {
+	path []string
+	name string
+}
+
+// noteUnquoted records, for the warnings of procs check, each ${NAME} of
+// the shell command text (command: as a string, run by sh -c) that is
+// outside quotes and whose value has shell characters.
+func (ex *expander) noteUnquoted(path []string, text string, lookup lookupFunc) {
+	for _, name := range unquotedNames(text) {
+		if v, ok := lookup(name); ok && strings.ContainsAny(v, shellSpecial) {
+			ex.unquoted = append(ex.unquoted, unquotedVar{path: path, name: name})
+		}
+	}
+}
+
+// unquotedNames returns the names of the ${NAME...} of a shell command
+// that are outside single and double quotes, in order.
+func unquotedNames(text string) []string {
+	var names []string
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			i++
+		case c == '$' && strings.HasPrefix(text[i:], "$$"):
+			i++
+		case c == '$' && strings.HasPrefix(text[i:], "${"):
+			end := strings.IndexByte(text[i:], '}')
+			if end < 0 {
+				return names
+			}
+			inner := text[i+2 : i+end]
+			if j := strings.IndexAny(inner, ":-"); j >= 0 {
+				inner = inner[:j]
+			}
+			names = append(names, inner)
+			i += end
+		}
+	}
+	return names
+}
+
+// unquotedWarnings turns the unquoted variables into warnings at the
+// commands that use them.
+func (ex *expander) unquotedWarnings() ConfigErrors {
+	var out ConfigErrors
+	for _, u := range ex.unquoted {
+		out = append(out, ex.p.src.errorAt(u.path, false, fmt.Sprintf(
+			"${%s} is outside quotes in a shell command, and its value has spaces or shell characters (not shown: it may be a secret): the shell splits or interprets it; write \"${%s}\"",
+			u.name, u.name)))
+	}
+	return out
+}
+
+// isShellCommand reports whether path is a process's command written as
+// one string, which procs runs with sh -c.
+func isShellCommand(path []string) bool {
+	return len(path) == 3 && path[0] == "procs" && path[2] == "command"
+}

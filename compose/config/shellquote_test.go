@@ -1,0 +1,44 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// procs check warns when a ${VAR} from the environment or .env is pasted
+// outside quotes into a shell command and its value would be split or
+// interpreted by the shell; quoted, or a value of one plain word, or the
+// argv form of command, is fine.
+func TestCheckWarnsOfAnUnquotedVariableTheShellSplits(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("DATA_DIR=/tmp/my data\nPORT=8080\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`procs:
+  bad:
+    command: ls ${DATA_DIR} ${SECRET}
+  quoted:
+    command: ls "${DATA_DIR}" '${DATA_DIR}' && echo "$${DATA_DIR}"
+  word:
+    command: serve --port ${PORT}
+  argv:
+    command: [ls, "${DATA_DIR}"]
+`), 0o644))
+	cfg, err := Load(LoadOptions{File: filepath.Join(dir, "procs.yaml"), Environ: []string{"SECRET=a;b"}})
+	require.NoError(t, err)
+	var texts []string
+	for _, w := range cfg.Warnings {
+		w.File = filepath.Base(w.File)
+		texts = append(texts, w.Error())
+	}
+	assert.Equal(t, []string{
+		`procs.yaml:3:14: procs.bad.command: ${DATA_DIR} is outside quotes in a shell command, and its value has spaces or shell characters (not shown: it may be a secret): the shell splits or interprets it; write "${DATA_DIR}"`,
+		`procs.yaml:3:14: procs.bad.command: ${SECRET} is outside quotes in a shell command, and its value has spaces or shell characters (not shown: it may be a secret): the shell splits or interprets it; write "${SECRET}"`,
+	}, texts)
+}
+
+func TestUnquotedNames(t *testing.T) {
+	assert.Equal(t, []string{"A", "D"}, unquotedNames(`x ${A} "${B}" '${C}' \${E} $${F} ${D:-x}`))
+}
