@@ -56,7 +56,11 @@ func (a *app) attach(name string, in *os.File) error {
 		return withCode(exitFailure, fmt.Errorf("attach: raw mode: %w", err))
 	}
 	out := &modeTracker{w: a.stdout}
-	ended := a.pumpAttach(ctx, conn, in, out)
+	// The session's bytes say nothing of a procs that stopped (Ctrl-Z,
+	// SIGSTOP): its pings do.
+	watched, stopWatch := c.Watch(ctx)
+	defer stopWatch()
+	ended := a.pumpAttach(watched, conn, in, out)
 	// The program may still be running full screen: give the terminal
 	// back as it was, screen and modes, before its line discipline.
 	fmt.Fprint(a.stdout, out.restore())
@@ -68,6 +72,10 @@ func (a *app) attach(name string, in *os.File) error {
 	if ended {
 		fmt.Fprintf(a.stdout, "\r\n[procs: %s is no longer running]\r\n", name)
 		return nil
+	}
+	if cause := context.Cause(watched); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		fmt.Fprint(a.stdout, "\r\n")
+		return withCode(exitFailure, fmt.Errorf("detached from %s: %w", name, cause))
 	}
 	fmt.Fprintf(a.stdout, "\r\n[procs: detached from %s; it is still running]\r\n", name)
 	return nil

@@ -297,3 +297,39 @@ procs:
 		})
 	}
 }
+
+// TestAttachNoticesAStoppedProcs: attach to a procs that is then stopped
+// (Ctrl-Z, SIGSTOP) ends saying procs does not answer, its terminal given
+// back, instead of waiting on a session that says nothing.
+func TestAttachNoticesAStoppedProcs(t *testing.T) {
+	dir := startProject(t, `
+procs:
+  term:
+    command: cat
+    pty: true
+`)
+	pid := readPIDFile(filepath.Join(dir, ".procs", "procs.pid"))
+	require.Positive(t, pid)
+	cmd := procsCommand(dir, "attach", "term")
+	terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
+	require.NoError(t, err)
+	defer terminal.Close()
+	var output bytes.Buffer
+	copied := make(chan struct{})
+	go func() { defer close(copied); _, _ = io.Copy(&output, terminal) }()
+	c := &client{cmd: cmd, ended: make(chan error, 1)}
+	go func() { c.ended <- cmd.Wait() }()
+	require.Eventually(t, func() bool {
+		tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
+		return err == nil && tio.Lflag&unix.ICANON == 0
+	}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
+
+	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	assert.Equal(t, 1, c.exitCode(t))
+	<-copied
+	tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
+	require.NoError(t, err)
+	assert.NotZero(t, tio.Lflag&unix.ICANON, "the terminal is left raw")
+	assert.Contains(t, output.String(), "is not answering")
+}

@@ -87,6 +87,14 @@ func (c *Client) ping(ctx context.Context) error {
 	return fmt.Errorf("ping: %w", err)
 }
 
+// Watch returns a context that ends, with a *NotAnsweringError (or
+// ErrNotRunning) as its cause, when procs stops answering pings while a
+// caller holds a session the client does not see into (an attach): stop
+// ends the watch.
+func (c *Client) Watch(ctx context.Context) (watched context.Context, stop func()) {
+	return c.watch(ctx)
+}
+
 // watch returns a context that ends, with a *NotAnsweringError as its
 // cause, when procs stops answering pings during a long request (a wait, a
 // stream). stop ends the watch and waits for its goroutine.
