@@ -246,22 +246,8 @@ type WaitOptions struct {
 // Wait blocks until a process reaches one of the target states, fails, or
 // the timeout passes, and returns the structured result.
 func (c *Client) Wait(ctx context.Context, name string, opts WaitOptions) (rules.Result, error) {
-	query := url.Values{}
-	if len(opts.For) > 0 {
-		parts := make([]string, len(opts.For))
-		for i, st := range opts.For {
-			parts[i] = string(st)
-		}
-		query.Set("for", strings.Join(parts, ","))
-	}
-	if opts.Run > 0 {
-		query.Set("run", strconv.Itoa(opts.Run))
-	}
-	if opts.Timeout > 0 {
-		query.Set("timeout", opts.Timeout.String())
-	}
 	var res rules.Result
-	return res, c.getJSON(ctx, http.MethodGet, procPath(name, "wait"), query, nil, &res)
+	return res, c.getJSON(ctx, http.MethodGet, procPath(name, "wait"), waitQuery(nil, opts), nil, &res)
 }
 
 // Input writes text to a process, followed by Enter when enter is set.

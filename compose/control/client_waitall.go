@@ -128,10 +128,13 @@ func (c *Client) waitCut(ctx context.Context, err error) error {
 	return causeOf(ctx, fmt.Errorf("GET /v1/wait: read answer: %w", err))
 }
 
-// waitQuery is the query of a wait for names.
+// waitQuery is the query of a wait for names (none: the process of the
+// request's path).
 func waitQuery(names []string, opts WaitOptions) url.Values {
 	query := url.Values{}
-	query.Set("proc", strings.Join(names, ","))
+	if len(names) > 0 {
+		query.Set("proc", strings.Join(names, ","))
+	}
 	if len(opts.For) > 0 {
 		parts := make([]string, len(opts.For))
 		for i, st := range opts.For {
