@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -104,11 +104,7 @@ func TestStatusRequestIsWhatTheReserveServes(t *testing.T) {
 func TestSilentConnectionsDoNotHideTheStatus(t *testing.T) {
 	h := startHarness(t, oneService)
 	h.waitReady(t, "web")
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skipf("counting open descriptors needs /proc/self/fd: %v", err)
-	}
-	baseline := len(entries)
+	baseline := testenv.OpenFDs(t)
 
 	const silent = 300
 	conns := make([]net.Conn, 0, silent)
@@ -134,9 +130,7 @@ func TestSilentConnectionsDoNotHideTheStatus(t *testing.T) {
 		require.Len(t, list, 1)
 		assert.Less(t, took, time.Second, "status took %v with %d silent connections open", took, silent)
 	}
-	entries, err = os.ReadDir("/proc/self/fd")
-	require.NoError(t, err)
-	held := len(entries) - baseline - len(conns)
+	held := testenv.OpenFDs(t) - baseline - len(conns)
 	assert.LessOrEqual(t, held, maxConns+reservedConns+20, "procs holds %d descriptors", held)
 	t.Logf("status answered with %d silent connections open; procs holds %d descriptors for them", silent, held)
 }

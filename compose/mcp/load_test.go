@@ -4,23 +4,14 @@ import (
 	"bufio"
 	"net"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// openFDs counts this process' open descriptors (Linux only).
-func openFDs(t testing.TB) int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skipf("counting open descriptors needs /proc/self/fd: %v", err)
-	}
-	return len(entries)
-}
+	"github.com/procsdev/procs/internal/testenv"
+)
 
 // Requests a peer without the bearer token sends: one it waits the 401 of
 // and then keeps open, and one whose body never comes.
@@ -38,7 +29,7 @@ func TestUnauthenticatedSocketsDoNotExhaustFdsOverHTTP(t *testing.T) {
 	httpHeaderTimeout = time.Second
 	t.Cleanup(func() { httpHeaderTimeout = headerTimeout })
 	addr := serveHTTP(t, HTTPOptions{Token: "right-token"})
-	baseline := openFDs(t)
+	baseline := testenv.OpenFDs(t)
 
 	const perKind = 400
 	conns := make([]net.Conn, 0, 3*perKind)
@@ -65,7 +56,7 @@ func TestUnauthenticatedSocketsDoNotExhaustFdsOverHTTP(t *testing.T) {
 	}
 
 	// Our client ends of the sockets stay open; the server's must not.
-	serverFDs := func() int { return openFDs(t) - baseline - len(conns) }
+	serverFDs := func() int { return testenv.OpenFDs(t) - baseline - len(conns) }
 	bound := maxHTTPConns + 20
 	assert.Eventually(t, func() bool { return serverFDs() <= bound }, 10*time.Second, 50*time.Millisecond,
 		"the server holds %d descriptors for %d unauthenticated sockets; at most %d expected", serverFDs(), len(conns), bound)

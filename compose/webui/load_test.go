@@ -4,23 +4,14 @@ import (
 	"bufio"
 	"net"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// openFDs counts this process' open descriptors (Linux only).
-func openFDs(t testing.TB) int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skipf("counting open descriptors needs /proc/self/fd: %v", err)
-	}
-	return len(entries)
-}
+	"github.com/procsdev/procs/internal/testenv"
+)
 
 // Requests a peer without the token sends: one it waits the 401 of and
 // then keeps open, one whose body never comes, and nothing at all.
@@ -39,7 +30,7 @@ func TestUnauthenticatedSocketsDoNotExhaustFds(t *testing.T) {
 	t.Cleanup(func() { readHeaderTimeout = headerTimeout })
 	h := startHarness(t, twoProcs)
 	page := h.signedIn(t)
-	baseline := openFDs(t)
+	baseline := testenv.OpenFDs(t)
 
 	const perKind = 400
 	conns := make([]net.Conn, 0, 3*perKind)
@@ -66,7 +57,7 @@ func TestUnauthenticatedSocketsDoNotExhaustFds(t *testing.T) {
 	}
 
 	// Our client ends of the sockets stay open; procs' ends must not.
-	serverFDs := func() int { return openFDs(t) - baseline - len(conns) }
+	serverFDs := func() int { return testenv.OpenFDs(t) - baseline - len(conns) }
 	bound := maxConns + 20
 	assert.Eventually(t, func() bool { return serverFDs() <= bound }, 10*time.Second, 50*time.Millisecond,
 		"procs holds %d descriptors for %d unauthenticated sockets; at most %d expected", serverFDs(), len(conns), bound)
