@@ -8,7 +8,10 @@ import (
 )
 
 func (a *app) graphCommand() *cobra.Command {
-	var format string
+	var (
+		format  string
+		jsonOut *jsonOutput
+	)
 	cmd := &cobra.Command{
 		Use:   "graph",
 		Short: "Print the dependency graph of procs.yaml (text, Mermaid or Graphviz dot)",
@@ -24,6 +27,13 @@ processes that wait for it and for what (started, ready, completed).
 			if err != nil {
 				return err
 			}
+			if jsonOut.on() {
+				graph, err := newDependencyGraph(cfg)
+				if err != nil {
+					return err
+				}
+				return jsonOut.print(graph)
+			}
 			out, err := renderGraph(cfg, format)
 			if err != nil {
 				return withCode(exitUsage, err)
@@ -34,5 +44,6 @@ processes that wait for it and for what (started, ready, completed).
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "the output format: "+strings.Join(graphFormats, ", "))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(graphFormats, cobra.ShellCompDirectiveNoFileComp))
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, `print {"processes": [names in start order], "edges": [{from, to, condition}]}`)
 	return cmd
 }

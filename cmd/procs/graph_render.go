@@ -14,22 +14,39 @@ var graphFormats = []string{"text", "mermaid", "dot"}
 
 // graphEdge is a dependency: To waits for From to meet Condition.
 type graphEdge struct {
-	From, To  string
-	Condition config.Condition
+	From      string           `json:"from"`
+	To        string           `json:"to"`
+	Condition config.Condition `json:"condition"`
+}
+
+// dependencyGraph is what procs graph --json prints: the processes in
+// start order and the dependencies between them.
+type dependencyGraph struct {
+	Processes []string    `json:"processes"`
+	Edges     []graphEdge `json:"edges"`
+}
+
+// newDependencyGraph reads the dependency graph of cfg.
+func newDependencyGraph(cfg *config.Config) (dependencyGraph, error) {
+	order, err := cfg.StartOrder()
+	if err != nil {
+		return dependencyGraph{}, err
+	}
+	return dependencyGraph{Processes: order, Edges: graphEdges(cfg, order)}, nil
 }
 
 // renderGraph writes the dependency graph of cfg in format (text, mermaid
 // or dot): processes in start order, each edge from the process depended on
 // to the one that waits for it.
 func renderGraph(cfg *config.Config, format string) (string, error) {
-	order, err := cfg.StartOrder()
+	graph, err := newDependencyGraph(cfg)
 	if err != nil {
 		return "", err
 	}
-	edges := graphEdges(cfg, order)
+	edges := graph.Edges
 	switch format {
 	case "text":
-		return graphText(order, edges), nil
+		return graphText(graph.Processes, edges), nil
 	case "mermaid":
 		return graphMermaid(cfg.Names(), edges), nil
 	case "dot":
@@ -41,7 +58,7 @@ func renderGraph(cfg *config.Config, format string) (string, error) {
 // graphEdges lists the dependencies, by the start order of the process
 // depended on, then of its dependent.
 func graphEdges(cfg *config.Config, order []string) []graphEdge {
-	var edges []graphEdge
+	edges := []graphEdge{}
 	for _, from := range order {
 		for _, to := range order {
 			for _, dep := range cfg.Procs[to].DependsOn {

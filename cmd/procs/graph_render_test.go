@@ -69,3 +69,15 @@ func TestGraphRenderUnknownFormat(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "text, mermaid or dot")
 }
+
+// TestGraphJSON gives the processes in start order and every dependency.
+func TestGraphJSON(t *testing.T) {
+	graph, err := newDependencyGraph(graphTestConfig())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"db", "migrate", "api", "worker"}, graph.Processes)
+	assert.Equal(t, []graphEdge{
+		{From: "db", To: "migrate", Condition: config.ConditionReady},
+		{From: "db", To: "api", Condition: config.ConditionReady},
+		{From: "migrate", To: "api", Condition: config.ConditionCompleted},
+	}, graph.Edges)
+}
