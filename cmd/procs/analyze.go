@@ -20,7 +20,11 @@ ready, and why it became ready:
 
   +0ms db ready in 748ms: matched /ready to accept connections/
   +752ms migrate completed in 95ms (waited for db)
-  +850ms api ready in 209ms: matched /listening/ (waited for migrate)`,
+  +850ms api ready in 209ms: matched /listening/ (waited for migrate)
+
+It reads the status of the runs in progress: after a restart, the restarted
+process and the processes that followed it are of a later start than the
+others, and the chain ends at the one of them ready last.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			list, err := a.statuses(nil)
