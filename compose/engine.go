@@ -20,6 +20,9 @@ type Options struct {
 	LogDir string
 	// Only starts just these processes and their dependencies (procs up NAME...).
 	Only []string
+	// Profiles are the active profiles: a process with profiles starts
+	// with procs up only when one of them is here.
+	Profiles []string
 	// Bus receives every event; a new one is made when nil.
 	Bus *Bus
 	// LogLimit is the size at which a log file is rotated where the config
@@ -97,7 +100,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 	if opts.Bus == nil {
 		opts.Bus = NewBus()
 	}
-	wanted, err := wantedSet(cfg, opts.Only)
+	wanted, err := wantedSet(cfg, opts.Only, opts.Profiles)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +129,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 	}
 	e.life = lifecycle.New(cfg, order, wanted, interactive, lifecycle.Options{
 		StayUp: opts.StayUp, UntilDown: opts.UntilDown, ExitOnFailure: opts.ExitOnFailure,
+		Profiles: opts.Profiles,
 	})
 	for name, ps := range e.procs {
 		ps.life = e.life.Proc(name)
@@ -139,9 +143,11 @@ func (e *Engine) useConfig(cfg *config.Config) {
 	e.published.Store(cfg)
 }
 
-// wantedSet is the set of processes `procs up` should start.
-func wantedSet(cfg *config.Config, only []string) (map[string]bool, error) {
-	names := cfg.Names()
+// wantedSet is the set of processes `procs up` should start: NAME... and
+// their dependencies whatever their profiles, or else those of the active
+// profiles (config.UpSet). Disabled processes never start with up.
+func wantedSet(cfg *config.Config, only, profiles []string) (map[string]bool, error) {
+	names := cfg.UpSet(profiles)
 	if len(only) > 0 {
 		var err error
 		if names, err = cfg.WithDependencies(only...); err != nil {

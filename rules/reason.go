@@ -60,6 +60,9 @@ const (
 	ReasonWaiting    Reason = "waiting"
 	ReasonNotStarted Reason = "not started"
 	ReasonDisabled   Reason = "disabled"
+	// ReasonProfile is a process procs up left stopped because none of
+	// its profiles is active.
+	ReasonProfile Reason = "profile"
 	// ReasonStopping is the info event of a failed run procs stops.
 	ReasonStopping Reason = "stopping"
 	// ReasonChanged is the info event of a definition that changed.

@@ -29,6 +29,7 @@ type upOptions struct {
 	listen        string // the dashboard's explicit address
 	tui           bool
 	untilDown     bool
+	profiles      []string // --profile values; activeProfiles adds PROCS_PROFILES
 }
 
 // untilDownFlag tells the background procs of `up -d` to stay until
@@ -58,6 +59,9 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			if err != nil {
 				return err
 			}
+			if opts.profiles, err = a.activeProfiles(opts.profiles); err != nil {
+				return withCode(exitUsage, err)
+			}
 			if opts.tui {
 				return a.upTUI(cfg, opts)
 			}
@@ -86,6 +90,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 	f.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "with --wait: give up after this long")
 	f.BoolVar(&opts.ui, "ui", false, "serve the web dashboard and open it in the browser (see procs ui)")
 	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")
+	f.StringSliceVar(&opts.profiles, "profile", nil, "also start the processes of this profile (repeat, or a comma list; PROCS_PROFILES adds more)")
 	f.BoolVar(&opts.exitOnFailure, "exit-on-failure", false, "stop everything and exit 1 at the first failure (for CI)")
 	opts.jsonOut = a.addJSONFlag(cmd, jsonLines, "with -d: print {pid, log} (with --wait, the results); when procs already runs, what it did, as JSON")
 	f.BoolVar(&opts.untilDown, untilDownFlag[2:], false, "stay until procs down, even once every process has ended (the background procs of -d)")
@@ -97,7 +102,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 // `procs down`, or until nothing runs any more.
 func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) error {
 	load := a.reloader(cfg)
-	engine, err := compose.New(cfg, compose.Options{Only: names, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
+	engine, err := compose.New(cfg, compose.Options{Only: names, Profiles: opts.profiles, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -130,6 +135,16 @@ func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) e
 		return withCode(exitFailure, err)
 	}
 	return a.upExit(outcome)
+}
+
+// activeProfiles are the profiles procs up starts: those of --profile and
+// those of PROCS_PROFILES (a comma list), checked.
+func (a *app) activeProfiles(flags []string) ([]string, error) {
+	active, err := config.ParseProfiles(append(flags, a.getenv("PROCS_PROFILES"))...)
+	if err != nil {
+		return nil, fmt.Errorf("--profile or PROCS_PROFILES: %w", err)
+	}
+	return active, nil
 }
 
 // upExit maps how the foreground procs ended to its exit code: 130 after

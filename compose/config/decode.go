@@ -158,6 +158,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.PermissionPatterns = d.patterns(at("permissionPatterns"), m["permissionPatterns"])
 	p.RecoverablePatterns = d.patterns(at("recoverablePatterns"), m["recoverablePatterns"])
 	p.OnIdle = d.onIdle(at("onIdle"), m["onIdle"])
+	p.Profiles = d.profiles(at("profiles"), m["profiles"])
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	p.Watch = d.watch(at("watch"), m["watch"])
 	p.Logs = d.logs(at("logs"), m["logs"])

@@ -110,6 +110,7 @@ procs:
     permissionPatterns: [allow]
     recoverablePatterns: [retrying]
     onIdle: {after: 30s, send: [next], maxCycles: 1}
+    profiles: [debug]
     disabled: true
     watch: {paths: [src], ignore: ["*.tmp"], debounce: 200ms}
     interactive: true

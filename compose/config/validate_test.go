@@ -76,6 +76,12 @@ var brokenConfigs = []struct {
 	{"bad_expansion", []string{
 		`3:14: procs.api.command: unclosed "${" in "echo ${GREETING": close it with }, or write $$ for a literal $`,
 	}},
+	{"bad_profiles", []string{
+		`4:15: procs.e2e.profiles: expected a list of strings, got string "e2e": write profiles: [e2e]`,
+		`7:16: procs.debug.profiles[0]: empty profile name: use letters, digits, _, . and -, e.g. debug`,
+		`7:20: procs.debug.profiles[1]: invalid profile name "my profile": use letters, digits, _, . and -, starting with a letter or digit`,
+		`7:34: procs.debug.profiles[2]: expected a string, got number 3`,
+	}},
 	{"bad_kind", []string{
 		`4:11: procs.migrate.kind: "job" is not a process kind: use service, task`,
 	}},

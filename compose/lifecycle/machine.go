@@ -1,7 +1,9 @@
 package lifecycle
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
@@ -17,6 +19,9 @@ type Options struct {
 	UntilDown bool
 	// ExitOnFailure begins shutdown at the first failure.
 	ExitOnFailure bool
+	// Profiles are the active profiles: a process not started because
+	// none of its profiles is active says so.
+	Profiles []string
 	// Clock tells the time; time.Now when nil.
 	Clock func() time.Time
 }
@@ -111,11 +116,20 @@ func (m *Machine) newProc(p *config.Proc, wanted, interactive bool) *Proc {
 	ps.intent.wanted = wanted
 	if !wanted {
 		ps.State, ps.Reason = stopped, rules.ReasonNotStarted
-		if p.Disabled {
+		switch {
+		case p.Disabled:
 			ps.Reason = rules.ReasonDisabled
+		case !p.ActiveIn(m.opts.Profiles):
+			ps.Reason, ps.Message = rules.ReasonProfile, inactiveMessage(p.Profiles)
 		}
 	}
 	return ps
+}
+
+// inactiveMessage says why a process of profiles did not start, and how
+// to start it: "inactive (e2e): procs up --profile e2e".
+func inactiveMessage(profiles []string) string {
+	return fmt.Sprintf("inactive (%s): procs up --profile %s", strings.Join(profiles, ", "), profiles[0])
 }
 
 // useConfig makes cfg, started in order, the config the machine runs.

@@ -1,0 +1,94 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// profiles reads a process's profiles: a list of names such as [debug, e2e].
+func (d *decoder) profiles(path []string, v any) []string {
+	if s, ok := v.(string); ok && !d.origin(path).text {
+		d.p.atValue(path, "expected a list of strings, got %s: write profiles: [%s]", d.describe(path, v), s)
+		return nil
+	}
+	list := d.stringList(path, v)
+	for i, name := range list {
+		if err := checkProfileName(name); err != nil {
+			d.p.atValue(index(path, i), "%v", err)
+		}
+	}
+	return list
+}
+
+// checkProfileName says what is wrong with a profile name, if anything.
+func checkProfileName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("empty profile name: use letters, digits, _, . and -, e.g. debug")
+	case !processName.MatchString(name):
+		return fmt.Errorf("invalid profile name %q: use letters, digits, _, . and -, starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// ParseProfiles reads the active profiles of procs up: each value is one
+// name or a comma-separated list (--profile e2e --profile debug,
+// PROCS_PROFILES=e2e,debug). Blank entries are skipped.
+func ParseProfiles(values ...string) ([]string, error) {
+	var active []string
+	for _, value := range values {
+		for _, name := range strings.Split(value, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			if err := checkProfileName(name); err != nil {
+				return nil, err
+			}
+			if !slices.Contains(active, name) {
+				active = append(active, name)
+			}
+		}
+	}
+	return active, nil
+}
+
+// ActiveIn reports whether p starts with procs up when the profiles in
+// active are: a process without profiles always does, one with profiles
+// when one of them is active.
+func (p *Proc) ActiveIn(active []string) bool {
+	if len(p.Profiles) == 0 {
+		return true
+	}
+	for _, name := range p.Profiles {
+		if slices.Contains(active, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// UpSet returns the processes procs up starts when the profiles in active
+// are: every process that is not disabled and whose profiles are active,
+// and the dependencies of those that are not disabled, whatever their
+// own profiles (as docker
+// compose starts a dependency's profile service). It is sorted.
+func (c *Config) UpSet(active []string) []string {
+	var roots []string
+	for _, name := range c.Names() {
+		if p := c.Procs[name]; !p.Disabled && p.ActiveIn(active) {
+			roots = append(roots, name)
+		}
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	names, err := c.WithDependencies(roots...)
+	if err != nil {
+		return roots // a checked config names only declared processes
+	}
+	names = slices.DeleteFunc(names, func(name string) bool { return c.Procs[name].Disabled })
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,59 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const profilesConfig = `procs:
+  db:
+    command: ./db
+    profiles: [e2e]
+  api:
+    command: ./api
+  e2e:
+    command: ./e2e
+    profiles: [e2e, ci]
+    dependsOn: [db, stub]
+  stub:
+    command: ./stub
+    profiles: [debug]
+  tools:
+    command: ./tools
+    profiles: [debug]
+    disabled: true
+`
+
+func TestProfilesDecode(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(profilesConfig), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"e2e", "ci"}, cfg.Procs["e2e"].Profiles)
+	assert.Empty(t, cfg.Procs["api"].Profiles)
+}
+
+func TestUpSetByProfiles(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(profilesConfig), nil)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		active []string
+		want   []string
+	}{
+		{nil, []string{"api"}},
+		{[]string{"ci"}, []string{"api", "db", "e2e", "stub"}},
+		{[]string{"e2e"}, []string{"api", "db", "e2e", "stub"}},
+		{[]string{"debug"}, []string{"api", "stub"}},
+		{[]string{"other"}, []string{"api"}},
+	} {
+		assert.Equal(t, tc.want, cfg.UpSet(tc.active), "active %v", tc.active)
+	}
+}
+
+func TestParseProfiles(t *testing.T) {
+	got, err := ParseProfiles("e2e", " debug, e2e ,", "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"e2e", "debug"}, got)
+	_, err = ParseProfiles("e2e,my profile")
+	require.ErrorContains(t, err, `invalid profile name "my profile"`)
+}
