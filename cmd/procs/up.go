@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
 )
 
 // upOptions are the flags of `procs up`.
@@ -71,7 +73,10 @@ start, removed ones stop; with --wait it waits for what changed.`,
 				c, err := a.dialRunning(cfg.Dir, opts.timeout)
 				if c != nil {
 					c.Close()
-					return a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut})
+					if err := a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}); err != nil {
+						return err
+					}
+					return a.startProfiles(cfg, opts)
 				}
 				if err != nil {
 					return err
@@ -252,4 +257,37 @@ func (a *app) dialRunning(dir string, timeout time.Duration) (*control.Client, e
 		return nil, withCode(exitFailure, fmt.Errorf("%w: %w", control.ErrAlreadyRunning, err))
 	}
 	return c, nil
+}
+
+// startProfiles starts, on a procs already running, the processes of the
+// profiles asked for (--profile, PROCS_PROFILES) that it left stopped for
+// their profile: a procs keeps the profiles it started with, and
+// `procs up --profile e2e` must not answer that nothing changed.
+func (a *app) startProfiles(cfg *config.Config, opts upOptions) error {
+	if len(opts.profiles) == 0 {
+		return nil
+	}
+	sess, err := a.connectFor(opts.timeout)
+	if err != nil {
+		return err
+	}
+	list, err := sess.client.List(sess.ctx)
+	sess.close()
+	if err != nil {
+		return a.clientError(err)
+	}
+	want := cfg.UpSet(opts.profiles)
+	var names []string
+	for _, st := range list {
+		if slices.Contains(want, st.Name) && st.State == rules.StateStopped && st.Reason == rules.ReasonProfile {
+			names = append(names, st.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	start := func(c *control.Client, ctx context.Context, name string, o control.ActionOptions) (rules.Result, error) {
+		return c.Start(ctx, name, o)
+	}
+	return a.runActions(names, actionOptions{noWait: !opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}, start)
 }
