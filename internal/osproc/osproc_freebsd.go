@@ -65,3 +65,6 @@ func Comm(pid int) string {
 	name, _ := (&process.Process{Pid: int32(pid)}).Name()
 	return name
 }
+
+// Awake reports false on FreeBSD, where procs does not read the run state for this: callers take false for "cannot tell".
+func Awake(int) bool { return false }

@@ -167,6 +167,14 @@ func Live(pid int) bool {
 	return len(fields) > 0 && fields[0] != "Z"
 }
 
+// Awake reports whether pid exists and is neither stopped (Ctrl-Z,
+// SIGSTOP, a tracer) nor a zombie: running, runnable, sleeping or waiting
+// for the disk.
+func Awake(pid int) bool {
+	fields := statFields(pid)
+	return len(fields) > 0 && strings.ContainsAny(fields[0], "RSD")
+}
+
 // Running reports whether pid is running or runnable, or waiting for the
 // disk (state R or D): still busy, where a process waiting for work sleeps.
 func Running(pid int) bool {

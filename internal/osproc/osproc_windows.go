@@ -196,3 +196,6 @@ func InheritFile(cmd *exec.Cmd, f *os.File) string {
 // MakePrivate does nothing: file modes do not exist on Windows, where the
 // folder's access list decides who may open the file.
 func MakePrivate(string) error { return nil }
+
+// Awake reports false on Windows, which gives no cheap run state per process: callers take false for "cannot tell".
+func Awake(int) bool { return false }
