@@ -45,6 +45,23 @@ func ReadPackageJSON(dir string) (*PackageJSON, bool) {
 // readPackageJSON is ReadPackageJSON under the name refine.go calls.
 var readPackageJSON = ReadPackageJSON
 
+// lockFiles name the package manager a lock file belongs to, the first
+// found winning.
+var lockFiles = []struct{ file, manager string }{
+	{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"bun.lock", "bun"}, {"bun.lockb", "bun"}, {"package-lock.json", "npm"},
+}
+
+// LockfileManager names the JavaScript package manager whose lock file is
+// in dir (pnpm, yarn, bun or npm); false when there is none.
+func LockfileManager(dir string) (string, bool) {
+	for _, l := range lockFiles {
+		if _, err := os.Stat(filepath.Join(dir, l.file)); err == nil {
+			return l.manager, true
+		}
+	}
+	return "", false
+}
+
 // matchPackageJSON resolves package-manager commands through package.json:
 // a script runs its own command, `npx X` runs X, and a node or
 // package-manager command that names no preset falls back to the

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/internal/lazyregexp"
 	"github.com/procsdev/procs/rules"
 )
@@ -76,14 +77,9 @@ func packageRoot(dir string) (string, bool) {
 // packageManager names the package manager whose lockfile is in root or a
 // folder above it (a workspace's lockfile is at its top), npm when none.
 func packageManager(root string) string {
-	lockfiles := []struct{ file, tool string }{
-		{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"bun.lock", "bun"}, {"bun.lockb", "bun"}, {"package-lock.json", "npm"},
-	}
 	for d := root; ; d = filepath.Dir(d) {
-		for _, l := range lockfiles {
-			if exists(filepath.Join(d, l.file)) {
-				return l.tool
-			}
+		if manager, ok := frameworks.LockfileManager(d); ok {
+			return manager
 		}
 		if filepath.Dir(d) == d {
 			return "npm"

@@ -95,11 +95,6 @@ func passArgs(manager string) string {
 	return ""
 }
 
-// lockFiles name the package manager a lock file belongs to.
-var lockFiles = []struct{ file, manager string }{
-	{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"bun.lock", "bun"}, {"bun.lockb", "bun"}, {"package-lock.json", "npm"},
-}
-
 // packageManager is the package manager of the app in rel: the one its
 // package.json or the project's names, else the one whose lock file is
 // there, else npm.
@@ -112,10 +107,8 @@ func (pl *plan) packageManager(rel string, pkg *frameworks.PackageJSON) string {
 		}
 	}
 	for _, dir := range []string{rel, ""} {
-		for _, l := range lockFiles {
-			if exists(pl.abs(dir), l.file) {
-				return l.manager
-			}
+		if manager, ok := frameworks.LockfileManager(pl.abs(dir)); ok {
+			return manager
 		}
 	}
 	return "npm"
