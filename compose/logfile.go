@@ -100,12 +100,16 @@ func (l *logFile) openForRun(run int) {
 }
 
 // writeNote writes a note of procs on a line of its own.
-func (l *logFile) writeNote(text string) {
+func (l *logFile) writeNote(text string) { l.write(l.noteLine(text)) }
+
+// noteLine is a note of procs as the file's next bytes: on a line of its
+// own, ending the partial line a process left (or a failed write cut).
+func (l *logFile) noteLine(text string) []byte {
 	note := formatLogNote(time.Now(), text)
 	if !l.lineStart {
 		note = append([]byte{'\n'}, note...)
 	}
-	l.write(note)
+	return note
 }
 
 // privateDir creates dir (and its parents) readable by the owner only, and
@@ -230,11 +234,7 @@ func (l *logFile) writeFile(p []byte) (int, error) {
 func (l *logFile) resume() bool {
 	loss := logLoss{bytes: l.lost, lines: l.lostLines, err: l.failure}
 	if loss.bytes > 0 {
-		note := formatLogNote(time.Now(), loss.String())
-		if !l.lineStart {
-			note = append([]byte{'\n'}, note...)
-		}
-		if _, err := l.writeFile(note); err != nil {
+		if _, err := l.writeFile(l.noteLine(loss.String())); err != nil {
 			l.failure = err
 			return false
 		}
