@@ -32,13 +32,7 @@ type PortsBaseline struct {
 // watcher's goroutine.
 func WatchPorts(ctx context.Context, rootPID int, before PortsBaseline, onChange func([]int)) {
 	w := newPortWatch(before)
-	onBackoff(ctx, portWatchFirst, portWatchMax, func(next time.Duration) {
-		// A read of the socket tables up to a quarter of the backoff old
-		// is recent enough: it only delays this look, never hides a change.
-		if ports, changed := w.look(rootPID, next/4); changed && ctx.Err() == nil {
-			onChange(ports)
-		}
-	})
+	watchPorts(ctx, rootPID, &w, false, onChange)
 }
 
 // WatchPortsFrom is WatchPorts for a run already seen listening on known
@@ -48,13 +42,21 @@ func WatchPorts(ctx context.Context, rootPID int, before PortsBaseline, onChange
 func WatchPortsFrom(ctx context.Context, rootPID int, known []int, onChange func([]int)) {
 	w := newPortWatch(PortsBaseline{})
 	w.ports = slices.Clone(known)
-	first := true
+	watchPorts(ctx, rootPID, &w, true, onChange)
+}
+
+// watchPorts looks at the ports of the tree under rootPID on the backoff
+// and calls onChange with each change from what w last saw; reportFirst
+// makes the first look a report even when nothing changed.
+func watchPorts(ctx context.Context, rootPID int, w *portWatch, reportFirst bool, onChange func([]int)) {
 	onBackoff(ctx, portWatchFirst, portWatchMax, func(next time.Duration) {
+		// A read of the socket tables up to a quarter of the backoff old
+		// is recent enough: it only delays this look, never hides a change.
 		ports, changed := w.look(rootPID, next/4)
-		if first && !changed {
+		if reportFirst && !changed {
 			ports, changed = slices.Clone(w.ports), true
 		}
-		first = false
+		reportFirst = false
 		if changed && ctx.Err() == nil {
 			onChange(ports)
 		}
