@@ -257,6 +257,48 @@ func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
 	require.NoError(t, err, "procs answers again once resumed: %s", out)
 }
 
+// attachedTerm is `procs attach term` on a real terminal.
+type attachedTerm struct {
+	*client
+	terminal *os.File
+	output   bytes.Buffer
+	copied   chan struct{}
+}
+
+// attachTerm runs `procs attach term` in dir on a new terminal and returns
+// once attach has put it in raw mode.
+func attachTerm(t *testing.T, dir string) *attachedTerm {
+	t.Helper()
+	cmd := procsCommand(dir, "attach", "term")
+	terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
+	require.NoError(t, err)
+	t.Cleanup(func() { terminal.Close() })
+	a := &attachedTerm{client: &client{cmd: cmd, ended: make(chan error, 1)}, terminal: terminal, copied: make(chan struct{})}
+	go func() { defer close(a.copied); _, _ = io.Copy(&a.output, terminal) }()
+	go func() { a.ended <- cmd.Wait() }()
+	require.Eventually(t, func() bool { return !a.canonical(t) }, clientDeadline, 10*time.Millisecond,
+		"attach never put the terminal in raw mode")
+	return a
+}
+
+// canonical reports whether the terminal is in canonical (not raw) mode:
+// the master reads the slave's settings.
+func (a *attachedTerm) canonical(t *testing.T) bool {
+	tio, err := unix.IoctlGetTermios(int(a.terminal.Fd()), getTermios)
+	require.NoError(t, err)
+	return tio.Lflag&unix.ICANON != 0
+}
+
+// endedWith waits for attach to exit with code and for all it wrote, and
+// checks that it gave its terminal back; it returns what attach wrote.
+func (a *attachedTerm) endedWith(t *testing.T, code int) string {
+	t.Helper()
+	assert.Equal(t, code, a.exitCode(t))
+	<-a.copied // EIO once attach has gone, after all it wrote
+	assert.True(t, a.canonical(t), "the terminal is left raw")
+	return a.output.String()
+}
+
 // TestAttachEndsOnSignals: SIGTERM, SIGINT, SIGHUP or SIGQUIT sent to
 // `procs attach` (not Ctrl-C typed, which goes to the process) detaches
 // and ends it, with its terminal as it was.
@@ -269,31 +311,11 @@ procs:
 `)
 	for sig, code := range map[syscall.Signal]int{syscall.SIGTERM: 143, syscall.SIGINT: 130, syscall.SIGHUP: 129, syscall.SIGQUIT: 131} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd := procsCommand(dir, "attach", "term")
-			terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
-			require.NoError(t, err)
-			defer terminal.Close()
-			var output bytes.Buffer
-			copied := make(chan struct{})
-			go func() { defer close(copied); _, _ = io.Copy(&output, terminal) }()
-			c := &client{cmd: cmd, ended: make(chan error, 1)}
-			go func() { c.ended <- cmd.Wait() }()
-			// Attached once it has put the terminal in raw mode.
-			require.Eventually(t, func() bool {
-				tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
-				return err == nil && tio.Lflag&unix.ICANON == 0
-			}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
-			require.NoError(t, cmd.Process.Signal(sig))
-			assert.Equal(t, code, c.exitCode(t))
-			// All it wrote is read (EIO once it has gone), then its
-			// terminal's mode: the master reads the slave's settings.
-			<-copied
-			tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
-			require.NoError(t, err)
-			assert.NotZero(t, tio.Lflag&unix.ICANON, "the terminal is left raw")
-			terminal.Close()
-			assert.Contains(t, output.String(), "interrupted by")
-			assert.Contains(t, output.String(), "detached from term; it is still running")
+			a := attachTerm(t, dir)
+			require.NoError(t, a.cmd.Process.Signal(sig))
+			output := a.endedWith(t, code)
+			assert.Contains(t, output, "interrupted by")
+			assert.Contains(t, output, "detached from term; it is still running")
 		})
 	}
 }
@@ -310,26 +332,8 @@ procs:
 `)
 	pid := readPIDFile(filepath.Join(dir, ".procs", "procs.pid"))
 	require.Positive(t, pid)
-	cmd := procsCommand(dir, "attach", "term")
-	terminal, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
-	require.NoError(t, err)
-	defer terminal.Close()
-	var output bytes.Buffer
-	copied := make(chan struct{})
-	go func() { defer close(copied); _, _ = io.Copy(&output, terminal) }()
-	c := &client{cmd: cmd, ended: make(chan error, 1)}
-	go func() { c.ended <- cmd.Wait() }()
-	require.Eventually(t, func() bool {
-		tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
-		return err == nil && tio.Lflag&unix.ICANON == 0
-	}, clientDeadline, 10*time.Millisecond, "attach never put the terminal in raw mode")
-
+	a := attachTerm(t, dir)
 	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
-	assert.Equal(t, 1, c.exitCode(t))
-	<-copied
-	tio, err := unix.IoctlGetTermios(int(terminal.Fd()), getTermios)
-	require.NoError(t, err)
-	assert.NotZero(t, tio.Lflag&unix.ICANON, "the terminal is left raw")
-	assert.Contains(t, output.String(), "is not answering")
+	assert.Contains(t, a.endedWith(t, 1), "is not answering")
 }
