@@ -1,14 +1,11 @@
 package mcp
 
 import (
-	"bufio"
-	"net"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/internal/testenv"
 )
@@ -31,40 +28,9 @@ func TestUnauthenticatedSocketsDoNotExhaustFdsOverHTTP(t *testing.T) {
 	addr := serveHTTP(t, HTTPOptions{Token: "right-token"})
 	baseline := testenv.OpenFDs(t)
 
-	const perKind = 400
-	conns := make([]net.Conn, 0, 3*perKind)
-	t.Cleanup(func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	for i := range 3 * perKind {
-		conn, err := net.Dial("tcp", addr)
-		require.NoError(t, err)
-		conns = append(conns, conn)
-		switch i % 3 {
-		case 0:
-			_, _ = conn.Write([]byte(noTokenKeepAlive))
-			_ = conn.SetReadDeadline(time.Now().Add(testDeadline))
-			if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err == nil {
-				resp.Body.Close()
-				assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-			}
-		case 1:
-			_, _ = conn.Write([]byte(noTokenSlowBody))
-		}
-	}
-
+	conns := testenv.Flood(t, addr, noTokenKeepAlive, noTokenSlowBody, 400)
 	// Our client ends of the sockets stay open; the server's must not.
-	serverFDs := func() int { return testenv.OpenFDs(t) - baseline - len(conns) }
-	bound := maxHTTPConns + 20
-	assert.Eventually(t, func() bool { return serverFDs() <= bound }, 10*time.Second, 50*time.Millisecond,
-		"the server holds %d descriptors for %d unauthenticated sockets; at most %d expected", serverFDs(), len(conns), bound)
-	t.Logf("the server holds %d descriptors with %d unauthenticated sockets open (cap %d)", serverFDs(), len(conns), maxHTTPConns)
-	// The silent ones that were let in are closed once their headers are late.
-	assert.Eventually(t, func() bool { return serverFDs() <= 20 }, 10*time.Second, 50*time.Millisecond,
-		"the server still holds %d descriptors after the header timeout", serverFDs())
-	t.Logf("the server holds %d descriptors after the header timeout", serverFDs())
+	testenv.AssertFloodBounded(t, baseline, conns, maxHTTPConns+20)
 
 	began := time.Now()
 	status, body := post(t, addr, map[string]string{"Authorization": "Bearer right-token"})

@@ -1,14 +1,11 @@
 package webui
 
 import (
-	"bufio"
-	"net"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/procsdev/procs/internal/testenv"
 )
@@ -32,40 +29,9 @@ func TestUnauthenticatedSocketsDoNotExhaustFds(t *testing.T) {
 	page := h.signedIn(t)
 	baseline := testenv.OpenFDs(t)
 
-	const perKind = 400
-	conns := make([]net.Conn, 0, 3*perKind)
-	t.Cleanup(func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	for i := range 3 * perKind {
-		conn, err := net.Dial("tcp", h.ui.Addr())
-		require.NoError(t, err)
-		conns = append(conns, conn)
-		switch i % 3 {
-		case 0:
-			_, _ = conn.Write([]byte(unauthenticatedKeepAlive))
-			_ = conn.SetReadDeadline(time.Now().Add(testDeadline))
-			if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err == nil {
-				resp.Body.Close()
-				assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-			}
-		case 1:
-			_, _ = conn.Write([]byte(unauthenticatedSlowBody))
-		}
-	}
-
-	// Our client ends of the sockets stay open; procs' ends must not.
-	serverFDs := func() int { return testenv.OpenFDs(t) - baseline - len(conns) }
-	bound := maxConns + 20
-	assert.Eventually(t, func() bool { return serverFDs() <= bound }, 10*time.Second, 50*time.Millisecond,
-		"procs holds %d descriptors for %d unauthenticated sockets; at most %d expected", serverFDs(), len(conns), bound)
-	t.Logf("procs holds %d descriptors with %d unauthenticated sockets open (cap %d)", serverFDs(), len(conns), maxConns)
-	// The silent ones that were let in are closed once their headers are late.
-	assert.Eventually(t, func() bool { return serverFDs() <= 20 }, 10*time.Second, 50*time.Millisecond,
-		"procs still holds %d descriptors after the header timeout", serverFDs())
-	t.Logf("procs holds %d descriptors after the header timeout", serverFDs())
+	conns := testenv.Flood(t, h.ui.Addr(), unauthenticatedKeepAlive, unauthenticatedSlowBody, 400)
+	// Our client ends of the sockets stay open; the server's must not.
+	testenv.AssertFloodBounded(t, baseline, conns, maxConns+20)
 
 	// The page signed in before, and one signed in now, both get answers.
 	resp := h.do(t, page, http.MethodGet, "/v1/procs", nil)
