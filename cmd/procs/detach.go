@@ -162,7 +162,7 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	case <-ctx.Done():
 		// It has started nothing before it listens: stop it, rather than
 		// leave a procs nobody waits for writing to a start-up log.
-		stopUnlistened(pid)
+		_ = osproc.Signal(pid, syscall.SIGTERM)
 		if ie := interruptedWhile(ctx, "stopped the background procs (pid %d) before it listened", pid); ie != nil {
 			_ = os.Remove(startLog)
 			return 0, ie
@@ -171,13 +171,6 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	}
 }
 
-// stopUnlistened asks the background procs pid, which has not listened
-// yet, to end.
-func stopUnlistened(pid int) {
-	if p, err := os.FindProcess(pid); err == nil {
-		_ = p.Signal(syscall.SIGTERM)
-	}
-}
 
 // startFailure is the error of a background procs that exited before it
 // listened: the last lines of its start-up log or, when it wrote none, why.
