@@ -171,7 +171,6 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 	}
 }
 
-
 // startFailure is the error of a background procs that exited before it
 // listened: the last lines of its start-up log or, when it wrote none, why.
 // A full disk takes its words with it, so an empty log is tried for a write.
