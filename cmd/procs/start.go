@@ -10,8 +10,10 @@ import (
 )
 
 func (a *app) startCommand() *cobra.Command {
-	return a.actionCommand("start", "Start stopped or failed NAME... and wait until each is ready (exit 1 if one fails)",
-		func(c *control.Client, ctx context.Context, name string, opts control.ActionOptions) (rules.Result, error) {
-			return c.Start(ctx, name, opts)
-		})
+	return a.actionCommand("start", "Start stopped or failed NAME... and wait until each is ready (exit 1 if one fails)", startAction)
+}
+
+// startAction starts one process (procs start, procs up --profile).
+func startAction(c *control.Client, ctx context.Context, name string, opts control.ActionOptions) (rules.Result, error) {
+	return c.Start(ctx, name, opts)
 }

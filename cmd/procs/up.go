@@ -286,8 +286,5 @@ func (a *app) startProfiles(cfg *config.Config, opts upOptions) error {
 	if len(names) == 0 {
 		return nil
 	}
-	start := func(c *control.Client, ctx context.Context, name string, o control.ActionOptions) (rules.Result, error) {
-		return c.Start(ctx, name, o)
-	}
-	return a.runActions(names, actionOptions{noWait: !opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}, start)
+	return a.runActions(names, actionOptions{noWait: !opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}, startAction)
 }
