@@ -237,14 +237,12 @@ func (s *spawner) engine(owner Owner) *enrolled {
 // at on a short backoff: the kernel gives no event for a group). gone
 // reports that nothing of it is left.
 func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) (gone bool) {
-	if e := s.engine(owner); e != nil && e.cgroups != nil {
-		if dir, ok := e.cgroups.dir(owner); ok {
-			// waitCgroupEmpty returns early on a change that left it populated.
-			for !gone && time.Now().Before(deadline) {
-				gone = waitCgroupEmpty(dir, time.Until(deadline))
-			}
-			return gone
+	if dir, ok := s.cgroupDir(owner); ok {
+		// waitCgroupEmpty returns early on a change that left it populated.
+		for !gone && time.Now().Before(deadline) {
+			gone = waitCgroupEmpty(dir, time.Until(deadline))
 		}
+		return gone
 	}
 	for pause := 5 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 100*time.Millisecond) {
 		// Members that exited after procs adopted them are its zombies,
