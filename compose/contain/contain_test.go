@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/procsdev/procs/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,10 +78,15 @@ func TestDaemonsSaysWhatARunLeft(t *testing.T) {
 	exit := p.Wait()
 	require.Equal(t, 0, exit.Code)
 
-	left := p.Daemons()
-	daemon := left.Describe()
-	require.NotNil(t, daemon, "the daemon is found")
-	assert.Contains(t, daemon.Command, "sleep")
+	// setsid execs sleep a moment after the shell has exited: until then
+	// the daemon's command line is setsid's.
+	var left Daemons
+	var daemon *rules.Daemon
+	require.Eventually(t, func() bool {
+		left = p.Daemons()
+		daemon = left.Describe()
+		return daemon != nil && strings.Contains(daemon.Command, "sleep")
+	}, waitLimit, 10*time.Millisecond, "the daemon is found, running sleep: %+v", daemon)
 	left.Stop(syscall.SIGTERM, time.Second)
 	p.End(time.Time{})
 	assert.Eventually(t, func() bool { return allGone([]int{daemon.PID}) }, waitLimit, 20*time.Millisecond,
