@@ -40,6 +40,10 @@ type Config struct {
 	// Warnings are problems that do not stop procs, such as a ${VAR} that
 	// is not set; procs check prints them.
 	Warnings ConfigErrors `json:"-"`
+
+	// declared are the processes as procs.yaml declares them, before each
+	// replicated one is expanded into its instances in Procs (replicas.go).
+	declared map[string]*Proc
 }
 
 // FileName is the base name of the file the config came from
@@ -101,9 +105,13 @@ type Proc struct {
 	Disabled            bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
 	Watch               *Watch            `json:"watch,omitempty" jsonschema_description:"Restart the process when files change: a list of paths or globs relative to procs.yaml, or {paths, ignore, debounce}. .git, node_modules, .procs and __pycache__ are ignored."`
 	Logs                *Logs             `json:"logs,omitempty" jsonschema_description:"How much output this process's log files keep: {maxSize, keep}, over the top-level logs:."`
+	Replicas            int               `json:"replicas,omitempty" jsonschema:"minimum=1" jsonschema_description:"Run this many instances, NAME-1 to NAME-N, each with its own run, state, log and restart policy; {{.Replica}} and ${PROCS_REPLICA} in command and env are the instance's number (from 1), and a port gives instance i port+i-1. A dependency on NAME waits for every instance. procs up --scale NAME=N and procs scale NAME=N override it."`
 
 	// Name is the key of the process in procs (not part of the format).
 	Name string `json:"-"`
+	// Replica says which instance of a replicated process this is; zero
+	// for a process without replicas (not part of the format).
+	Replica Replica `json:"-"`
 }
 
 // IsTask reports whether the process is a one-shot task.
@@ -154,6 +162,9 @@ type Dependency struct {
 	Condition Condition `json:"condition,omitempty" jsonschema:"enum=started,enum=ready,enum=completed,default=ready" jsonschema_description:"started: the process is running; ready: it is ready; completed: the task exited 0."`
 	// Restart restarts the dependent when the dependency restarts.
 	Restart bool `json:"restart,omitempty" jsonschema_description:"Restart this process whenever the dependency restarts."`
+	// Via is the replicated process this dependency was declared on, when
+	// Name is one of its instances; "" otherwise.
+	Via string `json:"-"`
 }
 
 // Dependencies is dependsOn, sorted by name.

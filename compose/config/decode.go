@@ -162,6 +162,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	p.Watch = d.watch(at("watch"), m["watch"])
 	p.Logs = d.logs(at("logs"), m["logs"])
+	p.Replicas = d.replicas(at("replicas"), m["replicas"])
 	return p
 }
 

@@ -148,6 +148,9 @@ func normalized(p *Proc) Proc {
 	n := *p
 	n.Logs = nil
 	n.Env = nonNil(n.Env)
+	// A dependency on a replicated process is one, whatever its number of
+	// instances: scaling it leaves its dependents as they are.
+	n.DependsOn = declaredDependencies(n.DependsOn)
 	if len(n.DependsOn) == 0 {
 		n.DependsOn = nil
 	}

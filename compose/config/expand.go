@@ -90,7 +90,9 @@ func (ex *expander) config(raw map[string]any) {
 			continue
 		}
 		own := ex.envFile(child(path, "envFile"), pm["envFile"], chain(globalEnv, ex.environ, global, dotEnv))
-		files := []map[string]string{ex.environ, own, global, dotEnv}
+		// ${PROCS_REPLICA} is each instance's number, which only
+		// expandReplicas knows: it becomes {{.Replica}} here.
+		files := []map[string]string{replicaNumber, ex.environ, own, global, dotEnv}
 		if env, ok := pm["env"]; ok {
 			pm["env"] = ex.value(child(path, "env"), env, chain(append([]map[string]string{globalEnv}, files...)...))
 		}
@@ -98,6 +100,10 @@ func (ex *expander) config(raw map[string]any) {
 		procs[name] = ex.value(path, pm, chain(append([]map[string]string{procEnv, globalEnv}, files...)...))
 	}
 }
+
+// replicaNumber stands in for ${PROCS_REPLICA} until each instance of a
+// replicated process is given its number (replicas.go).
+var replicaNumber = map[string]string{replicaVar: "{{.Replica}}"}
 
 // loadDotEnv reads the .env file beside procs.yaml when there is one and
 // envFile does not already name it.

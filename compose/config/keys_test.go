@@ -111,6 +111,7 @@ procs:
     recoverablePatterns: [retrying]
     onIdle: {after: 30s, send: [next], maxCycles: 1}
     profiles: [debug]
+    replicas: 1
     disabled: true
     watch: {paths: [src], ignore: ["*.tmp"], debounce: 200ms}
     interactive: true
@@ -134,8 +135,9 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	assertAllSet(t, "", reflect.ValueOf(*cfg))
 	assertAllSet(t, "ui.", reflect.ValueOf(*cfg.UI))
 	assertAllSet(t, "logs.", reflect.ValueOf(*cfg.Logs))
-	assertAllSet(t, "procs.agent.", reflect.ValueOf(*cfg.Procs["agent"]))
-	p := cfg.Procs["agent"]
+	// The process as declared: with replicas, it runs as agent-1.
+	p := cfg.Declared()["agent"]
+	assertAllSet(t, "procs.agent.", reflect.ValueOf(*p))
 	// A healthcheck has one target: the other two come from other processes.
 	check := *p.Healthcheck
 	check.Exec, check.TCP = cfg.Procs["probes"].Healthcheck.Exec, cfg.Procs["tcp"].Healthcheck.TCP

@@ -370,6 +370,8 @@ func (ld *loader) finish() (*Config, error) {
 		sortErrors(p.errs)
 		return nil, p.errs
 	}
+	cfg.declared = cfg.Procs
+	cfg.Procs = expandReplicas(cfg.declared)
 	return cfg, nil
 }
 

@@ -108,19 +108,11 @@ func (v *validator) dependencyCycles() {
 	}
 }
 
-// ports checks that no two enabled processes declare the same port.
+// ports checks that no two enabled processes, or instances of replicated
+// ones, listen on the same port, and that instances have names of their own.
 func (v *validator) ports() {
-	owner := map[int]string{}
-	for _, name := range v.cfg.Names() {
-		p := v.cfg.Procs[name]
-		if p.Port == 0 || p.Disabled {
-			continue
-		}
-		if first, taken := owner[p.Port]; taken {
-			v.p.atValue([]string{"procs", name, "port"}, "port %d is also used by %s: give each process its own port", p.Port, first)
-			continue
-		}
-		owner[p.Port] = name
+	for _, problem := range replicaProblems(v.cfg.Procs) {
+		v.p.atValue([]string{"procs", problem.name, problem.key}, "%s", problem.message)
 	}
 }
 

@@ -82,6 +82,13 @@ var brokenConfigs = []struct {
 		`7:20: procs.debug.profiles[1]: invalid profile name "my profile": use letters, digits, _, . and -, starting with a letter or digit`,
 		`7:34: procs.debug.profiles[2]: expected a string, got number 3`,
 	}},
+	{"bad_replicas", []string{
+		`4:15: procs.zero.replicas: 0 replicas: a process runs 1 instance or more (disabled: true keeps it from starting)`,
+		`7:15: procs.word.replicas: expected a number, got string "three"`,
+		`10:11: procs.worker.port: port 8002 of worker-3 is also used by api: give each process its own port`,
+		`17:15: procs.web.replicas: instance 2 of web would be named web-2, which another process is: rename one of them`,
+		`22:11: procs.top.port: top-2 would listen on port 65536, which is no port: use a lower port or fewer replicas`,
+	}},
 	{"bad_kind", []string{
 		`4:11: procs.migrate.kind: "job" is not a process kind: use service, task`,
 	}},

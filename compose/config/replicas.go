@@ -1,0 +1,276 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
+)
+
+// Replica says which instance of a replicated process a process is.
+type Replica struct {
+	// Of is the name of the replicated process; "" for a process without
+	// replicas.
+	Of string
+	// Index is the instance's number, from 1.
+	Index int
+}
+
+// replicaVar is the variable procs sets to an instance's number; in a
+// replicated process's command and env, ${PROCS_REPLICA} is expanded to it
+// as {{.Replica}} is, so a list command (no shell) gets it too.
+const replicaVar = "PROCS_REPLICA"
+
+// replicaToken is {{.Replica}}, the instance's number in a replicated
+// process's command and env. Only this token is replaced: a command may
+// hold other {{...}} text (docker --format '{{.Names}}').
+var replicaToken = lazyregexp.New(`\{\{\s*\.Replica\s*\}\}`)
+
+// ReplicaName is the name of instance i of the replicated process name.
+func ReplicaName(name string, i int) string { return name + "-" + strconv.Itoa(i) }
+
+// Group is the name a process is known by in procs.yaml: its own, or that
+// of the replicated process it is an instance of.
+func (p *Proc) Group() string {
+	if p.Replica.Of != "" {
+		return p.Replica.Of
+	}
+	return p.Name
+}
+
+// Declared returns the processes as procs.yaml declares them, before each
+// replicated one is expanded into its instances. It must not be changed.
+func (c *Config) Declared() map[string]*Proc {
+	if c.declared == nil {
+		return c.Procs
+	}
+	return c.declared
+}
+
+// Instances resolves a name given on the command line: a replicated
+// process's name is all its instances, in order; any other name is itself.
+func (c *Config) Instances(name string) []string {
+	p := c.Declared()[name]
+	if p == nil || p.Replicas == 0 || c.Procs[name] != nil {
+		return []string{name}
+	}
+	names := make([]string, 0, p.Replicas)
+	for i := 1; i <= p.Replicas; i++ {
+		names = append(names, ReplicaName(name, i))
+	}
+	return names
+}
+
+// Scaled returns a copy of c in which each process named in scale runs
+// that many instances, as procs up --scale and procs scale ask; a process
+// without replicas becomes replicated (NAME-1 to NAME-N). c is not changed.
+func (c *Config) Scaled(scale map[string]int) (*Config, error) {
+	if len(scale) == 0 {
+		return c, nil
+	}
+	declared := maps.Clone(c.Declared())
+	for _, name := range slices.Sorted(maps.Keys(scale)) {
+		p, n := declared[name], scale[name]
+		switch {
+		case p == nil:
+			return nil, &UnknownProcessError{Name: name, Known: slices.Sorted(maps.Keys(declared))}
+		case n < 1:
+			return nil, fmt.Errorf("scale %s=%d: a process runs 1 instance or more; procs stop %s stops it", name, n, name)
+		}
+		scaled := *p
+		scaled.Replicas = n
+		declared[name] = &scaled
+	}
+	if problems := replicaProblems(declared); len(problems) > 0 {
+		return nil, fmt.Errorf("scale: %s", problems[0].message)
+	}
+	next := *c
+	next.declared = declared
+	next.Procs = expandReplicas(declared)
+	return &next, nil
+}
+
+// expandReplicas returns the processes to run for declared: each process
+// with replicas is replaced by its instances, and each dependency on it by
+// one on every instance (Via naming it). declared is not changed.
+func expandReplicas(declared map[string]*Proc) map[string]*Proc {
+	out := make(map[string]*Proc, len(declared))
+	for name, p := range declared {
+		deps := expandDependencies(p.DependsOn, declared)
+		if p.Replicas == 0 {
+			out[name] = p.single(deps)
+			continue
+		}
+		for i := 1; i <= p.Replicas; i++ {
+			instance := p.instance(i, deps)
+			out[instance.Name] = instance
+		}
+	}
+	return out
+}
+
+// single is p, not replicated, with deps as its dependencies: a copy when
+// they differ or when {{.Replica}} (or ${PROCS_REPLICA}) is to be removed
+// from its command and env, since it is no instance.
+func (p *Proc) single(deps Dependencies) *Proc {
+	if len(deps) == len(p.DependsOn) && !p.hasReplicaToken() {
+		return p
+	}
+	out := p.numbered("")
+	out.DependsOn = deps
+	return out
+}
+
+// expandDependencies replaces each dependency on a replicated process by
+// one on each of its instances, with the same condition.
+func expandDependencies(deps Dependencies, declared map[string]*Proc) Dependencies {
+	var out Dependencies
+	for _, dep := range deps {
+		target := declared[dep.Name]
+		if target == nil || target.Replicas == 0 {
+			out = append(out, dep)
+			continue
+		}
+		for i := 1; i <= target.Replicas; i++ {
+			instance := dep
+			instance.Name, instance.Via = ReplicaName(dep.Name, i), dep.Name
+			out = append(out, instance)
+		}
+	}
+	return out
+}
+
+// declaredDependencies undoes expandDependencies: one entry per
+// replicated process depended on, whatever its number of instances.
+func declaredDependencies(deps Dependencies) Dependencies {
+	var out Dependencies
+	for _, dep := range deps {
+		if dep.Via == "" {
+			out = append(out, dep)
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1].Name == dep.Via {
+			continue
+		}
+		dep.Name, dep.Via = dep.Via, ""
+		out = append(out, dep)
+	}
+	return out
+}
+
+// instance is instance i of the replicated process p: its number in place
+// of {{.Replica}} in the command and env, port+i-1 for its port, and deps
+// as its dependencies. What is shared with p is never changed.
+func (p *Proc) instance(i int, deps Dependencies) *Proc {
+	inst := p.numbered(strconv.Itoa(i))
+	inst.Name = ReplicaName(p.Name, i)
+	inst.Replica = Replica{Of: p.Name, Index: i}
+	inst.Replicas = 0
+	inst.DependsOn = deps
+	if p.Port > 0 {
+		inst.Port = p.Port + i - 1
+	}
+	return inst
+}
+
+// numbered is a copy of p with number in place of {{.Replica}} in its
+// command and env.
+func (p *Proc) numbered(number string) *Proc {
+	fill := func(s string) string { return replicaToken.Regexp().ReplaceAllLiteralString(s, number) }
+	out := *p
+	out.Command = Command{Shell: fill(p.Command.Shell)}
+	if p.Command.Argv != nil {
+		out.Command.Argv = make([]string, len(p.Command.Argv))
+		for j, arg := range p.Command.Argv {
+			out.Command.Argv[j] = fill(arg)
+		}
+	}
+	if p.Env != nil {
+		out.Env = make(map[string]string, len(p.Env))
+		for k, v := range p.Env {
+			out.Env[k] = fill(v)
+		}
+	}
+	return &out
+}
+
+// hasReplicaToken reports whether p's command or env holds {{.Replica}}.
+func (p *Proc) hasReplicaToken() bool {
+	has := replicaToken.MatchString
+	return has(p.Command.Shell) || slices.ContainsFunc(p.Command.Argv, has) ||
+		slices.ContainsFunc(slices.Collect(maps.Values(p.Env)), has)
+}
+
+// replicaProblem is what is wrong with the instances of the declared
+// processes: at which process and key, and why.
+type replicaProblem struct {
+	name, key, message string
+}
+
+// replicaProblems checks what replicas add to a config: an instance's name
+// taken by another process or too long, and the ports every enabled
+// process and instance would listen on, each its own.
+func replicaProblems(declared map[string]*Proc) []replicaProblem {
+	var out []replicaProblem
+	owner := map[int]string{}
+	for _, name := range slices.Sorted(maps.Keys(declared)) {
+		p := declared[name]
+		out = append(out, instanceNameProblems(p, declared)...)
+		if p.Port == 0 || p.Disabled {
+			continue
+		}
+		for i := 1; i <= max(p.Replicas, 1); i++ {
+			port, who := p.Port+i-1, name
+			if p.Replicas > 0 {
+				who = ReplicaName(name, i)
+			}
+			if port > 65535 {
+				out = append(out, replicaProblem{name, "port", fmt.Sprintf("%s would listen on port %d, which is no port: use a lower port or fewer replicas", who, port)})
+				break
+			}
+			if first, taken := owner[port]; taken {
+				out = append(out, replicaProblem{name, "port", fmt.Sprintf("port %d%s is also used by %s: give each process its own port", port, instanceOf(who, name), first)})
+				break
+			}
+			owner[port] = who
+		}
+	}
+	return out
+}
+
+// instanceOf says, in a message, which instance took a port: "" for a
+// process without replicas.
+func instanceOf(who, name string) string {
+	if who == name {
+		return ""
+	}
+	return " of " + who
+}
+
+// instanceNameProblems checks that the instances of p have names of their own.
+func instanceNameProblems(p *Proc, declared map[string]*Proc) []replicaProblem {
+	if p.Replicas == 0 {
+		return nil
+	}
+	if last := ReplicaName(p.Name, p.Replicas); len(last) > processNameMax {
+		return []replicaProblem{{p.Name, "replicas", fmt.Sprintf("instance name %s is %d characters long: use at most %d, with a shorter process name", last, len(last), processNameMax)}}
+	}
+	for i := 1; i <= p.Replicas; i++ {
+		if other := declared[ReplicaName(p.Name, i)]; other != nil {
+			return []replicaProblem{{p.Name, "replicas", fmt.Sprintf("instance %d of %s would be named %s, which another process is: rename one of them", i, p.Name, other.Name)}}
+		}
+	}
+	return nil
+}
+
+// replicas reads the number of instances of a process: 1 or more.
+func (d *decoder) replicas(path []string, v any) int {
+	n, ok := d.integer(path, v, "a number of replicas")
+	if ok && n < 1 {
+		d.p.atValue(path, "%d replicas: a process runs 1 instance or more (disabled: true keeps it from starting)", n)
+		return 0
+	}
+	return n
+}

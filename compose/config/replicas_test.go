@@ -1,0 +1,112 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const replicasConfig = `procs:
+  worker:
+    command: echo worker {{.Replica}} of ${PROCS_REPLICA} --format '{{.Names}}'
+    port: 8000
+    env: {SHARD: "shard-{{ .Replica }}", QUEUE: jobs}
+    replicas: 3
+  argv:
+    command: [echo, "${PROCS_REPLICA}"]
+    replicas: 2
+  api:
+    command: ./api
+    dependsOn:
+      worker: {condition: started, restart: true}
+  single:
+    command: echo "[${PROCS_REPLICA}]"
+`
+
+func TestReplicasExpandIntoInstances(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(replicasConfig), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"api", "argv-1", "argv-2", "single", "worker-1", "worker-2", "worker-3"}, cfg.Names())
+	w2 := cfg.Procs["worker-2"]
+	assert.Equal(t, Replica{Of: "worker", Index: 2}, w2.Replica)
+	assert.Equal(t, "worker", w2.Group())
+	// Only {{.Replica}} is replaced; other template text is the command's own.
+	assert.Equal(t, "echo worker 2 of 2 --format '{{.Names}}'", w2.Command.Shell)
+	assert.Equal(t, map[string]string{"SHARD": "shard-2", "QUEUE": "jobs"}, w2.Env)
+	assert.Equal(t, 8001, w2.Port)
+	assert.Equal(t, 8002, cfg.Procs["worker-3"].Port)
+	assert.Equal(t, []string{"echo", "1"}, cfg.Procs["argv-1"].Command.Argv)
+	// A process without replicas is no instance: the number is empty.
+	assert.Equal(t, `echo "[]"`, cfg.Procs["single"].Command.Shell)
+	assert.Equal(t, "single", cfg.Procs["single"].Group())
+
+	// A dependency on worker is one on each instance, with its condition.
+	var deps []string
+	for _, dep := range cfg.Procs["api"].DependsOn {
+		deps = append(deps, dep.Name)
+		assert.Equal(t, ConditionStarted, dep.Condition)
+		assert.True(t, dep.Restart)
+		assert.Equal(t, "worker", dep.Via)
+	}
+	assert.Equal(t, []string{"worker-1", "worker-2", "worker-3"}, deps)
+	order, err := cfg.StartOrder()
+	require.NoError(t, err)
+	assert.Greater(t, indexOf(order, "api"), indexOf(order, "worker-3"))
+
+	assert.Equal(t, []string{"worker-1", "worker-2", "worker-3"}, cfg.Instances("worker"))
+	assert.Equal(t, []string{"api"}, cfg.Instances("api"))
+	assert.Equal(t, []string{"worker-2"}, cfg.Instances("worker-2"))
+	assert.Equal(t, 3, cfg.Declared()["worker"].Replicas)
+}
+
+func TestScaledKeepsTheOtherInstancesAndDependents(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(replicasConfig), nil)
+	require.NoError(t, err)
+
+	up, err := cfg.Scaled(map[string]int{"worker": 5})
+	require.NoError(t, err)
+	assert.Equal(t, 8004, up.Procs["worker-5"].Port)
+	diff := DiffConfigs(cfg, up)
+	assert.Equal(t, []string{"worker-4", "worker-5"}, diff.Added)
+	assert.Empty(t, diff.Changed, "neither the instances kept nor api, which depends on worker, change")
+	assert.Empty(t, diff.Dependents)
+	assert.Len(t, up.Procs["api"].DependsOn, 5)
+	assert.Equal(t, 3, cfg.Declared()["worker"].Replicas, "the config scaled is not changed")
+
+	down, err := up.Scaled(map[string]int{"worker": 2})
+	require.NoError(t, err)
+	diff = DiffConfigs(up, down)
+	assert.Equal(t, []string{"worker-3", "worker-4", "worker-5"}, diff.Removed)
+	assert.Empty(t, diff.Changed)
+
+	// A process without replicas becomes replicated: its instances replace it.
+	api, err := cfg.Scaled(map[string]int{"api": 2})
+	require.NoError(t, err)
+	diff = DiffConfigs(cfg, api)
+	assert.Equal(t, []string{"api-1", "api-2"}, diff.Added)
+	assert.Equal(t, []string{"api"}, diff.Removed)
+}
+
+func TestScaledRefusesWhatCannotRun(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(replicasConfig+`  other:
+    command: ./other
+    port: 8005
+`), nil)
+	require.NoError(t, err)
+	_, err = cfg.Scaled(map[string]int{"nope": 2})
+	assert.ErrorIs(t, err, ErrUnknownProcess)
+	_, err = cfg.Scaled(map[string]int{"worker": 0})
+	assert.EqualError(t, err, "scale worker=0: a process runs 1 instance or more; procs stop worker stops it")
+	_, err = cfg.Scaled(map[string]int{"worker": 6})
+	assert.EqualError(t, err, "scale: port 8005 of worker-6 is also used by other: give each process its own port")
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
