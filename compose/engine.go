@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +21,9 @@ type Options struct {
 	LogDir string
 	// Only starts just these processes and their dependencies (procs up NAME...).
 	Only []string
+	// Scale is the number of instances of the processes named, over their
+	// replicas: (procs up --scale); the config given to New has them.
+	Scale map[string]int
 	// Profiles are the active profiles: a process with profiles starts
 	// with procs up only when one of them is here.
 	Profiles []string
@@ -57,7 +61,13 @@ type Engine struct {
 	published atomic.Pointer[config.Config]
 	bus       *Bus
 	instance  string
-	contain   contain.Containment
+	// reconfigure lets one reload, restart from disk or scale at a time
+	// compute the next config from the last one.
+	reconfigure sync.Mutex
+	// scale is the number of instances procs up --scale and procs scale
+	// asked for, which every config loaded again keeps.
+	scale   atomic.Pointer[map[string]int]
+	contain contain.Containment
 
 	requests chan func()
 	reports  chan report
@@ -114,6 +124,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 		waiters: map[int]*waiter{}, backoffs: map[string]*time.Timer{},
 	}
 	e.useConfig(cfg)
+	e.scale.Store(&opts.Scale)
 	interactive := map[string]bool{}
 	for _, name := range order {
 		d, err := DetectionOf(cfg.Procs[name])
@@ -150,7 +161,7 @@ func wantedSet(cfg *config.Config, only, profiles []string) (map[string]bool, er
 	names := cfg.UpSet(profiles)
 	if len(only) > 0 {
 		var err error
-		if names, err = cfg.WithDependencies(only...); err != nil {
+		if names, err = cfg.WithDependencies(cfg.Resolve(only)...); err != nil {
 			return nil, err
 		}
 	}

@@ -14,16 +14,25 @@ import (
 var ErrNoReload = errors.New("this procs cannot reload its config")
 
 // Reload loads the config again (Options.Load) and applies it; see Apply.
-// A config error changes nothing and is returned as is.
-func (e *Engine) Reload(only []string) (Reconciled, error) {
+// scale, when set, changes the number of instances of those processes
+// from now on, as Scale does. A config error changes nothing and is
+// returned as is.
+func (e *Engine) Reload(only []string, scale map[string]int) (Reconciled, error) {
 	if e.opts.Load == nil {
 		return Reconciled{}, ErrNoReload
 	}
-	next, err := e.opts.Load()
+	e.reconfigure.Lock()
+	defer e.reconfigure.Unlock()
+	overrides := e.scaleWith(scale)
+	next, err := e.load(overrides)
 	if err != nil {
 		return Reconciled{}, err
 	}
-	return e.Apply(next, only)
+	rec, err := e.Apply(next, only)
+	if err == nil {
+		e.scale.Store(&overrides)
+	}
+	return rec, err
 }
 
 // Apply reconciles the running processes with next, like `docker compose
@@ -38,7 +47,7 @@ func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
 	}
 	var wanted []string
 	if len(only) > 0 {
-		if wanted, err = next.WithDependencies(only...); err != nil {
+		if wanted, err = next.WithDependencies(next.Resolve(only)...); err != nil {
 			return Reconciled{}, err
 		}
 	}
@@ -83,6 +92,11 @@ func (e *Engine) apply(next *config.Config, order, only []string, found definiti
 	}
 	for _, name := range diff.Changed {
 		e.procs[name].takeDefinition(fresh[name])
+	}
+	for _, name := range slices.Concat(diff.Unchanged, diff.Dependents) {
+		// The same definition, but perhaps depending on other instances
+		// (a replicated process it depends on was scaled).
+		e.procs[name].cfg = next.Procs[name]
 	}
 	e.useConfig(next)
 	done, err := e.life.Reconcile(next, order, diff, defs, only)

@@ -19,7 +19,9 @@ func (e *Engine) RestartMany(patterns []string, noDeps bool) (RestartPlan, error
 	var loadErr error
 	var found definitionsRead
 	if e.opts.Load != nil {
-		if onDisk, loadErr = e.opts.Load(); onDisk != nil {
+		e.reconfigure.Lock()
+		defer e.reconfigure.Unlock()
+		if onDisk, loadErr = e.load(e.scaleOverrides()); onDisk != nil {
 			found = readDefinitions(onDisk, false)
 		}
 	}

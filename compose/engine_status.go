@@ -35,6 +35,7 @@ func (e *Engine) status(ps *procState) ProcStatus {
 		Ports: slices.Clone(lp.Ports), Port: ps.cfg.Port, Since: lp.Since,
 		Restarts: lp.TotalRestarts, Reason: lp.Reason, Message: lp.Message, Line: lp.Line,
 		ExitCode: lp.ExitCode, Preset: ps.preset, Command: ps.cfg.Command.String(),
+		ReplicaOf: ps.cfg.Replica.Of, Replica: ps.cfg.Replica.Index,
 	}
 	if st.Ports == nil {
 		st.Ports = []int{}

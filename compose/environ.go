@@ -73,6 +73,9 @@ func processEnv(cfg *config.Config, p *config.Proc, presetEnv map[string]string,
 	}
 	set("PROCS_NAME", p.Name)
 	set("PROCS_RUN", strconv.Itoa(run))
+	if p.Replica.Index > 0 {
+		set("PROCS_REPLICA", strconv.Itoa(p.Replica.Index))
+	}
 	if p.Port > 0 {
 		set("PORT", strconv.Itoa(p.Port))
 	}

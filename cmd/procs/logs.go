@@ -41,6 +41,7 @@ where a new run begins, and stream "procs" marks procs' notes.`,
 			}
 			defer sess.close()
 			c, ctx := sess.client, sess.ctx
+			names = resolveInstances(ctx, c, names)
 			shown := names
 			if len(shown) == 0 {
 				// Every process: their names set the width of the prefix.

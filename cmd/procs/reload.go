@@ -17,6 +17,8 @@ import (
 // reloadOptions are the flags of `procs reload` (and of `procs up` when
 // procs already runs).
 type reloadOptions struct {
+	// scale is the number of instances procs up --scale asks for.
+	scale   map[string]int
 	wait    bool
 	timeout time.Duration
 	jsonOut *jsonOutput
@@ -62,14 +64,9 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 	defer cancel()
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
 	defer cancelTimeout()
-	answer, err := c.Reload(ctx, control.ReloadRequest{Only: only, Wait: opts.wait, Timeout: opts.timeout.String()})
+	answer, err := c.Reload(ctx, control.ReloadRequest{Only: only, Scale: opts.scale, Wait: opts.wait, Timeout: opts.timeout.String()})
 	if err != nil {
-		var apiErr *control.APIError
-		if errors.As(err, &apiErr) && apiErr.Status == 422 {
-			fmt.Fprintln(a.stderr, apiErr.Message)
-			return silentExit(exitUsage)
-		}
-		return a.clientError(err)
+		return a.reconcileError(err)
 	}
 	// The running procs may follow another file than the one this command
 	// read (started with -f Procfile, then up -f procs.yaml): say how to
@@ -82,6 +79,24 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 			filepath.Base(info.File), filepath.Base(cfg.File), relPath(cfg.File))
 		return silentExit(exitUsage)
 	}
+	return a.reportReconciled(answer, opts)
+}
+
+// reconcileError is how a reload or scale the running procs refused ends:
+// a config error (or a count that cannot run) is printed as it is, and
+// exits 2.
+func (a *app) reconcileError(err error) error {
+	var apiErr *control.APIError
+	if errors.As(err, &apiErr) && apiErr.Status == 422 {
+		fmt.Fprintln(a.stderr, apiErr.Message)
+		return silentExit(exitUsage)
+	}
+	return a.clientError(err)
+}
+
+// reportReconciled prints what a reload or scale did and exits 1 if what
+// it waited for did not come up.
+func (a *app) reportReconciled(answer control.ReloadAnswer, opts reloadOptions) error {
 	if opts.jsonOut.on() {
 		if err := opts.jsonOut.print(answer); err != nil {
 			return err

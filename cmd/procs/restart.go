@@ -97,6 +97,7 @@ func (a *app) runActions(names []string, opts actionOptions, do actionFunc) erro
 	}
 	defer sess.close()
 	c, ctx := sess.client, sess.ctx
+	names = resolveInstances(ctx, c, names)
 
 	results := make([]rules.Result, len(names))
 	errs := make([]error, len(names))

@@ -63,6 +63,7 @@ func (a *app) statuses(names []string) ([]compose.ProcStatus, error) {
 		list, err := c.List(ctx)
 		return list, a.clientError(err)
 	}
+	names = resolveInstances(ctx, c, names)
 	list := make([]compose.ProcStatus, 0, len(names))
 	for _, name := range names {
 		st, err := c.Get(ctx, name)

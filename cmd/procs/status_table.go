@@ -36,13 +36,22 @@ func (a *app) printStatusTable(list []compose.ProcStatus, width int) {
 	tw.Flush()
 }
 
-// statusRows are the cells of each process's row, LAST whole.
+// statusRows are the cells of each process's row, LAST whole. The
+// instances of a replicated process follow a row of their own for it,
+// indented under it.
 func statusRows(list []compose.ProcStatus) [][]string {
-	rows := make([][]string, len(list))
-	for i, st := range list {
-		rows[i] = []string{
-			st.Name, string(st.State), fmt.Sprint(st.Run), dashIfZero(st.PID), formatPorts(st.Ports),
-			formatUptime(st.UptimeMs), fmt.Sprint(st.Restarts), lastWord(st),
+	rows := make([][]string, 0, len(list))
+	for _, group := range replicaGroups(list) {
+		name := ""
+		if len(group) > 1 || group[0].ReplicaOf != "" {
+			rows = append(rows, groupRow(group))
+			name = "  "
+		}
+		for _, st := range group {
+			rows = append(rows, []string{
+				name + st.Name, string(st.State), fmt.Sprint(st.Run), dashIfZero(st.PID), formatPorts(st.Ports),
+				formatUptime(st.UptimeMs), fmt.Sprint(st.Restarts), lastWord(st),
+			})
 		}
 	}
 	return rows

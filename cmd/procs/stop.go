@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path"
 	"slices"
 	"sync"
 	"time"
@@ -74,8 +73,10 @@ func (a *app) stopMany(patterns []string, opts actionOptions) error {
 // an unknown process, as restart says.
 func matchStatuses(list []compose.ProcStatus, patterns []string) ([]string, error) {
 	var all, names []string
+	group := map[string]string{}
 	for _, st := range list {
 		all = append(all, st.Name)
+		group[st.Name] = st.ReplicaOf
 	}
 	if len(patterns) == 0 {
 		return all, nil
@@ -83,7 +84,7 @@ func matchStatuses(list []compose.ProcStatus, patterns []string) ([]string, erro
 	for _, pattern := range patterns {
 		found := false
 		for _, name := range all {
-			if ok, _ := path.Match(pattern, name); ok || pattern == name {
+			if config.NameMatches(pattern, name, group[name]) {
 				found = true
 				names = append(names, name)
 			}

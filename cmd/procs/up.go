@@ -32,6 +32,8 @@ type upOptions struct {
 	tui           bool
 	untilDown     bool
 	profiles      []string // --profile values; activeProfiles adds PROCS_PROFILES
+	scaleArgs     []string // --scale NAME=N values
+	scale         map[string]int
 }
 
 // untilDownFlag tells the background procs of `up -d` to stay until
@@ -64,6 +66,9 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			if opts.profiles, err = a.activeProfiles(opts.profiles); err != nil {
 				return withCode(exitUsage, err)
 			}
+			if cfg, err = opts.scaled(cfg); err != nil {
+				return withCode(exitUsage, err)
+			}
 			if opts.tui {
 				return a.upTUI(cfg, opts)
 			}
@@ -73,7 +78,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 				c, err := a.dialRunning(cfg.Dir, opts.timeout)
 				if c != nil {
 					c.Close()
-					if err := a.reconcile(cfg, names, reloadOptions{wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}); err != nil {
+					if err := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}); err != nil {
 						return err
 					}
 					return a.startProfiles(cfg, opts)
@@ -96,6 +101,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 	f.BoolVar(&opts.ui, "ui", false, "serve the web dashboard and open it in the browser (see procs ui)")
 	f.StringVar(&opts.listen, "listen", "", "serve the web dashboard on this host:port instead of 127.0.0.1 (other machines can reach it)")
 	f.StringSliceVar(&opts.profiles, "profile", nil, "also start the processes of this profile (repeat, or a comma list; PROCS_PROFILES adds more)")
+	f.StringArrayVar(&opts.scaleArgs, "scale", nil, "run N instances of NAME: NAME=N (repeat for more), over its replicas:")
 	f.BoolVar(&opts.exitOnFailure, "exit-on-failure", false, "stop everything and exit 1 at the first failure (for CI)")
 	opts.jsonOut = a.addJSONFlag(cmd, jsonLines, "with -d: print {pid, log} (with --wait, the results); when procs already runs, what it did, as JSON")
 	f.BoolVar(&opts.untilDown, untilDownFlag[2:], false, "stay until procs down, even once every process has ended (the background procs of -d)")
@@ -107,7 +113,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 // `procs down`, or until nothing runs any more.
 func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) error {
 	load := a.reloader(cfg)
-	engine, err := compose.New(cfg, compose.Options{Only: names, Profiles: opts.profiles, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
+	engine, err := compose.New(cfg, compose.Options{Only: names, Profiles: opts.profiles, Scale: opts.scale, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -140,6 +146,19 @@ func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) e
 		return withCode(exitFailure, err)
 	}
 	return a.upExit(outcome)
+}
+
+// scaled reads --scale and returns cfg with those numbers of instances.
+func (opts *upOptions) scaled(cfg *config.Config) (*config.Config, error) {
+	if len(opts.scaleArgs) == 0 {
+		return cfg, nil
+	}
+	scale, err := parseScale(opts.scaleArgs)
+	if err != nil {
+		return nil, fmt.Errorf("--scale %w", err)
+	}
+	opts.scale = scale
+	return cfg.Scaled(scale)
 }
 
 // activeProfiles are the profiles procs up starts: those of --profile and

@@ -49,6 +49,7 @@ func (a *app) waitFor(names []string, opts control.WaitOptions, jsonOut *jsonOut
 	defer sess.close()
 	// One request for every name: a connection per name met procs'
 	// connection cap with a few hundred names.
+	names = resolveInstances(sess.ctx, sess.client, names)
 	results, errs := sess.client.WaitMany(sess.ctx, names, opts)
 	return a.reportResults(results, errs, jsonOut)
 }

@@ -55,14 +55,28 @@ func (c *Config) FileName() string {
 	return filepath.Base(c.File)
 }
 
-// Names returns the process names in sorted order.
+// Names returns the process names in sorted order, the instances of a
+// replicated process by number (worker-2 before worker-10).
 func (c *Config) Names() []string {
 	names := make([]string, 0, len(c.Procs))
 	for name := range c.Procs {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(i, j int) bool { return c.before(names[i], names[j]) })
 	return names
+}
+
+// before orders process names: by name, the instances of a replicated
+// process by number.
+func (c *Config) before(x, y string) bool {
+	a, b := c.Procs[x], c.Procs[y]
+	if a == nil || b == nil || a.Group() == b.Group() && a.Replica.Index == b.Replica.Index {
+		return x < y
+	}
+	if a.Group() != b.Group() {
+		return a.Group() < b.Group()
+	}
+	return a.Replica.Index < b.Replica.Index
 }
 
 // Kind says whether a process is a long-running service or a one-shot task.

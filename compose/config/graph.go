@@ -89,7 +89,7 @@ func (c *Config) StartOrder() ([]string, error) {
 	}
 	dependents := c.DependentsGraph()
 	for len(free) > 0 {
-		sort.Strings(free)
+		sort.Slice(free, func(i, j int) bool { return c.before(free[i], free[j]) })
 		name := free[0]
 		free = free[1:]
 		order = append(order, name)

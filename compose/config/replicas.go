@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 
@@ -17,6 +18,11 @@ type Replica struct {
 	// Index is the instance's number, from 1.
 	Index int
 }
+
+// MaxReplicas is the most instances a process runs: each is a process
+// tree, a log file and a row of every view, and a typo (2000 for 20)
+// must not fork thousands of programs.
+const MaxReplicas = 256
 
 // replicaVar is the variable procs sets to an instance's number; in a
 // replicated process's command and env, ${PROCS_REPLICA} is expanded to it
@@ -63,6 +69,13 @@ func (c *Config) Instances(name string) []string {
 	return names
 }
 
+// ScaleError is a number of instances that cannot run: fewer than 1, or
+// instances whose names or ports would clash with other processes'.
+type ScaleError struct{ message string }
+
+// Error says what is wrong and what to do.
+func (e *ScaleError) Error() string { return e.message }
+
 // Scaled returns a copy of c in which each process named in scale runs
 // that many instances, as procs up --scale and procs scale ask; a process
 // without replicas becomes replicated (NAME-1 to NAME-N). c is not changed.
@@ -77,14 +90,16 @@ func (c *Config) Scaled(scale map[string]int) (*Config, error) {
 		case p == nil:
 			return nil, &UnknownProcessError{Name: name, Known: slices.Sorted(maps.Keys(declared))}
 		case n < 1:
-			return nil, fmt.Errorf("scale %s=%d: a process runs 1 instance or more; procs stop %s stops it", name, n, name)
+			return nil, &ScaleError{fmt.Sprintf("scale %s=%d: a process runs 1 instance or more; procs stop %s stops it", name, n, name)}
+		case n > MaxReplicas:
+			return nil, &ScaleError{fmt.Sprintf("scale %s=%d: a process runs at most %d instances", name, n, MaxReplicas)}
 		}
 		scaled := *p
 		scaled.Replicas = n
 		declared[name] = &scaled
 	}
 	if problems := replicaProblems(declared); len(problems) > 0 {
-		return nil, fmt.Errorf("scale: %s", problems[0].message)
+		return nil, &ScaleError{"scale: " + problems[0].message}
 	}
 	next := *c
 	next.declared = declared
@@ -115,7 +130,8 @@ func expandReplicas(declared map[string]*Proc) map[string]*Proc {
 // they differ or when {{.Replica}} (or ${PROCS_REPLICA}) is to be removed
 // from its command and env, since it is no instance.
 func (p *Proc) single(deps Dependencies) *Proc {
-	if len(deps) == len(p.DependsOn) && !p.hasReplicaToken() {
+	expanded := slices.ContainsFunc(deps, func(dep Dependency) bool { return dep.Via != "" })
+	if !expanded && !p.hasReplicaToken() {
 		return p
 	}
 	out := p.numbered("")
@@ -268,9 +284,34 @@ func instanceNameProblems(p *Proc, declared map[string]*Proc) []replicaProblem {
 // replicas reads the number of instances of a process: 1 or more.
 func (d *decoder) replicas(path []string, v any) int {
 	n, ok := d.integer(path, v, "a number of replicas")
-	if ok && n < 1 {
+	switch {
+	case ok && n < 1:
 		d.p.atValue(path, "%d replicas: a process runs 1 instance or more (disabled: true keeps it from starting)", n)
+		return 0
+	case ok && n > MaxReplicas:
+		d.p.atValue(path, "%d replicas: a process runs at most %d instances", n, MaxReplicas)
 		return 0
 	}
 	return n
+}
+
+// Resolve resolves names given on the command line (see Instances), in
+// their order.
+func (c *Config) Resolve(names []string) []string {
+	var out []string
+	for _, name := range names {
+		out = append(out, c.Instances(name)...)
+	}
+	return out
+}
+
+// NameMatches reports whether a name or glob given on the command line
+// names the process called name, an instance of group ("" when it is
+// none): its own name, a glob matching it, or the replicated process's name.
+func NameMatches(pattern, name, group string) bool {
+	if pattern == name || (group != "" && pattern == group) {
+		return true
+	}
+	ok, _ := path.Match(pattern, name)
+	return ok
 }

@@ -22,12 +22,19 @@ const replicasConfig = `procs:
       worker: {condition: started, restart: true}
   single:
     command: echo "[${PROCS_REPLICA}]"
+  one:
+    command: ./one
+    replicas: 1
+  web:
+    command: ./web
+    dependsOn: [one]
 `
 
 func TestReplicasExpandIntoInstances(t *testing.T) {
 	cfg, err := Parse("procs.yaml", []byte(replicasConfig), nil)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"api", "argv-1", "argv-2", "single", "worker-1", "worker-2", "worker-3"}, cfg.Names())
+	assert.Equal(t, []string{"api", "argv-1", "argv-2", "one-1", "single", "web", "worker-1", "worker-2", "worker-3"}, cfg.Names())
+	assert.Equal(t, "one-1", cfg.Procs["web"].DependsOn[0].Name, "one instance is an instance too")
 	w2 := cfg.Procs["worker-2"]
 	assert.Equal(t, Replica{Of: "worker", Index: 2}, w2.Replica)
 	assert.Equal(t, "worker", w2.Group())
@@ -74,6 +81,13 @@ func TestScaledKeepsTheOtherInstancesAndDependents(t *testing.T) {
 	assert.Len(t, up.Procs["api"].DependsOn, 5)
 	assert.Equal(t, 3, cfg.Declared()["worker"].Replicas, "the config scaled is not changed")
 
+	many, err := cfg.Scaled(map[string]int{"worker": 12})
+	require.NoError(t, err)
+	order, err := many.StartOrder()
+	require.NoError(t, err)
+	assert.Less(t, indexOf(order, "worker-2"), indexOf(order, "worker-10"), "instances go by number")
+	assert.Less(t, indexOf(many.Names(), "worker-9"), indexOf(many.Names(), "worker-10"))
+
 	down, err := up.Scaled(map[string]int{"worker": 2})
 	require.NoError(t, err)
 	diff = DiffConfigs(up, down)
@@ -98,6 +112,8 @@ func TestScaledRefusesWhatCannotRun(t *testing.T) {
 	assert.ErrorIs(t, err, ErrUnknownProcess)
 	_, err = cfg.Scaled(map[string]int{"worker": 0})
 	assert.EqualError(t, err, "scale worker=0: a process runs 1 instance or more; procs stop worker stops it")
+	_, err = cfg.Scaled(map[string]int{"worker": MaxReplicas + 1})
+	assert.EqualError(t, err, "scale worker=257: a process runs at most 256 instances")
 	_, err = cfg.Scaled(map[string]int{"worker": 6})
 	assert.EqualError(t, err, "scale: port 8005 of worker-6 is also used by other: give each process its own port")
 }

@@ -33,8 +33,11 @@ type Engine interface {
 	Restart(name string) (int, error)
 	// RestartMany restarts the processes matching patterns in dependency order.
 	RestartMany(patterns []string, noDeps bool) (wire.RestartPlan, error)
-	// Reload reads the config again and applies it.
-	Reload(only []string) (wire.Reconciled, error)
+	// Reload reads the config again and applies it, with the number of
+	// instances scale gives the processes it names from now on.
+	Reload(only []string, scale map[string]int) (wire.Reconciled, error)
+	// Scale changes the number of instances of processes and reconciles.
+	Scale(scale map[string]int) (wire.Reconciled, error)
 	// Down stops every process and ends the run.
 	Down() error
 

@@ -96,6 +96,7 @@ func writeSSE(buf *bytes.Buffer, ev wire.Event) {
 }
 
 // procFilter reads proc=a,b (repeatable), answering 404 for unknown names.
+// A replicated process's name stands for all its instances.
 func (s *Server) procFilter(w http.ResponseWriter, r *http.Request) ([]string, bool) {
 	var names []string
 	if name := r.PathValue("name"); name != "" {
@@ -108,9 +109,11 @@ func (s *Server) procFilter(w http.ResponseWriter, r *http.Request) ([]string, b
 			}
 		}
 	}
+	cfg := s.engine.Config()
+	names = cfg.Resolve(names)
 	for _, name := range names {
-		if _, ok := s.engine.Config().Procs[name]; !ok {
-			writeEngineError(w, &wire.UnknownProcessError{Name: name, Known: s.engine.Config().Names()})
+		if _, ok := cfg.Procs[name]; !ok {
+			writeEngineError(w, &wire.UnknownProcessError{Name: name, Known: cfg.Names()})
 			return nil, false
 		}
 	}

@@ -17,6 +17,9 @@ import (
 type ReloadRequest struct {
 	// Only also starts these processes and their dependencies.
 	Only []string `json:"only,omitempty"`
+	// Scale is the number of instances of the processes named, from now
+	// on (procs up --scale NAME=N).
+	Scale map[string]int `json:"scale,omitempty"`
 	// Wait waits for what changed to be ready.
 	Wait bool `json:"wait,omitempty"`
 	// Timeout bounds the wait (default 60s).
@@ -63,10 +66,18 @@ func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec, err := s.engine.Reload(req.Only)
+	rec, err := s.engine.Reload(req.Only, req.Scale)
+	s.writeReconciled(w, r, rec, err, req.Wait, timeout)
+}
+
+// writeReconciled answers a reload or scale: what it did and, when wait,
+// the results of what it started. A config error (or a count that cannot
+// run) is answered with 422 and the errors, one a line.
+func (s *Server) writeReconciled(w http.ResponseWriter, r *http.Request, rec wire.Reconciled, err error, wait bool, timeout time.Duration) {
 	var cfgErrs config.ConfigErrors
+	var scaleErr *config.ScaleError
 	switch {
-	case errors.As(err, &cfgErrs):
+	case errors.As(err, &cfgErrs), errors.As(err, &scaleErr):
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
 		return
 	case err != nil:
@@ -74,7 +85,7 @@ func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answer := ReloadAnswer{Reconciled: rec, Results: []rules.Result{}}
-	if req.Wait {
+	if wait {
 		answer.Results = s.waitTargets(r.Context(), rec.Waits, timeout)
 	}
 	writeJSON(w, http.StatusOK, answer)

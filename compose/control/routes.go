@@ -27,6 +27,7 @@ func (s *Server) routeTable() []route {
 		{"GET /v1/events", s.handleEvents},
 		{"POST /v1/down", s.handleDown},
 		{"POST /v1/reload", s.handleReload},
+		{"POST /v1/scale", s.handleScale},
 		{"POST /v1/restart", s.handleRestartMany},
 		{"GET /v1/procs/{name}/attach", s.handleAttach},
 		{"GET /v1/procs/{name}/screen", s.handleScreen},

@@ -53,6 +53,13 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 		}
 	}
 	m.useConfig(next, order)
+	for _, name := range slices.Concat(diff.Unchanged, diff.Dependents) {
+		// The same definition, but perhaps depending on other instances
+		// (a replicated process it depends on was scaled): they are waited for.
+		if ps := m.procs[name]; ps != nil {
+			ps.Cfg = next.Procs[name]
+		}
+	}
 	for _, name := range diff.Added {
 		def := defs[name]
 		if old := m.procs[name]; old != nil {

@@ -3,9 +3,9 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -89,7 +89,7 @@ func (m *Machine) Match(patterns []string) ([]string, error) {
 	for _, pattern := range patterns {
 		found := false
 		for _, name := range m.order {
-			if ok, _ := path.Match(pattern, name); ok || pattern == name {
+			if config.NameMatches(pattern, name, m.procs[name].Cfg.Replica.Of) {
 				found = true
 				if !slices.Contains(names, name) {
 					names = append(names, name)

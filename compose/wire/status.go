@@ -28,6 +28,10 @@ type ProcStatus struct {
 	Preset    string       `json:"preset,omitempty"`
 	Command   string       `json:"command"`
 	DependsOn []string     `json:"dependsOn,omitempty"`
+	// ReplicaOf is the replicated process this is an instance of, and
+	// Replica its number (from 1); both empty for a process without replicas.
+	ReplicaOf string `json:"replicaOf,omitempty"`
+	Replica   int    `json:"replica,omitempty"`
 	// Recoverable marks a failed state the program retries by itself.
 	Recoverable bool `json:"recoverable,omitempty"`
 	// Interactive marks a process classified by its screen (agent, shell, REPL).

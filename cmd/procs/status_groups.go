@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/rules"
+)
+
+// replicaGroups splits list into the rows procs status shows together: a
+// process alone, or every instance of a replicated process, gathered where
+// its first instance is.
+func replicaGroups(list []compose.ProcStatus) [][]compose.ProcStatus {
+	var groups [][]compose.ProcStatus
+	at := map[string]int{}
+	for _, st := range list {
+		if st.ReplicaOf == "" {
+			groups = append(groups, []compose.ProcStatus{st})
+			continue
+		}
+		i, seen := at[st.ReplicaOf]
+		if !seen {
+			i = len(groups)
+			at[st.ReplicaOf] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], st)
+	}
+	return groups
+}
+
+// groupRow is the row of a replicated process above its instances: how
+// many are in which state, and their ports.
+func groupRow(group []compose.ProcStatus) []string {
+	var ports []int
+	restarts := 0
+	for _, st := range group {
+		ports = append(ports, st.Ports...)
+		restarts += st.Restarts
+	}
+	slices.Sort(ports)
+	return []string{
+		group[0].ReplicaOf, replicaStates(group), "", "", formatPorts(ports), "", fmt.Sprint(restarts),
+		fmt.Sprintf("%d replicas", len(group)),
+	}
+}
+
+// replicaStates says in which states the instances are: "ready" when all
+// are, else each state with its count, such as "2 ready, 1 failed".
+func replicaStates(group []compose.ProcStatus) string {
+	count := map[rules.State]int{}
+	var order []rules.State
+	for _, st := range group {
+		if count[st.State] == 0 {
+			order = append(order, st.State)
+		}
+		count[st.State]++
+	}
+	if len(order) == 1 {
+		return string(order[0])
+	}
+	parts := make([]string, len(order))
+	for i, state := range order {
+		parts[i] = fmt.Sprintf("%d %s", count[state], state)
+	}
+	return strings.Join(parts, ", ")
+}
