@@ -29,6 +29,8 @@ type Process struct {
 	Command     string       `json:"command" jsonschema:"the command line"`
 	DependsOn   []string     `json:"dependsOn,omitempty" jsonschema:"the processes it waits for"`
 	Interactive bool         `json:"interactive,omitempty" jsonschema:"an agent CLI, shell or REPL, classified by its screen: it takes input (send_input) only when ready, awaiting-input or awaiting-permission"`
+	ReplicaOf   string       `json:"replicaOf,omitempty" jsonschema:"the process of procs.yaml this is an instance of (replicas: N runs NAME-1 to NAME-N)"`
+	Replica     int          `json:"replica,omitempty" jsonschema:"this instance's number, from 1"`
 }
 
 // processOf converts the control API's status.
@@ -42,6 +44,7 @@ func processOf(st wire.ProcStatus) Process {
 		Ports: ports, Port: st.Port, Restarts: st.Restarts, Reason: st.Reason,
 		Message: st.Message, UptimeMs: st.UptimeMs, ExitCode: st.ExitCode,
 		Command: st.Command, DependsOn: st.DependsOn, Interactive: st.Interactive,
+		ReplicaOf: st.ReplicaOf, Replica: st.Replica,
 	}
 }
 

@@ -342,3 +342,21 @@ procs:
 	assert.True(t, sent.Sent)
 	c.waitReady(t, "shell")
 }
+
+func TestListProcessesNamesEachReplicaAndItsProcess(t *testing.T) {
+	c := project(t, `
+procs:
+  worker:
+    command: echo ready; sleep 300
+    readyPatterns: [ready]
+    replicas: 2
+`)
+	c.waitReady(t, "worker-1", "worker-2")
+	list := succeed[ProcessList](t, c, "list_processes", nil)
+	require.Len(t, list.Processes, 2)
+	for i, p := range list.Processes {
+		assert.Equal(t, fmt.Sprintf("worker-%d", i+1), p.Name)
+		assert.Equal(t, "worker", p.ReplicaOf)
+		assert.Equal(t, i+1, p.Replica)
+	}
+}
