@@ -43,8 +43,16 @@ func groupRow(group []compose.ProcStatus) []string {
 	slices.Sort(ports)
 	return []string{
 		group[0].ReplicaOf, replicaStates(group), "", "", formatPorts(ports), "", fmt.Sprint(restarts),
-		fmt.Sprintf("%d replicas", len(group)),
+		replicaCount(len(group)),
 	}
+}
+
+// replicaCount says how many instances a replicated process runs.
+func replicaCount(n int) string {
+	if n == 1 {
+		return "1 replica"
+	}
+	return fmt.Sprintf("%d replicas", n)
 }
 
 // replicaStates says in which states the instances are: "ready" when all
