@@ -23,8 +23,7 @@ func (e *Engine) Reload(only []string, scale map[string]int) (Reconciled, error)
 	}
 	e.reconfigure.Lock()
 	defer e.reconfigure.Unlock()
-	overrides := e.scaleWith(scale)
-	next, err := e.load(overrides)
+	next, overrides, err := e.load(e.scaleWith(scale))
 	if err != nil {
 		return Reconciled{}, err
 	}

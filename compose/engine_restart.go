@@ -21,7 +21,7 @@ func (e *Engine) RestartMany(patterns []string, noDeps bool) (RestartPlan, error
 	if e.opts.Load != nil {
 		e.reconfigure.Lock()
 		defer e.reconfigure.Unlock()
-		if onDisk, loadErr = e.load(e.scaleOverrides()); onDisk != nil {
+		if onDisk, _, loadErr = e.load(e.scaleOverrides()); onDisk != nil {
 			found = readDefinitions(onDisk, false)
 		}
 	}

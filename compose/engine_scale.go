@@ -25,17 +25,19 @@ func (e *Engine) Scale(scale map[string]int) (Reconciled, error) {
 	return rec, err
 }
 
-// load reads the config again from disk with the instances scale asks for;
-// a process no longer in the file is no longer scaled.
-func (e *Engine) load(scale map[string]int) (*config.Config, error) {
+// load reads the config again from disk with the instances scale asks for,
+// and says which counts it kept: a process no longer in the file is no
+// longer scaled.
+func (e *Engine) load(scale map[string]int) (*config.Config, map[string]int, error) {
 	cfg, err := e.opts.Load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	declared := cfg.Declared()
 	kept := maps.Clone(scale)
 	maps.DeleteFunc(kept, func(name string, _ int) bool { return declared[name] == nil })
-	return cfg.Scaled(kept)
+	cfg, err = cfg.Scaled(kept)
+	return cfg, kept, err
 }
 
 // scaleOverrides is the number of instances asked for so far, by process.
