@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +39,9 @@ var waitStates = []rules.State{
 // names, here rather than in each command's file, so the list is one.
 func (a *app) addCompletions(root *cobra.Command) {
 	for _, cmd := range root.Commands() {
+		if cmd.Name() == "scale" {
+			cmd.ValidArgsFunction = a.completeScale
+		}
 		spec, ok := nameArgs[cmd.Name()]
 		if !ok {
 			continue
@@ -86,12 +90,34 @@ func (a *app) runningNames(ptyOnly bool) (names []cobra.Completion, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	for _, st := range list {
-		if !ptyOnly || st.PTY {
-			names = append(names, cobra.CompletionWithDesc(st.Name, string(st.State)))
+	for _, group := range replicaGroups(list) {
+		if group[0].ReplicaOf != "" && (!ptyOnly || group[0].PTY) {
+			names = append(names, cobra.CompletionWithDesc(group[0].ReplicaOf, replicaCount(len(group))))
+		}
+		for _, st := range group {
+			if !ptyOnly || st.PTY {
+				names = append(names, cobra.CompletionWithDesc(st.Name, string(st.State)))
+			}
 		}
 	}
 	return names, true
+}
+
+// completeScale completes procs scale's NAME= with the processes of the
+// config file, replicated or not.
+func (a *app) completeScale(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, name := range slices.Sorted(maps.Keys(cfg.Declared())) {
+		given := slices.ContainsFunc(args, func(arg string) bool { return strings.HasPrefix(arg, name+"=") })
+		if strings.HasPrefix(name+"=", toComplete) && !given {
+			out = append(out, name+"=")
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 // configNames lists the processes of the config file, nothing when it
@@ -101,7 +127,13 @@ func (a *app) configNames() []cobra.Completion {
 	if err != nil {
 		return nil
 	}
-	return cfg.Names()
+	names := cfg.Names()
+	for _, name := range slices.Sorted(maps.Keys(cfg.Declared())) {
+		if cfg.Procs[name] == nil {
+			names = append(names, name) // a replicated process: all its instances
+		}
+	}
+	return names
 }
 
 // completeStates completes wait --for, a comma-separated list: the states
