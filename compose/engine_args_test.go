@@ -97,7 +97,9 @@ func TestStartArgsRefusesToJoinARunGoing(t *testing.T) {
 	te := startEngine(t, argsProject, Options{NoWatchdog: true})
 	run, err := te.StartArgs("slow", map[string]string{"label": "first"})
 	require.NoError(t, err)
-	te.waitFor("slow starting", func(ev Event) bool { return ev.Proc == "slow" && ev.Run == run && ev.Type == EventState && ev.To == rules.StateStarting })
+	te.waitFor("slow starting", func(ev Event) bool {
+		return ev.Proc == "slow" && ev.Run == run && ev.Type == EventState && ev.To == rules.StateStarting
+	})
 
 	_, err = te.StartArgs("slow", map[string]string{"label": "second"})
 	var busy *TaskBusyError
