@@ -51,18 +51,18 @@ func (e *Engine) startArgs(name string, values map[string]string) (int, error) {
 		return 0, err
 	}
 	going := runGoing(ps)
-	switch {
-	case going && values != nil:
-		return 0, &TaskBusyError{Name: name, Run: max(ps.life.Run, 1), State: ps.life.State}
-	case going || !ps.cfg.HasArgs():
-		return e.life.Start(name)
+	if going && values == nil {
+		return e.life.Start(name) // joins it
 	}
 	bound, err := ps.cfg.BindArgs(values)
-	if err != nil {
+	switch {
+	case err != nil:
 		return 0, err
+	case going:
+		return 0, &TaskBusyError{Name: name, Run: max(ps.life.Run, 1), State: ps.life.State}
 	}
 	run, err := e.life.Start(name)
-	if err == nil {
+	if err == nil && ps.cfg.HasArgs() {
 		ps.nextArgs = &runArgs{run: run, bound: bound}
 	}
 	return run, err
@@ -83,11 +83,7 @@ func argsOf(ps *procState, run int) (config.BoundArgs, error) {
 	if asked != nil && asked.run == run {
 		return asked.bound, nil
 	}
-	bound, err := ps.cfg.BindArgs(nil)
-	if err != nil {
-		return bound, fmt.Errorf("%w: run it with procs run %s --arg NAME=VALUE", err, ps.cfg.Name)
-	}
-	return bound, nil
+	return ps.cfg.BindArgs(nil)
 }
 
 // forgetArgs drops the arguments of a run that will not start: the task

@@ -81,10 +81,15 @@ func TestStartArgsGivesOneRunItsArguments(t *testing.T) {
 	assert.Equal(t, run, st.Run)
 	assert.Equal(t, rules.StateCompleted, st.State)
 
+	// So are arguments to a process that takes none.
+	_, err = te.StartArgs("keep", map[string]string{"x": "1"})
+	require.ErrorAs(t, err, &argErr)
+	assert.Equal(t, []string{"keep takes no arguments (got x)"}, argErr.Problems)
+
 	// A required argument without a value is refused the same way.
 	_, err = te.Start("deploy")
 	require.ErrorAs(t, err, &argErr)
-	assert.Equal(t, []string{"missing required argument target (string): give target=VALUE"}, argErr.Problems)
+	assert.Equal(t, []string{"missing required argument target (string): give it a value, e.g. procs run deploy --arg target=VALUE"}, argErr.Problems)
 	run, err = te.StartArgs("deploy", map[string]string{"target": "staging"})
 	require.NoError(t, err)
 	assert.Contains(t, te.runEnded("deploy", run).Logs, "deploying staging")

@@ -69,7 +69,7 @@ func (p *Proc) BindArgs(values map[string]string) (BoundArgs, error) {
 		case a.Default != nil:
 			bound.values[a.Name] = formatArgValue(a.Default)
 		case a.Required:
-			problems = append(problems, fmt.Sprintf("missing required argument %s (%s): give %s=VALUE", a.Name, a.TypeOrString(), a.Name))
+			problems = append(problems, fmt.Sprintf("missing required argument %s (%s): give it a value, e.g. procs run %s --arg %s=VALUE", a.Name, a.TypeOrString(), p.Name, a.Name))
 		default:
 			bound.values[a.Name] = ""
 		}

@@ -129,7 +129,7 @@ func TestBindArgs(t *testing.T) {
 		{"values of every type, as written or canonical", map[string]string{"filter": "", "count": " 007", "ratio": "0.50", "race": "1", "pkg": "./cmd"},
 			map[string]string{"filter": "", "pkg": "./cmd", "count": "7", "ratio": "0.5", "race": "true"}, nil},
 		{"missing required", map[string]string{"count": "2"}, nil,
-			[]string{"missing required argument filter (string): give filter=VALUE"}},
+			[]string{"missing required argument filter (string): give it a value, e.g. procs run test --arg filter=VALUE"}},
 		{"wrong types", map[string]string{"filter": "x", "count": "abc", "ratio": "NaN", "race": "maybe"}, nil, []string{
 			`argument count must be an integer, got "abc"`,
 			`argument ratio must be a number, got "NaN"`,
