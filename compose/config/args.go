@@ -257,6 +257,7 @@ func (d *decoder) argRefs(path []string, p *Proc) {
 		if p.Command.Shell == "" {
 			at = index(path, part.index)
 		}
+		d.braceExpansions(at, p)
 		for _, ref := range argRefsIn(part.text) {
 			switch {
 			case len(declared) == 0:
@@ -316,4 +317,36 @@ func (d *decoder) atOffset(path []string, text string, offset int, format string
 		}
 	}
 	d.p.errs = append(d.p.errs, e)
+}
+
+// braceExpansions refuses ${NAME} in the command text at path when NAME is
+// an argument's variable: procs expands ${...} when it loads procs.yaml,
+// from the environment it runs in, so the run would never see the
+// argument there. Only text written on one line can be checked (a block
+// scalar's is not kept).
+func (d *decoder) braceExpansions(path []string, p *Proc) {
+	o := d.origin(path)
+	if o == nil || o.raw == "" {
+		return
+	}
+	for _, a := range p.Args {
+		for i := strings.Index(o.raw, "${"+a.EnvName()); i >= 0; i = nextIndex(o.raw, "${"+a.EnvName(), i) {
+			end := i + 2 + len(a.EnvName())
+			if (i > 0 && o.raw[i-1] == '$') || end >= len(o.raw) || !strings.ContainsRune("}:-", rune(o.raw[end])) {
+				continue // $${NAME} is the shell's; ${NAMES} is another variable
+			}
+			d.p.atValue(path, "${%s} is expanded by procs when it loads procs.yaml, not by the run: the argument %s is not in it; write \"$%s\" or {{args.%s}}",
+				a.EnvName(), a.Name, a.EnvName(), a.Name)
+			break
+		}
+	}
+}
+
+// nextIndex is the index of sub in s after the one at i, or -1.
+func nextIndex(s, sub string, i int) int {
+	j := strings.Index(s[i+1:], sub)
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }

@@ -61,6 +61,7 @@ var brokenArgs = []struct {
 		`5:62: procs.test.command: {{ args.filter }} is inside quotes: write it bare, procs quotes the value itself (inside double quotes the shell would still expand $( ) in it)`,
 		`10:36: procs.lint.command[2]: {{args.path}} names argument "path", but lint declares no args: add args: [{name: path}] (and kind: task)`,
 		`13:23: procs.script.command[2]: {{args.msg}} is inside quotes: write it bare, procs quotes the value itself (inside double quotes the shell would still expand $( ) in it)`,
+		`18:14: procs.shell.command: ${WHO} is expanded by procs when it loads procs.yaml, not by the run: the argument who is not in it; write "$WHO" or {{args.who}}`,
 	}},
 	{"required_started", []string{
 		`7:19: procs.deploy.args[0].required: procs up would start deploy without arguments, and target is required: add disabled: true to deploy (procs run still runs it), or give target a default instead`,
