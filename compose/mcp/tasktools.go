@@ -31,7 +31,7 @@ type TaskResult struct {
 	ExitCode   *int        `json:"exitCode,omitempty" jsonschema:"the exit code of the run, once it has ended (absent while it still runs, or when it was never started)"`
 	State      rules.State `json:"state" jsonschema:"completed (exit 0), failed (another exit code, or an error line), stopped, or starting when it still runs"`
 	Run        int         `json:"run" jsonschema:"the run this result is about: each call starts a new one"`
-	DurationMs int64       `json:"durationMs" jsonschema:"how long the run took, in milliseconds"`
+	DurationMs int64       `json:"durationMs" jsonschema:"how long the call took, from the start request to the end of the run (its dependencies' start included), in milliseconds"`
 	Message    string      `json:"message" jsonschema:"how it ended: the exit code and the last error line, or why it did not start"`
 	Logs       []string    `json:"logs" jsonschema:"the last lines of output of this run (up to 10); get_logs reads more"`
 }
@@ -110,6 +110,7 @@ func (s *Server) runTaskTool(task *config.Proc) sdk.ToolHandlerFor[map[string]js
 		defer c.Close()
 		ctx, cancel := context.WithTimeout(ctx, taskToolTimeout+requestSlack)
 		defer cancel()
+		began := time.Now()
 		started, err := c.Start(ctx, name, control.ActionOptions{NoWait: true, Args: args})
 		if err != nil {
 			return nil, TaskResult{}, s.taskFailure(c, err, name)
@@ -119,6 +120,8 @@ func (s *Server) runTaskTool(task *config.Proc) sdk.ToolHandlerFor[map[string]js
 			return nil, TaskResult{}, s.failure(c, err, name)
 		}
 		out := taskResultOf(res)
+		// The wait's own duration starts when the run may be over already.
+		out.DurationMs = time.Since(began).Milliseconds()
 		if st, err := c.Get(ctx, name); err == nil && st.Run == res.Run && st.PID == 0 {
 			out.ExitCode = st.ExitCode
 		}
@@ -186,11 +189,21 @@ func taskText(res TaskResult, reason rules.Reason) *sdk.CallToolResult {
 		}
 	}
 	if !res.Success {
-		next := nextStep(res.State, reason)
-		if !res.State.Terminal() && res.State != rules.StateBackoff {
-			next = "it still runs: call wait_for_ready with for: [completed, failed] to wait more, get_logs to read it, or stop_process to stop it."
-		}
-		b.WriteString("Next: " + next)
+		b.WriteString("Next: " + taskNextStep(res, reason))
 	}
 	return &sdk.CallToolResult{IsError: !res.Success, Content: []sdk.Content{&sdk.TextContent{Text: strings.TrimSuffix(b.String(), "\n")}}}
+}
+
+// taskNextStep says what a model should do about a run of a task that did
+// not complete.
+func taskNextStep(res TaskResult, reason rules.Reason) string {
+	switch {
+	case reason == reasonProcsStopped || reason == rules.ReasonStart || res.State == rules.StateBlocked:
+		return nextStep(res.State, reason)
+	case res.State == rules.StateFailed || res.State == rules.StateBackoff:
+		return fmt.Sprintf("read the lines above (get_logs for more), fix the cause, then call %s%s again.", taskToolPrefix, res.Name)
+	case res.State == rules.StateStopped || res.State == rules.StateStopping:
+		return fmt.Sprintf("it was stopped before it ended; call %s%s again to run it.", taskToolPrefix, res.Name)
+	}
+	return "it still runs: call wait_for_ready with for: [completed, failed] to wait more, get_logs to read it, or stop_process to stop it."
 }

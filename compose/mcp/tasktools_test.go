@@ -123,6 +123,7 @@ func TestTaskToolRuns(t *testing.T) {
 	assert.Equal(t, 3, *out.ExitCode)
 	assert.Contains(t, msg, "exit code 3")
 	assert.Contains(t, msg, "  | FAIL TestX")
+	assert.Contains(t, msg, "Next: read the lines above (get_logs for more), fix the cause, then call run_test again.")
 
 	built := succeed[TaskResult](t, c, "run_build", nil)
 	assert.Equal(t, []string{"built"}, built.Logs)
