@@ -65,6 +65,7 @@ func (e *Engine) carryOut(effect lifecycle.Effect) {
 		})
 		if ps := e.procs[ef.Name]; ps != nil {
 			e.idleOnState(ps, ef.From)
+			forgetArgs(ps, ef.To)
 		}
 	case lifecycle.Info:
 		e.publishInfo(ef.Name, ef.Run, ef.Reason, ef.Message)

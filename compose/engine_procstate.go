@@ -23,6 +23,8 @@ type procState struct {
 	pty bool
 	// idle is the onIdle state; nil without onIdle.
 	idle *idleState
+	// nextArgs are the arguments a start request gave the run to come.
+	nextArgs *runArgs
 	// screen is the last rows of a PTY run's screen, as of its last verdict:
 	// a result shows them, where a TUI's log lines are a jumble of redraws.
 	screen []string

@@ -12,13 +12,9 @@ import (
 
 // Start starts a stopped, failed or completed process (and lets a blocked
 // one wait for its dependencies again). It returns the run to wait for.
+// A task with args runs with their defaults (see StartArgs).
 func (e *Engine) Start(name string) (int, error) {
-	var run int
-	var err error
-	if doErr := e.do(func() { run, err = e.life.Start(name) }); doErr != nil {
-		return 0, doErr
-	}
-	return run, apiError(err)
+	return e.StartArgs(name, nil)
 }
 
 // Stop stops a process; it is not restarted by its policy.

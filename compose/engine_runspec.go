@@ -19,9 +19,13 @@ func (e *Engine) runSpec(ps *procState, run int) (runSpec, error) {
 	if err != nil {
 		return runSpec{}, err
 	}
+	args, err := argsOf(ps, run)
+	if err != nil {
+		return runSpec{}, err
+	}
 	spec := runSpec{
 		name: p.Name, run: run, proc: p, detect: ps.detect,
-		argv: p.Command.Args(), environ: e.environOf(ps, run), dir: p.Cwd,
+		argv: args.Command(p.Command).Args(), environ: environWithArgs(e.environOf(ps, run), args), dir: p.Cwd,
 		signal: sig, timeout: p.Shutdown.Timeout.D(),
 		owner: contain.Owner{Instance: e.instance, Name: p.Name, Run: run},
 	}

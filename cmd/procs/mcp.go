@@ -37,7 +37,10 @@ func (a *app) mcpCommand() *cobra.Command {
 server for AI coding agents: tools to list, restart (waiting until ready),
 start, stop and wait for processes, read their logs, send them input, and
 start or stop the whole project; each process's log and the resolved config
-as resources.
+as resources. Each task of procs.yaml is a tool too, run_NAME, whose input
+schema is the task's args: calling it runs the task and returns its exit
+code and last lines (the tools are those of the config when procs mcp
+starts).
 
 By default it speaks MCP on stdin/stdout, for clients that spawn it
 (claude mcp add procs -- procs mcp). --http ADDR serves streamable HTTP at
@@ -66,7 +69,8 @@ func (a *app) serveMCP(opts mcpOptions) error {
 		}
 	}
 	dir := a.projectDir()
-	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: a.processNames(dir)})
+	names, tasks := a.processNames(dir)
+	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: names, Tasks: tasks})
 	defer server.Close()
 	ctx, stop := signalContext()
 	defer stop()
@@ -144,13 +148,20 @@ func (a *app) mcpStarter(dir string) func(ctx context.Context) error {
 }
 
 // processNames lists the processes of dir's config, for the log resources
-// procs mcp lists; none when the config does not load (the tools say why).
-func (a *app) processNames(dir string) []string {
+// procs mcp lists, and its tasks, each a tool; none when the config does
+// not load (the tools say why).
+func (a *app) processNames(dir string) ([]string, []*config.Proc) {
 	cfg, err := config.Load(config.LoadOptions{File: a.file, Dir: dir, Environ: a.environ, Set: a.set})
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	return cfg.Names()
+	var tasks []*config.Proc
+	for _, name := range cfg.Names() {
+		if p := cfg.Procs[name]; p.IsTask() {
+			tasks = append(tasks, p)
+		}
+	}
+	return cfg.Names(), tasks
 }
 
 // configJSON returns the resolved config of dir as `procs config --json`

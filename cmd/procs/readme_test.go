@@ -122,6 +122,7 @@ func schemaReference(t *testing.T) string {
 	for _, def := range []string{"Healthcheck", "Shutdown", "AutoRespond", "OnIdle"} {
 		writeKeys(&b, "`"+lowerFirst(def)+"`", root.Defs[def], order[def], def)
 	}
+	writeKeys(&b, "`args` (each entry; a task's)", root.Defs["Arg"], order["Arg"], "Arg")
 	writeKeys(&b, "`ui` (top level)", root.Defs["UIConfig"], order["UIConfig"], "UIConfig")
 	writeKeys(&b, "`logs` (top level and per process)", root.Defs["Logs"], order["Logs"], "Logs")
 	return b.String()

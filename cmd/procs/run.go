@@ -19,15 +19,27 @@ var errTaskEnded = errors.New("task ended")
 
 func (a *app) runCommand() *cobra.Command {
 	var detach bool
+	var argFlags []string
 	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
-		Use:   "run TASK",
+		Use:   "run TASK [--arg NAME=VALUE]...",
 		Short: "Run a task of the running procs (its dependencies first), print its output and exit with its exit code",
 		Long: `Run a task of the running procs (its dependencies first), print its output
 and exit with its exit code. Ctrl-C (or SIGTERM) stops the run it started,
-says so, and exits 130 (143); procs and the other processes go on.`,
+says so, and exits 130 (143); procs and the other processes go on.
+
+--arg NAME=VALUE gives the task's run one of its args: (repeat it for
+each): the command gets it as $NAME upper-cased and where it writes
+{{args.NAME}}, quoted, so no value runs as shell code. A value of the
+wrong type, an unknown argument or a missing required one is refused
+(exit 2) before anything starts. Without --arg, a run already going is
+followed; with --arg, procs refuses to join it (exit 1).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			taskArgs, err := parseArgFlags(argFlags)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
 			sess, err := a.connect()
 			if err != nil {
 				return err
@@ -42,19 +54,21 @@ says so, and exits 130 (143); procs and the other processes go on.`,
 				return withCode(exitUsage, fmt.Errorf("%s is a service, not a task; use `procs start %s` or `procs restart %s`", st.Name, st.Name, st.Name))
 			}
 			if detach {
-				res, err := c.Start(ctx, st.Name, control.ActionOptions{NoWait: true})
+				res, err := c.Start(ctx, st.Name, control.ActionOptions{NoWait: true, Args: taskArgs})
 				return a.reportResults([]rules.Result{res}, []error{err}, jsonOut)
 			}
 			// A run already going is followed, not taken over: Ctrl-C
-			// leaves it to whoever started it.
-			joined := st.State != rules.StatePending && st.State != rules.StateBackoff && !st.State.Terminal()
+			// leaves it to whoever started it. A run with arguments
+			// never joins one (procs refuses it, saying which runs).
+			joined := taskArgs == nil && st.State != rules.StatePending && st.State != rules.StateBackoff && !st.State.Terminal()
 			if joined {
 				fmt.Fprintf(a.stderr, "%s is already running (run %d): following it; Ctrl-C leaves it running\n", st.Name, st.Run)
 			}
-			return a.runTask(ctx, c, st.Name, joined, jsonOut)
+			return a.runTask(ctx, c, st.Name, taskArgs, joined, jsonOut)
 		},
 	}
 	cmd.Flags().BoolVarP(&detach, "detach", "d", false, "start the task and return at once")
+	cmd.Flags().StringArrayVar(&argFlags, "arg", nil, "give the task's run an argument of its args: (repeatable), e.g. --arg filter=TestLogin")
 	jsonOut = a.addJSONFlag(cmd, jsonLines, "print output lines and the final state as JSON events")
 	return cmd
 }
@@ -63,12 +77,12 @@ says so, and exits 130 (143); procs and the other processes go on.`,
 // and exits with the task's exit code when it ends. Ctrl-C or SIGTERM
 // stops the run it started (as `docker compose run` does) and exits 130
 // or 143 saying so; a run it joined (joined: already running) goes on.
-func (a *app) runTask(ctx context.Context, c *control.Client, name string, joined bool, jsonOut *jsonOutput) error {
+func (a *app) runTask(ctx context.Context, c *control.Client, name string, taskArgs map[string]string, joined bool, jsonOut *jsonOutput) error {
 	run, sent := 0, false
 	var final *compose.Event
 	start := func() error {
 		sent = true
-		res, err := c.Start(ctx, name, control.ActionOptions{NoWait: true})
+		res, err := c.Start(ctx, name, control.ActionOptions{NoWait: true, Args: taskArgs})
 		run = res.Run
 		return err
 	}

@@ -22,6 +22,7 @@ var (
 	shutdownKeys    = jsonKeys[Shutdown]()
 	autoRespondKeys = jsonKeys[AutoRespond]()
 	onIdleKeys      = jsonKeys[OnIdle]()
+	argKeys         = jsonKeys[Arg]()
 	// ptyKeys are the keys of pty's mapping form; PTY's Go fields also say
 	// whether it is on and whether it was set, so they are listed here.
 	ptyKeys = []string{"cols", "rows"}
@@ -62,6 +63,8 @@ func structKeys(path []string) []string {
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
 		return autoRespondKeys
+	case n == 4 && path[2] == "args":
+		return argKeys
 	}
 	return nil
 }
@@ -138,6 +141,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Env = d.envVars(at("env"), m["env"])
 	p.EnvFile = d.str(at("envFile"), m["envFile"])
 	p.Kind = Kind(d.word(at("kind"), m["kind"], []string{string(KindService), string(KindTask)}, "process kind"))
+	p.Description = d.str(at("description"), m["description"])
 	p.DependsOn = d.dependsOn(path, m["dependsOn"])
 	p.Port = d.port(at("port"), m["port"])
 	p.Framework = d.framework(at("framework"), m["framework"])
@@ -163,6 +167,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Watch = d.watch(at("watch"), m["watch"])
 	p.Logs = d.logs(at("logs"), m["logs"])
 	p.Replicas = d.replicas(at("replicas"), m["replicas"])
+	d.taskArgs(at("args"), m["args"], p)
 	return p
 }
 

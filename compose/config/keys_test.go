@@ -37,6 +37,7 @@ func TestSchemaAndDecoderAcceptTheSameKeys(t *testing.T) {
 		{[]string{"procs", "api", "shutdown"}, properties(defs["Shutdown"])},
 		{[]string{"procs", "api", "onIdle"}, properties(defs["OnIdle"])},
 		{[]string{"procs", "api", "autoRespond", "[0]"}, properties(defs["AutoRespond"])},
+		{[]string{"procs", "api", "args", "[0]"}, properties(defs["Arg"])},
 		{[]string{"procs", "api", "restart"}, objectForm(proc["restart"])},
 		{[]string{"procs", "api", "watch"}, objectForm(proc["watch"])},
 		{[]string{"procs", "api", "pty"}, objectForm(proc["pty"])},
@@ -91,6 +92,7 @@ procs:
     env: {B: "2"}
     envFile: .env
     kind: service
+    description: an agent
     dependsOn: {db: {condition: started, restart: true}}
     port: 8080
     framework: none
@@ -122,6 +124,11 @@ procs:
   tcp:
     command: sleep 100
     healthcheck: {tcp: "127.0.0.1:8080"}
+  job:
+    kind: task
+    command: echo {{args.count}}
+    args: [{name: count, type: integer, description: how many, required: false, default: 2}, {name: must, required: true}]
+    disabled: true
 `
 
 // TestEveryKeyIsDecoded fails when a field is added to a type of the format
@@ -137,7 +144,11 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	assertAllSet(t, "logs.", reflect.ValueOf(*cfg.Logs))
 	// The process as declared: with replicas, it runs as agent-1.
 	p := cfg.Declared()["agent"]
+	p.Args = cfg.Procs["job"].Args // args are a task's: job has them
 	assertAllSet(t, "procs.agent.", reflect.ValueOf(*p))
+	arg := cfg.Procs["job"].Args[0]
+	arg.Required = cfg.Procs["job"].Args[1].Required // a required argument has no default
+	assertAllSet(t, "procs.job.args[0].", reflect.ValueOf(arg))
 	// A healthcheck has one target: the other two come from other processes.
 	check := *p.Healthcheck
 	check.Exec, check.TCP = cfg.Procs["probes"].Healthcheck.Exec, cfg.Procs["tcp"].Healthcheck.TCP

@@ -33,6 +33,7 @@ func (v *validator) run() {
 	v.dependencies()
 	v.dependencyCycles()
 	v.ports()
+	v.argsStartable()
 }
 
 func (v *validator) abs(path string) string {

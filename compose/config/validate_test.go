@@ -20,27 +20,33 @@ func TestBrokenConfigs(t *testing.T) {
 	require.Len(t, files, len(brokenConfigs), "every broken file has a row in the table")
 	for _, tc := range brokenConfigs {
 		t.Run(tc.file, func(t *testing.T) {
-			file := filepath.Join("testdata", "broken", tc.file+".yaml")
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			cfg, err := Parse(file, data, nil)
-			require.Error(t, err)
-			assert.Nil(t, cfg, "a config with errors never yields a Config")
-			var errs ConfigErrors
-			require.True(t, errors.As(err, &errs), "want ConfigErrors, got %T: %v", err, err)
-			got := make([]string, len(errs))
-			for i, e := range errs {
-				assert.True(t, filepath.IsAbs(e.File), "File is the absolute path")
-				assert.Equal(t, file, displayName(e.File))
-				got[i] = fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
-				if e.Path != "" {
-					got[i] = fmt.Sprintf("%d:%d: %s: %s", e.Line, e.Col, e.Path, e.Msg)
-				}
-				assert.Equal(t, file+":"+got[i], e.Error())
-			}
-			assert.Equal(t, tc.want, got)
+			checkBroken(t, filepath.Join("testdata", "broken", tc.file+".yaml"), tc.want)
 		})
 	}
+}
+
+// checkBroken loads file and checks each error's position, key path and
+// message ("line:col: path: message"), in order.
+func checkBroken(t *testing.T, file string, want []string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	cfg, err := Parse(file, data, nil)
+	require.Error(t, err)
+	assert.Nil(t, cfg, "a config with errors never yields a Config")
+	var errs ConfigErrors
+	require.True(t, errors.As(err, &errs), "want ConfigErrors, got %T: %v", err, err)
+	got := make([]string, len(errs))
+	for i, e := range errs {
+		assert.True(t, filepath.IsAbs(e.File), "File is the absolute path")
+		assert.Equal(t, file, displayName(e.File))
+		got[i] = fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
+		if e.Path != "" {
+			got[i] = fmt.Sprintf("%d:%d: %s: %s", e.Line, e.Col, e.Path, e.Msg)
+		}
+		assert.Equal(t, file+":"+got[i], e.Error())
+	}
+	assert.Equal(t, want, got)
 }
 
 var brokenConfigs = []struct {

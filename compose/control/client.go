@@ -206,6 +206,9 @@ type ActionOptions struct {
 	NoWait bool
 	// Timeout bounds the wait (the server's default when 0).
 	Timeout time.Duration
+	// Args, for Start, are the arguments of the task's run (name → value);
+	// nil starts it as procs start does.
+	Args map[string]string
 }
 
 // Restart restarts a process and, unless NoWait, waits for its new run to
@@ -229,8 +232,12 @@ func (c *Client) action(ctx context.Context, name, act string, opts ActionOption
 	if opts.Timeout > 0 {
 		query.Set("timeout", opts.Timeout.String())
 	}
+	var body any
+	if opts.Args != nil {
+		body = StartRequest{Args: opts.Args}
+	}
 	var res rules.Result
-	return res, c.getJSON(ctx, http.MethodPost, procPath(name, act), query, nil, &res)
+	return res, c.getJSON(ctx, http.MethodPost, procPath(name, act), query, body, &res)
 }
 
 // WaitOptions says what Wait waits for.

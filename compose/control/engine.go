@@ -29,6 +29,9 @@ type Engine interface {
 
 	// Start, Stop and Restart act on one process and return its run.
 	Start(name string) (int, error)
+	// StartArgs starts a task with arguments for that one run, refusing
+	// bad ones (*config.ArgError) and a run going (it does not join it).
+	StartArgs(name string, args map[string]string) (int, error)
 	Stop(name string) (int, error)
 	Restart(name string) (int, error)
 	// RestartMany restarts the processes matching patterns in dependency order.

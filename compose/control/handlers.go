@@ -74,7 +74,11 @@ func (s *Server) handleAction(act action) http.HandlerFunc {
 			writeEngineError(w, err)
 			return
 		}
-		run, err := s.do(name, act)
+		args, ok := startArgs(w, r, act)
+		if !ok {
+			return
+		}
+		run, err := s.do(name, act, args)
 		if err != nil {
 			writeEngineError(w, err)
 			return
@@ -87,11 +91,13 @@ func (s *Server) handleAction(act action) http.HandlerFunc {
 	}
 }
 
-func (s *Server) do(name string, act action) (int, error) {
-	switch act {
-	case actionStart:
+func (s *Server) do(name string, act action, args map[string]string) (int, error) {
+	switch {
+	case act == actionStart && args != nil:
+		return s.engine.StartArgs(name, args)
+	case act == actionStart:
 		return s.engine.Start(name)
-	case actionStop:
+	case act == actionStop:
 		return s.engine.Stop(name)
 	}
 	return s.engine.Restart(name)

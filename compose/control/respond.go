@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/wire"
 )
 
@@ -23,8 +24,9 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 	writeJSON(w, status, ErrorBody{Error: fmt.Sprintf(format, args...)})
 }
 
-// writeEngineError maps an engine error to its status: unknown process 404,
-// shutting down 503, anything else (such as input to a stopped process) 409.
+// writeEngineError maps an engine error to its status: arguments a task
+// does not take 400, unknown process 404, shutting down 503, anything else
+// (such as input to a stopped process, or a task busy) 409.
 func writeEngineError(w http.ResponseWriter, err error) {
 	status, body := engineErrorBody(err)
 	writeJSON(w, status, body)
@@ -33,7 +35,10 @@ func writeEngineError(w http.ResponseWriter, err error) {
 // engineErrorBody is the status and body writeEngineError answers err with.
 func engineErrorBody(err error) (int, ErrorBody) {
 	var unknown *wire.UnknownProcessError
+	var badArgs *config.ArgError
 	switch {
+	case errors.As(err, &badArgs):
+		return http.StatusBadRequest, ErrorBody{Error: err.Error()}
 	case errors.As(err, &unknown):
 		return http.StatusNotFound, ErrorBody{Error: err.Error(), Known: unknown.Known}
 	case errors.Is(err, wire.ErrUnknownProcess):

@@ -13,6 +13,8 @@ import (
 	"context"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/procsdev/procs/compose/config"
 )
 
 // Options configure a Server.
@@ -31,6 +33,9 @@ type Options struct {
 	// Names lists the processes of the folder's config, each offered as a
 	// log resource in resources/list (the template serves any name).
 	Names []string
+	// Tasks are the tasks of the folder's config, each offered as a tool
+	// run_NAME that runs it with its args: and waits for it to end.
+	Tasks []*config.Proc
 }
 
 // Server is the MCP server of one project folder. It serves any number of
@@ -45,6 +50,7 @@ type Server struct {
 const instructions = `procs runs this project's processes (dev servers, databases, workers, tasks) as declared in procs.yaml, and knows when each is ready.
 After editing code, call restart_process: it returns once the new run is ready, or says why it failed (error line, timeout, crash, port held by another program) with the last log lines.
 Use list_processes for an overview, get_logs to read output, wait_for_ready after starting something, and up / down for the whole project.
+Each task of procs.yaml (tests, builds, migrations...) is a tool run_NAME: call it, with the arguments its schema lists, to run the task without a shell; it returns the exit code and the last lines.
 Failed results carry isError and end with what to do next.`
 
 // New returns a server for the project folder of opts, with every tool
@@ -62,6 +68,7 @@ func New(opts Options) *Server {
 	s.addLifecycleTools()
 	s.addIOTools()
 	s.addProjectTools()
+	s.addTaskTools()
 	s.addResources()
 	return s
 }
