@@ -121,7 +121,11 @@ func (m *Model) groupCells(row listRow, cols []column, reason bool) []string {
 		cells = append(cells, pad(text, c.width))
 	}
 	if reason {
-		cells = append(cells, m.styles.faint.Render(fmt.Sprintf("%d replicas", len(row.group))))
+		count := fmt.Sprintf("%d replicas", len(row.group))
+		if len(row.group) == 1 {
+			count = "1 replica"
+		}
+		cells = append(cells, m.styles.faint.Render(count))
 	}
 	return cells
 }

@@ -71,6 +71,13 @@ func TestReplicasShowUnderAHeaderRow(t *testing.T) {
 	m.Update(eventMsg{Type: wire.EventState, Proc: "worker-2", Run: 1, From: rules.StateReady, To: rules.StateStopped, Time: time.Now()})
 	assert.Contains(t, listLines(m)[1], "2 ready, 1 stopped", "the header follows its instances' states")
 	assert.Regexp(t, `^  ├ worker-2 +stopped`, listLines(m)[3])
+
+	// procs scale worker=1: the list the dashboard asks for next.
+	m.Update(listMsg{procs: []wire.ProcStatus{m.procs[0], m.procs[1], m.procs[4]}})
+	list = listLines(m)
+	require.Len(t, list, 4)
+	assert.Equal(t, []string{"worker", "ready", "8001", "1", "1", "replica"}, strings.Fields(list[1]))
+	assert.Regexp(t, `^  └ worker-1 +ready`, list[2])
 }
 
 func TestSelectionMovesOverInstancesOnly(t *testing.T) {
