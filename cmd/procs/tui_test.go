@@ -201,15 +201,17 @@ func cmdTmuxSelect(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("could not select %s:\n%s", args[0], capture(ts, false))
 }
 
-// firstRowName is the name on the first row of the process list, below
-// its NAME header.
+// firstRowName is the name on the first row of the process list that can
+// be selected, below its NAME header: a replicated process's header row
+// cannot, its first instance below it can.
 func firstRowName(ts *testscript.TestScript) string {
 	lines := strings.Split(capture(ts, false), "\n")
 	for i, line := range lines {
 		if f := strings.Fields(line); len(f) > 0 && f[0] == "NAME" && i+1 < len(lines) {
-			if row := strings.Fields(strings.TrimPrefix(lines[i+1], "> ")); len(row) > 0 {
-				return row[0]
+			if i+2 < len(lines) && isInstanceRow(lines[i+2]) {
+				return rowName(lines[i+2])
 			}
+			return rowName(lines[i+1])
 		}
 	}
 	return ""
@@ -218,11 +220,28 @@ func firstRowName(ts *testscript.TestScript) string {
 // selectedName is the name on the selected row of the process list.
 func selectedName(ts *testscript.TestScript) string {
 	for _, line := range strings.Split(capture(ts, false), "\n") {
-		if rest, ok := strings.CutPrefix(line, "> "); ok {
-			if f := strings.Fields(rest); len(f) > 0 {
-				return f[0]
-			}
+		if strings.HasPrefix(line, "> ") {
+			return rowName(line)
 		}
 	}
 	return ""
+}
+
+// rowName is the name on a row of the process list, without the
+// selection mark nor the tree mark of an instance.
+func rowName(line string) string {
+	f := strings.Fields(strings.TrimPrefix(line, "> "))
+	if len(f) > 1 && (f[0] == "├" || f[0] == "└") {
+		return f[1]
+	}
+	if len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// isInstanceRow says whether a row is an instance of a replicated process.
+func isInstanceRow(line string) bool {
+	f := strings.Fields(strings.TrimPrefix(line, "> "))
+	return len(f) > 0 && (f[0] == "├" || f[0] == "└")
 }

@@ -171,7 +171,8 @@ func (m *Model) selectRow(i int) {
 	m.syncLog(true)
 }
 
-// onClick selects the process whose row was clicked.
+// onClick selects the process whose row was clicked; a replicated
+// process's header row selects its first instance.
 func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 	if msg.Button != tea.MouseLeft {
 		return nil
@@ -180,6 +181,10 @@ func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 	if row < 0 || row >= m.visibleRows() {
 		return nil
 	}
-	m.selectRow(m.firstRow() + row)
+	clicked := m.listRows()[m.firstRow()+row]
+	if clicked.proc < 0 {
+		clicked.proc = clicked.group[0]
+	}
+	m.selectRow(clicked.proc)
 	return m.refreshScreen()
 }

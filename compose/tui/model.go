@@ -247,15 +247,16 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// setProcs replaces the list, keeping the selection on the same name.
+// setProcs replaces the list, keeping the selection on the same name; the
+// instances of a replicated process are gathered under it.
 func (m *Model) setProcs(list []wire.ProcStatus) {
 	name := ""
 	if cur, ok := m.current(); ok {
 		name = cur.Name
 	}
-	m.procs = list
+	m.procs = gatherReplicas(list)
 	m.selected = 0
-	for i, p := range list {
+	for i, p := range m.procs {
 		if p.Name == name {
 			m.selected = i
 		}

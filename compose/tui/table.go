@@ -41,7 +41,8 @@ const reasonMinWidth = 12
 func (m *Model) visibleColumns() (cols []column, reason bool) {
 	nameWidth := 4
 	for _, p := range m.procs {
-		nameWidth = max(nameWidth, len(p.Name))
+		// An instance's name is drawn under its header, after a tree mark.
+		nameWidth = max(nameWidth, len(p.Name)+2*boolInt(p.ReplicaOf != ""))
 	}
 	width := 2 // the selection mark
 	keep := map[string]bool{}
@@ -71,7 +72,8 @@ func (m *Model) visibleColumns() (cols []column, reason bool) {
 	return cols, m.width-width >= reasonMinWidth
 }
 
-// renderTable draws the column titles and the visible process rows.
+// renderTable draws the column titles and the visible rows: processes,
+// and the header rows of replicated processes (groups.go).
 func (m *Model) renderTable() []string {
 	cols, reason := m.visibleColumns()
 	titles := []string{"  "}
@@ -82,15 +84,25 @@ func (m *Model) renderTable() []string {
 		titles = append(titles, "REASON")
 	}
 	out := []string{m.fit(m.styles.faint.Render(strings.Join(titles, "")))}
+	rows := m.listRows()
 	first := m.firstRow()
-	for i := first; i < len(m.procs) && i < first+m.visibleRows(); i++ {
+	for r := first; r < len(rows) && r < first+m.visibleRows(); r++ {
+		if rows[r].proc < 0 {
+			out = append(out, m.fit(strings.Join(m.groupCells(rows[r], cols, reason), "")))
+			continue
+		}
+		i := rows[r].proc
 		p := m.procs[i]
 		cells := []string{"  "}
 		if i == m.selected {
 			cells[0] = "> "
 		}
 		for _, c := range cols {
-			cells = append(cells, pad(c.cell(m, p), c.width))
+			text := c.cell(m, p)
+			if c.title == "NAME" {
+				text = rows[r].mark + text
+			}
+			cells = append(cells, pad(text, c.width))
 		}
 		if reason {
 			cells = append(cells, reasonOf(p))
@@ -173,17 +185,18 @@ func (m *Model) fit(s string) string {
 	return s
 }
 
-// visibleRows is how many process rows the list shows: all of them, up to
-// half the screen.
+// visibleRows is how many rows the list shows, header rows included: all
+// of them, up to half the screen.
 func (m *Model) visibleRows() int {
-	return max(1, min(len(m.procs), (m.height-6)/2))
+	return max(1, min(len(m.listRows()), (m.height-6)/2))
 }
 
-// firstRow is the first process row shown, keeping the selection in view.
+// firstRow is the first row shown, keeping the selection in view.
 func (m *Model) firstRow() int {
 	rows := m.visibleRows()
-	if m.selected < rows {
+	selected := m.rowOfSelected(m.listRows())
+	if selected < rows {
 		return 0
 	}
-	return m.selected - rows + 1
+	return selected - rows + 1
 }

@@ -10,6 +10,7 @@ const ui = {
   procs: new Map(), // name -> status (as GET /v1/procs answers)
   order: [],
   rows: new Map(), // name -> {tr, cells}
+  groups: new Map(), // replicated process -> its group row {tr, cells, members} (groups.js)
   selected: null,
   allLogs: false, // the detail shows every process's log, not the selected one's
   events: null,

@@ -14,7 +14,7 @@ function refreshList() {
   listBusy = true;
   const asked = ui.eventCount;
   api('GET', '/v1/procs').then((list) => {
-    ui.order = list.map((p) => p.name);
+    ui.order = gatherReplicas(list).map((p) => p.name);
     const seen = new Set(ui.order);
     for (const p of list) ui.procs.set(p.name, fresher(p, ui.procs.get(p.name), asked));
     for (const name of [...ui.procs.keys()]) if (!seen.has(name)) ui.procs.delete(name);
@@ -44,13 +44,17 @@ function scheduleList() {
 function drawTable() {
   const tbody = document.querySelector('#procs tbody');
   for (const [name, row] of ui.rows) if (!ui.procs.has(name)) { row.tr.remove(); ui.rows.delete(name); }
+  updateGroups();
   let prev = null;
-  for (const name of ui.order) {
-    let row = ui.rows.get(name);
-    if (!row) row = makeRow(name);
+  const place = (tr) => {
     const want = prev ? prev.nextSibling : tbody.firstChild;
-    if (row.tr !== want) tbody.insertBefore(row.tr, want);
-    prev = row.tr;
+    if (tr !== want) tbody.insertBefore(tr, want);
+    prev = tr;
+  };
+  for (const name of ui.order) {
+    const group = groupAbove(name);
+    if (group) place(group.tr);
+    place((ui.rows.get(name) || makeRow(name)).tr);
     drawRow(name);
   }
   applyProcFilter();
@@ -112,6 +116,7 @@ function drawRow(name) {
   const msg = lastMessage(p);
   set(row, 'msg', msg, msg);
   row.tr.classList.toggle('selected', name === ui.selected && !ui.allLogs);
+  if (p.replicaOf) groupChanged(p.replicaOf);
 }
 
 function drawPorts(row, p) {
@@ -180,6 +185,7 @@ function applyProcFilter() {
     const hit = !q || name.toLowerCase().includes(q) || (p && p.state.includes(q));
     row.tr.hidden = !hit;
   }
+  filterGroups();
 }
 
 // ---- the dependency graph ----
