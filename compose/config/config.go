@@ -77,6 +77,7 @@ type Proc struct {
 	Env                 map[string]string `json:"env,omitempty" jsonschema_description:"Environment variables for this process; they override the global env."`
 	EnvFile             string            `json:"envFile,omitempty" jsonschema_description:"A dotenv file for this process, relative to procs.yaml."`
 	Kind                Kind              `json:"kind,omitempty" jsonschema:"enum=service,enum=task,default=service" jsonschema_description:"service runs until stopped; task is one-shot and is completed when it exits 0."`
+	Schedule            *Schedule         `json:"schedule,omitempty" jsonschema_description:"Run this task on time: {cron, timezone} or {every}, with runOnStart. procs up leaves it to its schedule; procs run still runs it now. A time missed while procs was down is not run later."`
 	DependsOn           Dependencies      `json:"dependsOn,omitempty" jsonschema_description:"Processes this one waits for. A list means each must be ready; a map gives a condition (started, ready, completed) or {condition, restart}."`
 	Port                int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
 	Framework           string            `json:"framework,omitempty" jsonschema_description:"Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`

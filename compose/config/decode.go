@@ -57,7 +57,7 @@ func structKeys(path []string) []string {
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys, "schedule": scheduleKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -162,6 +162,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	p.Watch = d.watch(at("watch"), m["watch"])
 	p.Logs = d.logs(at("logs"), m["logs"])
+	p.Schedule = d.schedule(at("schedule"), m["schedule"], p)
 	return p
 }
 

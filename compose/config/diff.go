@@ -143,10 +143,11 @@ func SameProc(a, b *Proc) bool {
 
 // normalized is a copy of p in which an empty map or list equals a nil one.
 // Its logs: is left out: a new retention applies to the running log, with
-// no restart.
+// no restart; so is its schedule:, which the engine arms again, since a new
+// time is no reason to run the task now.
 func normalized(p *Proc) Proc {
 	n := *p
-	n.Logs = nil
+	n.Logs, n.Schedule = nil, nil
 	n.Env = nonNil(n.Env)
 	if len(n.DependsOn) == 0 {
 		n.DependsOn = nil
