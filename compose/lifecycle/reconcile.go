@@ -59,7 +59,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 			m.readd(&rec, old, def)
 			continue
 		}
-		ps := m.newProc(def.Proc, !def.Proc.Disabled && def.Proc.ActiveIn(m.opts.Profiles), def.Interactive)
+		ps := m.newProc(def.Proc, !def.Proc.Disabled && def.Proc.ActiveIn(m.opts.Profiles) && !def.Proc.WaitsForSchedule(), def.Interactive)
 		m.procs[name] = ps
 		if ps.intent.wanted {
 			rec.Started = append(rec.Started, name)
