@@ -66,6 +66,7 @@ func (e *Engine) carryOut(effect lifecycle.Effect) {
 		if ps := e.procs[ef.Name]; ps != nil {
 			e.idleOnState(ps, ef.From)
 		}
+		e.scheduleOnState(ef)
 	case lifecycle.Info:
 		e.publishInfo(ef.Name, ef.Run, ef.Reason, ef.Message)
 	case lifecycle.Answer:
