@@ -63,7 +63,7 @@ func TestScheduleNextEvery(t *testing.T) {
 		{-time.Second, 10 * time.Second}, // before it was armed
 		{0, 10 * time.Second},
 		{9 * time.Second, 10 * time.Second},
-		{10 * time.Second, 20 * time.Second}, // strictly after
+		{10 * time.Second, 20 * time.Second},  // strictly after
 		{95 * time.Second, 100 * time.Second}, // late: the missed times are not run, nor shifted
 	} {
 		assert.Equal(t, anchor.Add(tc.want), s.Next(anchor, anchor.Add(tc.after)), "after %s", tc.after)
