@@ -106,7 +106,11 @@ func formatUptime(ms int64) string {
 // lastWord is the reason and message of the last transition, whole:
 // printStatusTable cuts it to the terminal.
 func lastWord(st compose.ProcStatus) string {
-	if text := st.Reason.With(st.Message); text != "" {
+	text := st.Reason.With(st.Message)
+	if next := scheduleWord(st, time.Now()); next != "" {
+		text = strings.TrimPrefix(text+" · "+next, " · ")
+	}
+	if text != "" {
 		return text
 	}
 	return "-"
