@@ -29,6 +29,7 @@ type Process struct {
 	Command     string       `json:"command" jsonschema:"the command line"`
 	DependsOn   []string     `json:"dependsOn,omitempty" jsonschema:"the processes it waits for"`
 	Interactive bool         `json:"interactive,omitempty" jsonschema:"an agent CLI, shell or REPL, classified by its screen: it takes input (send_input) only when ready, awaiting-input or awaiting-permission"`
+	Schedule    *Schedule    `json:"schedule,omitempty" jsonschema:"for a task with schedule: in procs.yaml: when it runs next and how its last run ended"`
 }
 
 // processOf converts the control API's status.
@@ -42,6 +43,7 @@ func processOf(st wire.ProcStatus) Process {
 		Ports: ports, Port: st.Port, Restarts: st.Restarts, Reason: st.Reason,
 		Message: st.Message, UptimeMs: st.UptimeMs, ExitCode: st.ExitCode,
 		Command: st.Command, DependsOn: st.DependsOn, Interactive: st.Interactive,
+		Schedule: scheduleOf(st.Schedule),
 	}
 }
 

@@ -93,7 +93,7 @@ func (m *Model) renderTable() []string {
 			cells = append(cells, pad(c.cell(m, p), c.width))
 		}
 		if reason {
-			cells = append(cells, reasonOf(p))
+			cells = append(cells, m.reasonOf(p))
 		}
 		row := m.fit(strings.Join(cells, ""))
 		if i == m.selected {
@@ -106,9 +106,14 @@ func (m *Model) renderTable() []string {
 	return out
 }
 
-// reasonOf is the reason of a state and its message, when it has them.
-func reasonOf(p wire.ProcStatus) string {
-	return p.Reason.With(p.Message)
+// reasonOf is the reason of a state and its message, when it has them,
+// and when a scheduled task runs next.
+func (m *Model) reasonOf(p wire.ProcStatus) string {
+	text := p.Reason.With(p.Message)
+	if next := p.Schedule.NextRunText(m.now()); next != "" {
+		text = strings.TrimPrefix(text+" · "+next, " · ")
+	}
+	return text
 }
 
 // uptime is how long the current run has been running, "-" when none.
