@@ -116,7 +116,13 @@ func TestReloadRearmsAndCancelsSchedules(t *testing.T) {
 	assert.Equal(t, 1, st.Schedule.NextRun.UTC().Day())
 	assert.Equal(t, time.January, st.Schedule.NextRun.UTC().Month())
 
-	_, err = te.Apply(te.reload("procs:\n  job: {kind: task, command: \"echo job\"}\n  api: {command: \"sleep 60\"}\n"), nil)
+	rec, err = te.Apply(te.reload("procs:\n  job: {kind: task, command: \"echo job v2\", schedule: {cron: \"@yearly\", timezone: UTC}}\n"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"job"}, rec.Updated, "an edited scheduled task runs its new command at its next time")
+	assert.Empty(t, rec.Started)
+	assert.Equal(t, 0, te.statusOf("job").Run)
+
+	_, err = te.Apply(te.reload("procs:\n  job: {kind: task, command: \"echo job v2\"}\n  api: {command: \"sleep 60\"}\n"), nil)
 	require.NoError(t, err)
 	st = te.statusOf("job")
 	assert.Nil(t, st.Schedule)

@@ -130,6 +130,8 @@ func (m *Machine) replaceDefinition(ps *Proc, def Definition, why string) bool {
 		return false
 	case !ps.intent.wanted && ps.Run > 0:
 		return false // stopped on request: it stays stopped, with its new definition
+	case ps.Cfg.Schedule != nil && !ps.running && !ps.intent.backoff:
+		return false // a scheduled task runs its new definition at its next time
 	}
 	m.info(ps, rules.ReasonChanged, why+"; restarting")
 	m.requestRestart(ps)
