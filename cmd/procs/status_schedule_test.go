@@ -15,7 +15,7 @@ import (
 // state's reason, then when it runs next.
 func TestLastWordShowsTheNextRun(t *testing.T) {
 	next := time.Now().Add(28*time.Minute + 15*time.Second)
-	st := compose.ProcStatus{State: rules.StateStopped, Reason: rules.ReasonScheduled, Message: "every 30m",
+	st := compose.ProcStatus{State: rules.StateStopped, Reason: rules.ReasonScheduled, Message: "scheduled: every 30m",
 		Schedule: &wire.ScheduleStatus{Spec: "every 30m", NextRun: &next}}
 	assert.Regexp(t, `^scheduled: every 30m · next run in 28m \(.+\)$`, lastWord(st))
 	st.Schedule.NextRun = nil

@@ -25,7 +25,8 @@ func (m *Machine) Scheduled(name, when string, armed bool) {
 	}
 	switch {
 	case armed && (ps.Reason == rules.ReasonNotStarted || ps.Reason == rules.ReasonScheduled):
-		m.setState(ps, stopped, rules.ReasonScheduled, when)
+		// "scheduled: every 30m": the printer shows the message alone.
+		m.setState(ps, stopped, rules.ReasonScheduled, string(rules.ReasonScheduled)+": "+when)
 	case !armed && ps.Reason == rules.ReasonScheduled:
 		m.setState(ps, stopped, rules.ReasonNotStarted, "")
 	}

@@ -38,7 +38,7 @@ func TestScheduledTaskReadsAsScheduled(t *testing.T) {
 	m.Begin()
 	assert.Equal(t, rules.StateStopped, backup.State)
 	assert.Equal(t, rules.ReasonScheduled, backup.Reason)
-	assert.Equal(t, "every 1h", backup.Message)
+	assert.Equal(t, "scheduled: every 1h", backup.Message)
 	assert.Equal(t, rules.StateStarting, m.Proc("api").State)
 	assert.False(t, backup.Busy())
 
