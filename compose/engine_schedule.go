@@ -173,6 +173,7 @@ func (e *Engine) scheduleFired(sc *scheduleState, gen int) {
 			e.infoOf(ps, rules.ReasonScheduled, fmt.Sprintf("cannot start the run due at %s: %v%s", clockTime(due), err, next))
 			return
 		}
+		e.act() // its transitions come first, as those of procs start do
 		e.publishInfo(sc.name, run, rules.ReasonScheduled, fmt.Sprintf("run %d started, due at %s%s", run, clockTime(due), next))
 	}
 }

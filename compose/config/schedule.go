@@ -206,13 +206,14 @@ func (d *decoder) checkCron(path []string, m map[string]any, s *Schedule) {
 		}
 		return
 	}
+	expr := *s
 	if s.Timezone != "" {
 		if _, err := loadZone(s.Timezone); err != nil {
 			d.p.atValue(child(path, "timezone"), "%v", err)
-			return
+			expr.Timezone = "" // the expression may be wrong too: say so now
 		}
 	}
-	times, err := s.compile()
+	times, err := expr.compile()
 	if err != nil {
 		d.p.atValue(cronPath, "invalid cron expression %q: %v", s.Cron, err)
 		return
@@ -221,7 +222,9 @@ func (d *decoder) checkCron(path []string, m map[string]any, s *Schedule) {
 		d.p.atValue(cronPath, "cron expression %q never comes (no such date in the next five years): check the day and month", s.Cron)
 		return
 	}
-	s.times = times
+	if expr.Timezone == s.Timezone {
+		s.times = times
+	}
 }
 
 // maxConcurrent reads how many runs may go at once: 1, for now.

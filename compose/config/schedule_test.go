@@ -121,7 +121,15 @@ func TestScheduleErrors(t *testing.T) {
     kind: task
     command: ./backup.sh
     schedule: {cron: "0 2 * * *", timezone: Mars/Olympus}
-`, []string{`5:45: procs.backup.schedule.timezone: unknown timezone "Mars/Olympus": use an IANA name such as UTC, Europe/Paris or America/New_York`}},
+  report:
+    kind: task
+    command: ./report.sh
+    schedule: {cron: "0 25 * * *", timezone: Mars/Olympus}
+`, []string{
+			`5:45: procs.backup.schedule.timezone: unknown timezone "Mars/Olympus": use an IANA name such as UTC, Europe/Paris or America/New_York`,
+			`9:22: procs.report.schedule.cron: invalid cron expression "0 25 * * *": end of range (25) above maximum (23): 25: write 5 fields (minute hour day-of-month month day-of-week), e.g. "0 2 * * *", or a descriptor such as @daily`,
+			`9:46: procs.report.schedule.timezone: unknown timezone "Mars/Olympus": use an IANA name such as UTC, Europe/Paris or America/New_York`,
+		}},
 		{"bad CRON_TZ", `procs:
   a: {kind: task, command: ./a, schedule: {cron: "CRON_TZ=Nowhere 0 2 * * *"}}
   b: {kind: task, command: ./b, schedule: {cron: "CRON_TZ=UTC"}}
