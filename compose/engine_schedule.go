@@ -73,6 +73,9 @@ func (e *Engine) syncSchedules(announce bool) {
 			delete(e.schedules, name)
 			if p == nil {
 				e.life.Scheduled(name, "", false)
+				if ps := e.procs[name]; ps != nil && announce && !e.life.ShuttingDown() {
+					e.infoOf(ps, rules.ReasonScheduled, "schedule removed: no more scheduled runs")
+				}
 			}
 		}
 	}
@@ -166,7 +169,7 @@ func (e *Engine) scheduleFired(sc *scheduleState, gen int) {
 		e.infoOf(ps, rules.ReasonScheduled, fmt.Sprintf("missed the run due at %s (procs or the machine was asleep)%s", clockTime(due), next))
 	case lp.Busy():
 		sc.skipped++
-		e.infoOf(ps, rules.ReasonScheduled, fmt.Sprintf("skipped the run due at %s: run %d still %s%s", clockTime(due), lp.Run, lp.State, next))
+		e.infoOf(ps, rules.ReasonScheduled, fmt.Sprintf("skipped the run due at %s: %s%s", clockTime(due), runUnderWay(lp), next))
 	default:
 		run, err := e.life.Start(sc.name)
 		if err != nil {
@@ -176,6 +179,17 @@ func (e *Engine) scheduleFired(sc *scheduleState, gen int) {
 		e.act() // its transitions come first, as those of procs start do
 		e.publishInfo(sc.name, run, rules.ReasonScheduled, fmt.Sprintf("run %d started, due at %s%s", run, clockTime(due), next))
 	}
+}
+
+// runUnderWay says which run of a busy process is under way, and where.
+func runUnderWay(lp *lifecycle.Proc) string {
+	switch {
+	case lp.InBackoff():
+		return fmt.Sprintf("run %d failed and waits to be restarted (backoff)", lp.Run)
+	case !lp.Running() && (lp.State == rules.StatePending || lp.State == rules.StateBlocked):
+		return fmt.Sprintf("run %d still waits for its dependencies (%s)", lp.Run+1, lp.State)
+	}
+	return fmt.Sprintf("run %d still running (%s)", lp.Run, lp.State)
 }
 
 // scheduleOnState keeps how the last run of a scheduled task ended, from

@@ -71,7 +71,7 @@ func TestScheduledTimeDuringARunIsSkipped(t *testing.T) {
 	te.waitRunState("slow", 1, rules.StateStarting)
 	ev := te.waitInfo("slow", "skipped the run due at")
 	assert.Equal(t, rules.ReasonScheduled, ev.Reason)
-	assert.Contains(t, ev.Message, "run 1 still ")
+	assert.Contains(t, ev.Message, "run 1 still running (starting); next run at ")
 	st := te.statusOf("slow")
 	assert.Equal(t, 1, st.Run, "no second run beside the first")
 	assert.GreaterOrEqual(t, st.Schedule.Skipped, 1)
@@ -124,6 +124,7 @@ func TestReloadRearmsAndCancelsSchedules(t *testing.T) {
 
 	_, err = te.Apply(te.reload("procs:\n  job: {kind: task, command: \"echo job v2\"}\n  api: {command: \"sleep 60\"}\n"), nil)
 	require.NoError(t, err)
+	te.waitInfo("job", "schedule removed: no more scheduled runs")
 	st = te.statusOf("job")
 	assert.Nil(t, st.Schedule)
 	assert.Equal(t, rules.ReasonNotStarted, st.Reason)
