@@ -17,8 +17,11 @@ func TestLastWordShowsTheNextRun(t *testing.T) {
 	next := time.Now().Add(28*time.Minute + 15*time.Second)
 	st := compose.ProcStatus{State: rules.StateStopped, Reason: rules.ReasonScheduled, Message: "scheduled: every 30m",
 		Schedule: &wire.ScheduleStatus{Spec: "every 30m", NextRun: &next}}
-	assert.Regexp(t, `^scheduled: every 30m · next run in 28m \(.+\)$`, lastWord(st))
+	assert.Regexp(t, `^next run in 28m \(.+\) · scheduled: every 30m$`, lastWord(st))
 	st.Schedule.NextRun = nil
 	assert.Equal(t, "scheduled: every 30m", lastWord(st))
+	st.Reason, st.Message = "", ""
+	st.Schedule.NextRun = &next
+	assert.Regexp(t, `^next run in 28m \(.+\)$`, lastWord(st))
 	assert.Equal(t, "-", lastWord(compose.ProcStatus{}))
 }

@@ -26,8 +26,8 @@ func TestScheduledTaskShowsItsNextRun(t *testing.T) {
 	out := plain(m)
 	row := lineOf(out, "backup")
 	sc := m.procs[0].Schedule // its texts name the day when it is not today
-	assert.Regexp(t, `completed: exit code 0 · next run in 28m \(.+\)`, row)
-	assert.Contains(t, row, "completed: exit code 0 · "+sc.NextRunText(now))
+	assert.Regexp(t, `next run in 28m \(.+\) · completed: exit code 0`, row)
+	assert.Contains(t, row, sc.NextRunText(now)+" · completed: exit code 0")
 	assert.Contains(t, out, "── backup · log · every 30m, last: completed (exit 0) at ")
 	assert.Contains(t, out, sc.LastRunText(now))
 	assert.False(t, strings.Contains(lineOf(out, "NAME"), "next run"))

@@ -107,11 +107,11 @@ func (m *Model) renderTable() []string {
 }
 
 // reasonOf is the reason of a state and its message, when it has them,
-// and when a scheduled task runs next.
+// after when a scheduled task runs next.
 func (m *Model) reasonOf(p wire.ProcStatus) string {
 	text := p.Reason.With(p.Message)
 	if next := p.Schedule.NextRunText(m.now()); next != "" {
-		text = strings.TrimPrefix(text+" · "+next, " · ")
+		text = strings.TrimSuffix(next+" · "+text, " · ") // first, so a cut keeps it
 	}
 	return text
 }

@@ -25,7 +25,7 @@ procs:
 	h.waitReady(t, "api", "backup")
 	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(h.ui.URL())))
 	msg := pollJS[string](t, tab, "backup's next run", `(t => t.includes('next run') && t)((document.querySelector('tr[data-proc="backup"] td.msg') || {}).textContent || '')`)
-	assert.Regexp(t, `^exit code 0 · next run in (59|60)m \(.+\)$`, msg)
+	assert.Regexp(t, `^next run in (59|60)m \(.+\) · exit code 0$`, msg)
 	require.NoError(t, chromedp.Do(tab, chromedp.Click(chromedp.CSS(`tr[data-proc="backup"]`))))
 	line := pollJS[string](t, tab, "backup's schedule line", `(e => !e.hidden && e.textContent)(document.getElementById('d-schedule'))`)
 	assert.Regexp(t, `^every 1h · last: completed \(exit 0\) at .+$`, line)

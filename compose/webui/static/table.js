@@ -134,7 +134,7 @@ function drawPorts(row, p) {
 }
 
 // lastMessage is the process's message, or for a blocked one what it
-// waits for; for a scheduled task, then when it runs next.
+// waits for; for a scheduled task, after when it runs next.
 function lastMessage(p) {
   const next = nextRun(p);
   if ((p.state === 'blocked' || p.state === 'pending') && p.dependsOn && p.dependsOn.length) {
@@ -142,9 +142,9 @@ function lastMessage(p) {
       const dep = ui.procs.get(d);
       return d + ' (' + (dep ? dep.state : '?') + ')';
     });
-    return 'waits for ' + waits.join(', ') + (p.message ? ' — ' + p.message : '') + (next ? ' · ' + next : '');
+    return (next ? next + ' · ' : '') + 'waits for ' + waits.join(', ') + (p.message ? ' — ' + p.message : '');
   }
-  return [p.message || p.line, next].filter(Boolean).join(' · ');
+  return [next, p.message || p.line].filter(Boolean).join(' · ');
 }
 
 // nextRun says when a scheduled task runs next, as procs status does:
