@@ -32,9 +32,6 @@ func (m *Machine) Scheduled(name, when string, armed bool) {
 	}
 }
 
-// HasSchedule reports whether the schedule of a process is armed.
-func (m *Machine) HasSchedule(name string) bool { return m.scheduled[name] }
-
 // Busy reports whether a process has a run under way, in any of its
 // steps: waiting for its dependencies, running, stopping, or waiting in
 // backoff to run again. A scheduled time that comes then is skipped.
