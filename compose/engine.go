@@ -83,7 +83,9 @@ type Engine struct {
 	lastWait int
 	backoffs map[string]*time.Timer
 	watches  *watchers
-	runCtx   context.Context
+	// schedules are the timers of scheduled tasks, by name.
+	schedules map[string]*scheduleState
+	runCtx    context.Context
 	// began is when Run started; announcedReady is set once the all-ready
 	// summary has been published.
 	began          time.Time
@@ -197,6 +199,8 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	e.began = time.Now()
 	e.watches = newWatchers()
 	defer e.watches.close()
+	defer e.disarmSchedules()
+	e.syncSchedules(false)
 	e.life.Begin()
 	e.act()
 	e.syncWatches()

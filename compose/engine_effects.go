@@ -67,6 +67,7 @@ func (e *Engine) carryOut(effect lifecycle.Effect) {
 			e.idleOnState(ps, ef.From)
 			forgetArgs(ps, ef.To)
 		}
+		e.scheduleOnState(ef)
 	case lifecycle.Info:
 		e.publishInfo(ef.Name, ef.Run, ef.Reason, ef.Message)
 	case lifecycle.Answer:

@@ -106,6 +106,7 @@ func (e *Engine) apply(next *config.Config, order, only []string, found definiti
 		e.procs[name].life = e.life.Proc(name)
 	}
 	e.applyLogRetention()
+	e.syncSchedules(true)
 	return Reconciled{
 		Diff: diff, Started: done.Started, Restarted: done.Restarted, Stopped: done.Stopped,
 		Updated: done.Updated, Waits: waitTargets(done.Waits),

@@ -45,6 +45,7 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	if ps.idle != nil {
 		st.Idle = ps.idle.status()
 	}
+	st.Schedule = e.scheduleStatus(ps)
 	if h := ps.logs.health(); h != (LogHealth{}) {
 		st.Log = &h
 	}

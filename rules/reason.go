@@ -72,6 +72,9 @@ const (
 	ReasonGaveUp Reason = "gave-up"
 	// ReasonWatch is the info event of a watch: restart.
 	ReasonWatch Reason = "watch"
+	// ReasonScheduled is a task that waits for its schedule, and marks the
+	// info events of its scheduled times (a run started, skipped, missed).
+	ReasonScheduled Reason = "scheduled"
 	// ReasonIdle marks the info events of onIdle actions.
 	ReasonIdle Reason = "idle"
 	// ReasonAllReady marks the info event published once every wanted

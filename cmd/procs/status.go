@@ -104,10 +104,15 @@ func formatUptime(ms int64) string {
 	return d.Round(time.Second).String()
 }
 
-// lastWord is the reason and message of the last transition, whole:
-// printStatusTable cuts it to the terminal.
+// lastWord is the reason and message of the last transition, whole, after
+// a scheduled task's next run: printStatusTable cuts it to the terminal.
 func lastWord(st compose.ProcStatus) string {
-	if text := st.Reason.With(st.Message); text != "" {
+	text := st.Reason.With(st.Message)
+	if next := scheduleWord(st, time.Now()); next != "" {
+		// First, so a terminal's cut keeps it.
+		text = strings.TrimSuffix(next+" · "+text, " · ")
+	}
+	if text != "" {
 		return text
 	}
 	return "-"

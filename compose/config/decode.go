@@ -58,7 +58,7 @@ func structKeys(path []string) []string {
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys, "schedule": scheduleKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -168,6 +168,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Logs = d.logs(at("logs"), m["logs"])
 	p.Replicas = d.replicas(at("replicas"), m["replicas"])
 	d.taskArgs(at("args"), m["args"], p)
+	p.Schedule = d.schedule(at("schedule"), m["schedule"], p)
 	return p
 }
 

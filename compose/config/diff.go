@@ -143,10 +143,12 @@ func SameProc(a, b *Proc) bool {
 
 // normalized is a copy of p in which an empty map or list equals a nil one.
 // Its logs: is left out: a new retention applies to the running log, with
-// no restart; so is its description, which no run sees.
+// no restart; so are its description, which no run sees, and its
+// schedule:, which the engine arms again, since a new time is no reason to
+// run the task now.
 func normalized(p *Proc) Proc {
 	n := *p
-	n.Logs, n.Description = nil, ""
+	n.Logs, n.Description, n.Schedule = nil, "", nil
 	n.Env = nonNil(n.Env)
 	// A dependency on a replicated process is one, whatever its number of
 	// instances: scaling it leaves its dependents as they are.

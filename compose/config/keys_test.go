@@ -36,6 +36,7 @@ func TestSchemaAndDecoderAcceptTheSameKeys(t *testing.T) {
 		{[]string{"procs", "api", "healthcheck"}, properties(defs["Healthcheck"])},
 		{[]string{"procs", "api", "shutdown"}, properties(defs["Shutdown"])},
 		{[]string{"procs", "api", "onIdle"}, properties(defs["OnIdle"])},
+		{[]string{"procs", "api", "schedule"}, properties(defs["Schedule"])},
 		{[]string{"procs", "api", "autoRespond", "[0]"}, properties(defs["AutoRespond"])},
 		{[]string{"procs", "api", "args", "[0]"}, properties(defs["Arg"])},
 		{[]string{"procs", "api", "restart"}, objectForm(proc["restart"])},
@@ -91,8 +92,9 @@ procs:
     cwd: .
     env: {B: "2"}
     envFile: .env
-    kind: service
+    kind: task
     description: an agent
+    schedule: {cron: "0 2 * * *", timezone: UTC, runOnStart: true, maxConcurrent: 1}
     dependsOn: {db: {condition: started, restart: true}}
     port: 8080
     framework: none
@@ -129,6 +131,10 @@ procs:
     command: echo {{args.count}}
     args: [{name: count, type: integer, description: how many, required: false, default: 2}, {name: must, required: true}]
     disabled: true
+  ticker:
+    kind: task
+    command: sleep 1
+    schedule: {every: 1h}
 `
 
 // TestEveryKeyIsDecoded fails when a field is added to a type of the format
@@ -155,7 +161,10 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	// An answer sends text or chooses an option: choose comes from the second.
 	answer := p.AutoRespond[0]
 	answer.Choose = p.AutoRespond[1].Choose
-	for name, v := range map[string]any{"dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
+	// A schedule has cron or every: every comes from ticker.
+	schedule := *p.Schedule
+	schedule.Every = cfg.Procs["ticker"].Schedule.Every
+	for name, v := range map[string]any{"schedule": schedule, "dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
 		"shutdown": p.Shutdown, "autoRespond": answer, "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs} {
 		assertAllSet(t, "procs.agent."+name+".", reflect.ValueOf(v))
 	}

@@ -70,14 +70,14 @@ func (p *Proc) ActiveIn(active []string) bool {
 }
 
 // UpSet returns the processes procs up starts when the profiles in active
-// are: every process that is not disabled and whose profiles are active,
-// and the dependencies of those that are not disabled, whatever their
-// own profiles (as docker
+// are: every process that is not disabled and whose profiles are active
+// (but for a task left to its schedule), and the dependencies of those
+// that are not disabled, whatever their own profiles (as docker
 // compose starts a dependency's profile service). It is sorted.
 func (c *Config) UpSet(active []string) []string {
 	var roots []string
 	for _, name := range c.Names() {
-		if p := c.Procs[name]; !p.Disabled && p.ActiveIn(active) {
+		if p := c.Procs[name]; !p.Disabled && p.ActiveIn(active) && !p.WaitsForSchedule() {
 			roots = append(roots, name)
 		}
 	}

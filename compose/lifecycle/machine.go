@@ -43,6 +43,9 @@ type Machine struct {
 	endReason    string
 	firstFailure string
 
+	// scheduled names the processes whose schedule the engine has armed.
+	scheduled map[string]bool
+
 	waiters []*waiter
 	effects []Effect
 	// refused counts the illegal edges asked of setState (the tests
@@ -100,7 +103,7 @@ func (p *Proc) ReadyThisRun() bool { return p.ReadyAt.After(p.StartedAt) }
 // "not started" or "disabled"). interactive names the processes
 // classified by their screen.
 func New(cfg *config.Config, order []string, wanted, interactive map[string]bool, opts Options) *Machine {
-	m := &Machine{opts: opts, now: opts.Clock, procs: map[string]*Proc{}}
+	m := &Machine{opts: opts, now: opts.Clock, procs: map[string]*Proc{}, scheduled: map[string]bool{}}
 	if m.now == nil {
 		m.now = time.Now
 	}

@@ -66,7 +66,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 			m.readd(&rec, old, def)
 			continue
 		}
-		ps := m.newProc(def.Proc, !def.Proc.Disabled && def.Proc.ActiveIn(m.opts.Profiles), def.Interactive)
+		ps := m.newProc(def.Proc, !def.Proc.Disabled && def.Proc.ActiveIn(m.opts.Profiles) && !def.Proc.WaitsForSchedule(), def.Interactive)
 		m.procs[name] = ps
 		if ps.intent.wanted {
 			rec.Started = append(rec.Started, name)
@@ -137,6 +137,8 @@ func (m *Machine) replaceDefinition(ps *Proc, def Definition, why string) bool {
 		return false
 	case !ps.intent.wanted && ps.Run > 0:
 		return false // stopped on request: it stays stopped, with its new definition
+	case ps.Cfg.Schedule != nil && !ps.running && !ps.intent.backoff:
+		return false // a scheduled task runs its new definition at its next time
 	}
 	m.info(ps, rules.ReasonChanged, why+"; restarting")
 	m.requestRestart(ps)

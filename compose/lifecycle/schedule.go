@@ -122,9 +122,9 @@ func (m *Machine) exitOnFailure() {
 }
 
 // Settled reports whether nothing runs, nothing waits in backoff and
-// nothing more can start: the engine's loop may end.
+// nothing more can start (no schedule is armed): the engine's loop may end.
 func (m *Machine) Settled() bool {
-	if m.opts.UntilDown && !m.shuttingDown {
+	if m.opts.UntilDown && !m.shuttingDown || len(m.scheduled) > 0 && !m.shuttingDown {
 		return false
 	}
 	for _, ps := range m.procs {

@@ -103,6 +103,7 @@ func (m *Machine) forget(ps *Proc) {
 		return true
 	})
 	delete(m.procs, name)
+	delete(m.scheduled, name)
 	m.emit(Forget{Name: name})
 }
 

@@ -31,6 +31,7 @@ type Process struct {
 	Interactive bool         `json:"interactive,omitempty" jsonschema:"an agent CLI, shell or REPL, classified by its screen: it takes input (send_input) only when ready, awaiting-input or awaiting-permission"`
 	ReplicaOf   string       `json:"replicaOf,omitempty" jsonschema:"the process of procs.yaml this is an instance of (replicas: N runs NAME-1 to NAME-N)"`
 	Replica     int          `json:"replica,omitempty" jsonschema:"this instance's number, from 1"`
+	Schedule    *Schedule    `json:"schedule,omitempty" jsonschema:"for a task with schedule: in procs.yaml: when it runs next and how its last run ended"`
 }
 
 // processOf converts the control API's status.
@@ -45,6 +46,7 @@ func processOf(st wire.ProcStatus) Process {
 		Message: st.Message, UptimeMs: st.UptimeMs, ExitCode: st.ExitCode,
 		Command: st.Command, DependsOn: st.DependsOn, Interactive: st.Interactive,
 		ReplicaOf: st.ReplicaOf, Replica: st.Replica,
+		Schedule: scheduleOf(st.Schedule),
 	}
 }
 

@@ -105,7 +105,7 @@ func (m *Model) renderTable() []string {
 			cells = append(cells, pad(text, c.width))
 		}
 		if reason {
-			cells = append(cells, reasonOf(p))
+			cells = append(cells, m.reasonOf(p))
 		}
 		row := m.fit(strings.Join(cells, ""))
 		if i == m.selected {
@@ -118,9 +118,14 @@ func (m *Model) renderTable() []string {
 	return out
 }
 
-// reasonOf is the reason of a state and its message, when it has them.
-func reasonOf(p wire.ProcStatus) string {
-	return p.Reason.With(p.Message)
+// reasonOf is the reason of a state and its message, when it has them,
+// after when a scheduled task runs next.
+func (m *Model) reasonOf(p wire.ProcStatus) string {
+	text := p.Reason.With(p.Message)
+	if next := p.Schedule.NextRunText(m.now()); next != "" {
+		text = strings.TrimSuffix(next+" · "+text, " · ") // first, so a cut keeps it
+	}
+	return text
 }
 
 // uptime is how long the current run has been running, "-" when none.

@@ -95,6 +95,9 @@ func (m *Model) renderPaneTitle() string {
 		title, what = m.styles.title.Render("all processes"), "log (l: "+cur.Name+"'s)"
 	}
 	flags := []string{title, what}
+	if sc := cur.Schedule; sc != nil && !m.allLogs {
+		flags = append(flags, strings.TrimSuffix(sc.Spec+", "+sc.LastRunText(m.now()), ", "))
+	}
 	if m.follow {
 		flags = append(flags, "following")
 	} else {

@@ -42,6 +42,9 @@ type ProcStatus struct {
 	Idle *IdleStatus `json:"idle,omitempty"`
 	// Log tells a failing log file (a full disk) and the bytes it lost.
 	Log *LogHealth `json:"log,omitempty"`
+	// Schedule is when a scheduled task runs next and how its last run
+	// ended; nil for a process without schedule:.
+	Schedule *ScheduleStatus `json:"schedule,omitempty"`
 }
 
 // IdleStatus is the onIdle state of a process, as status and the API show it.

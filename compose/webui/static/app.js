@@ -74,7 +74,7 @@ function wire() {
   $('follow').addEventListener('click', () => setFollowing(true));
   for (const id of ['log-search', 'show-stdout', 'show-stderr']) $(id).addEventListener('input', redrawLogs);
   setInterval(() => {
-    for (const name of ui.order) { const p = ui.procs.get(name); const row = ui.rows.get(name); if (p && row) set(row, 'uptime', uptime(p)); }
+    for (const name of ui.order) { const p = ui.procs.get(name); const row = ui.rows.get(name); if (p && row) { set(row, 'uptime', uptime(p)); if (p.schedule) { const m = lastMessage(p); set(row, 'msg', m, m); } } }
     if (!$('term').hidden) refreshScreen();
   }, 1000);
   connectEvents();

@@ -47,10 +47,22 @@ function drawDetail() {
     $('d-idle').textContent = 'onIdle ' + (idle.paused ? 'paused' : 'on') + ' · cycle ' + idle.cycles +
       (idle.maxCycles ? '/' + idle.maxCycles : '') + (idle.step ? ' · step ' + idle.step : '');
   }
+  const sched = p.schedule;
+  $('d-schedule').hidden = !sched;
+  if (sched) $('d-schedule').textContent = scheduleLine(sched);
   const term = $('term');
   const wasHidden = term.hidden;
   term.hidden = !p.pty;
   if (p.pty && wasHidden) refreshScreen();
+}
+
+// scheduleLine is a scheduled task's schedule and last run:
+// "every 30m · last: completed (exit 0) at 13:30:00 · 2 skipped".
+function scheduleLine(s) {
+  const last = s.lastRun && ('last: ' + s.lastRun.state +
+    (s.lastRun.exitCode !== undefined && s.lastRun.exitCode !== null ? ' (exit ' + s.lastRun.exitCode + ')' : '') +
+    ' at ' + clockTime(new Date(s.lastRun.endedAt)));
+  return [s.spec, last, s.skipped && s.skipped + ' skipped', s.missed && s.missed + ' missed'].filter(Boolean).join(' · ');
 }
 
 // loadResult shows the result of the process's current state (success,

@@ -138,16 +138,41 @@ function drawPorts(row, p) {
   }
 }
 
-// lastMessage is the process's message, or for a blocked one what it waits for.
+// lastMessage is the process's message, or for a blocked one what it
+// waits for; for a scheduled task, after when it runs next.
 function lastMessage(p) {
+  const next = nextRun(p);
   if ((p.state === 'blocked' || p.state === 'pending') && p.dependsOn && p.dependsOn.length) {
     const waits = p.dependsOn.map((d) => {
       const dep = ui.procs.get(d);
       return d + ' (' + (dep ? dep.state : '?') + ')';
     });
-    return 'waits for ' + waits.join(', ') + (p.message ? ' — ' + p.message : '');
+    return (next ? next + ' · ' : '') + 'waits for ' + waits.join(', ') + (p.message ? ' — ' + p.message : '');
   }
-  return p.message || p.line || '';
+  return [next, p.message || p.line].filter(Boolean).join(' · ');
+}
+
+// nextRun says when a scheduled task runs next, as procs status does:
+// "next run in 28m (14:00:00)"; '' without a schedule.
+function nextRun(p) {
+  const s = p.schedule;
+  if (!s || !s.nextRun) return '';
+  const at = new Date(s.nextRun);
+  const ms = at.getTime() - Date.now();
+  let until = 'now';
+  if (ms > 0) {
+    if (ms < 60e3) until = 'in ' + Math.ceil(ms / 1e3) + 's';
+    else if (ms < 3600e3) until = 'in ' + Math.round(ms / 60e3) + 'm';
+    else if (ms < 48 * 3600e3) until = 'in ' + Math.round(ms / 3600e3) + 'h';
+    else until = 'in ' + Math.round(ms / 86400e3) + 'd';
+  }
+  return 'next run ' + until + ' (' + clockTime(at) + ')';
+}
+
+// clockTime is a time of day, 14:00:00, with the day when it is not today.
+function clockTime(at) {
+  if (at.toDateString() === new Date().toDateString()) return at.toLocaleTimeString([], { hour12: false });
+  return at.toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
 // LIVE are the states whose run is going; a failed run may be too (an
