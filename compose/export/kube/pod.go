@@ -157,4 +157,3 @@ func escape(words []string) []string {
 	}
 	return out
 }
-
