@@ -111,7 +111,10 @@ func (a *app) export(cfg *config.Config, format export.Format, opts export.Optio
 	for _, w := range out.Warnings {
 		fmt.Fprintf(a.stderr, "procs export: warning: %s\n", w)
 	}
-	if opts.OutDir != "" {
+	switch {
+	case opts.OutDir != "" && len(out.Files) == 1:
+		fmt.Fprintf(a.stderr, "procs export: wrote %s to %s\n", out.Files[0].Name, opts.OutDir)
+	case opts.OutDir != "":
 		fmt.Fprintf(a.stderr, "procs export: wrote %d files to %s\n", len(out.Files), opts.OutDir)
 	}
 	return nil
