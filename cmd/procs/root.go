@@ -69,6 +69,7 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 		a.resumeCommand(),
 		a.runCommand(),
 		a.mcpCommand(),
+		a.exportCommand(),
 	)
 	a.addCompletions(root)
 	return root

@@ -42,6 +42,10 @@ var importRules = []struct {
 	{pkg: "compose/scaffold", only: join(core, "compose/config", "schema")},
 	{pkg: "compose/lifecycle", only: join(core, "compose/config")},
 	{pkg: "compose/contain", only: core},
+	{pkg: "compose/export", only: join(core, "compose/config")},
+	{pkg: "compose/export/systemd", only: join(core, "compose/config", "compose/export")},
+	{pkg: "compose/export/dockercompose", only: join(core, "compose/config", "compose/export")},
+	{pkg: "compose/export/kube", only: join(core, "compose/config", "compose/export")},
 	{pkg: "compose", never: []string{"compose/control", "compose/tui", "compose/mcp", "compose/webui", "compose/scaffold"}},
 }
 

@@ -1,0 +1,129 @@
+package export
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/procsdev/procs/compose/config"
+)
+
+// leftOut says what procs does for d that no export carries over, and
+// what to write instead.
+func leftOut(d *config.Proc, p *Process) []Warning {
+	var out []Warning
+	say := func(format string, args ...any) {
+		out = append(out, Warning{Proc: d.Name, Text: fmt.Sprintf(format, args...)})
+	}
+	if !p.Task {
+		if text := readinessLeftOut(d, p); text != "" {
+			say("%s", text)
+		}
+	}
+	if inTerminal(d, p) {
+		say("runs in a terminal (pty/interactive) under procs; exported it runs without one, and no one sees its screen or answers its prompts: export only processes that need no terminal")
+	}
+	if len(d.AutoRespond) > 0 {
+		say("autoRespond answers are procs'; left out: make the program take its answers from flags or its config")
+	}
+	if d.OnIdle != nil {
+		say("onIdle inputs are procs'; left out: nothing types into it when it is idle")
+	}
+	if d.Watch != nil {
+		say("watch: restarts on file changes are procs'; left out: the export does not watch files (restart it from your deploy, or use the program's own reloader)")
+	}
+	if len(d.Args) > 0 {
+		say("its arguments (args:) are procs run's; left out: the exported task runs with their defaults, as procs up runs it")
+	}
+	return out
+}
+
+// inTerminal reports whether procs runs d in a terminal: pty: true, or
+// interactive (by its own setting, else by its preset's).
+func inTerminal(d *config.Proc, p *Process) bool {
+	interactive := p.Preset != nil && p.Preset.Interactive
+	if d.Interactive != nil {
+		interactive = *d.Interactive
+	}
+	return d.PTY.Enabled || interactive
+}
+
+// readinessLeftOut says how d's readiness is lost, "" when the exported
+// check (or none: ready by running) is what procs waits for.
+func readinessLeftOut(d *config.Proc, p *Process) string {
+	if p.Ready != nil {
+		if d.Ready != "" {
+			return fmt.Sprintf("the ready rule %q is left out; ready is %s alone: put all of readiness in port: or a healthcheck", d.Ready, p.Ready.From)
+		}
+		if len(d.ReadyPatterns) > 0 {
+			return fmt.Sprintf("its readyPatterns are left out (no format reads the log); ready is %s alone", p.Ready.From)
+		}
+		return ""
+	}
+	switch {
+	case d.Ready != "":
+		return fmt.Sprintf("ready by its ready rule %q only; add `port:` or a probe (healthcheck:) so the exported health check means ready", d.Ready)
+	case len(d.ReadyPatterns) > 0 || p.Preset != nil && len(p.Preset.ReadyPatterns) > 0:
+		return "ready by log line only; add `port:` or a probe (healthcheck:) so the exported health check means ready"
+	case p.Preset != nil && (p.Preset.ReadyWhenListening || p.Preset.AssumeReadyAfter > 0):
+		return fmt.Sprintf("ready by listening on some port or after a while (%s preset) under procs; add `port:` or a probe so the exported health check means ready", p.Preset.Name)
+	}
+	return ""
+}
+
+// loopback finds a loopback address with a port in an env value.
+var loopback = regexp.MustCompile(`\b(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\b`)
+
+// loopbackBind finds a loopback address given alone, as a bind address.
+var loopbackBind = regexp.MustCompile(`(^|[\s=])(127\.0\.0\.1|localhost|::1)(\s|$)`)
+
+// LoopbackWarnings says which env values point at another exported
+// process through the loopback address: in containers each service is
+// reached by its name, so they must be rewritten. A value several
+// processes share (the global env:) is said once, naming them all.
+// Formats that run every process on one host (systemd) need none of this.
+func (p *Project) LoopbackWarnings() []Warning {
+	byPort := map[int]*Process{}
+	for _, proc := range p.Procs {
+		for i := range max(proc.Replicas, 1) {
+			if proc.ServicePort > 0 {
+				byPort[proc.ServicePort+i] = proc
+			}
+		}
+	}
+	var out []Warning
+	texts := map[string]*Warning{}
+	for _, proc := range p.Procs {
+		if proc.Image != nil {
+			continue // runs the image with its own env
+		}
+		if command := proc.Command.String(); loopback.MatchString(command) || loopbackBind.MatchString(command) {
+			out = append(out, Warning{Proc: proc.Name, Text: "its command names the loopback address: in a container a server listens on 0.0.0.0 to be reached from others; change it there"})
+		}
+		env := proc.AllEnv()
+		for _, key := range slices.Sorted(maps.Keys(env)) {
+			for _, m := range loopback.FindAllStringSubmatch(env[key], -1) {
+				port, _ := strconv.Atoi(m[2])
+				target := byPort[port]
+				if target == nil || target == proc {
+					continue
+				}
+				text := fmt.Sprintf("env %s points at %s, which is %s: in containers it is reached by its name, not the loopback address: write %s:%d there",
+					key, m[0], target.Name, DNSName(target.Name), port)
+				if w := texts[text]; w != nil {
+					w.Proc += ", " + proc.Name
+					continue
+				}
+				texts[text] = &Warning{Proc: proc.Name, Text: text}
+			}
+		}
+	}
+	for _, w := range texts {
+		out = append(out, *w)
+	}
+	slices.SortStableFunc(out, func(a, b Warning) int { return strings.Compare(a.Proc+a.Text, b.Proc+b.Text) })
+	return out
+}

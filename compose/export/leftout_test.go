@@ -1,0 +1,107 @@
+package export_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/export"
+)
+
+// loadText loads a procs.yaml given as text, in a folder of its own.
+func loadText(t *testing.T, text string) *config.Config {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "procs.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+	return load(t, file)
+}
+
+// TestLeftOutWarnings checks that each thing procs does that no format
+// carries over is said, for the process, with what to write instead.
+func TestLeftOutWarnings(t *testing.T) {
+	cases := []struct {
+		name, proc, yaml, want string
+	}{
+		{"log line only", "api", "procs:\n  api:\n    command: sleep 100\n    readyPatterns: [listening]\n",
+			"api: ready by log line only; add `port:` or a probe (healthcheck:) so the exported health check means ready"},
+		{"ready rule only", "api", "procs:\n  api:\n    command: sleep 100\n    ready: log.matches(\"up\")\n",
+			"api: ready by its ready rule \"log.matches(\\\"up\\\")\" only; add `port:` or a probe"},
+		{"ready rule beside a port", "api", "procs:\n  api:\n    command: sleep 100\n    port: 8080\n    ready: port.open && log.matches(\"up\")\n",
+			"is left out; ready is port: 8080 alone"},
+		{"pty", "shell", "procs:\n  shell:\n    command: sleep 100\n    pty: true\n",
+			"shell: runs in a terminal (pty/interactive) under procs; exported it runs without one"},
+		{"interactive preset", "agent", "procs:\n  agent:\n    command: claude\n",
+			"agent: runs in a terminal (pty/interactive)"},
+		{"watch", "web", "procs:\n  web:\n    command: sleep 100\n    watch: [\"*.go\"]\n",
+			"web: watch: restarts on file changes are procs'; left out"},
+		{"onIdle", "agent", "procs:\n  agent:\n    command: sleep 100\n    pty: true\n    interactive: true\n    onIdle: {after: 30s, send: [go on]}\n",
+			"agent: onIdle inputs are procs'; left out"},
+		{"autoRespond", "tool", "procs:\n  tool:\n    command: sleep 100\n    autoRespond: [{match: 'y/n', send: \"y\\r\"}]\n",
+			"tool: autoRespond answers are procs'; left out"},
+		{"task arguments", "test", "procs:\n  test:\n    kind: task\n    command: go test ./...\n    args: [{name: filter}]\n",
+			"test: its arguments (args:) are procs run's; left out"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := export.New(loadText(t, c.yaml), export.Options{})
+			require.NoError(t, err)
+			var said []string
+			for _, w := range p.Warnings {
+				said = append(said, w.String())
+			}
+			assert.True(t, slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, c.want) }),
+				"want a warning with %q, got %q", c.want, said)
+		})
+	}
+}
+
+// TestNothingLeftOut: a process with a port and nothing procs-only gets
+// no warning.
+func TestNothingLeftOut(t *testing.T) {
+	p, err := export.New(loadText(t, "procs:\n  api:\n    command: sleep 100\n    port: 8080\n"), export.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, p.Warnings)
+}
+
+// TestLoopbackWarning: an env value that points at another process on
+// the loopback address is said once for all the processes that share it.
+func TestLoopbackWarning(t *testing.T) {
+	cfg := loadText(t, "env: {DB: 'postgres://127.0.0.1:15432/x'}\nprocs:\n  db:\n    command: postgres -p 15432\n    port: 15432\n  api:\n    command: sleep 100\n  web:\n    command: sleep 100\n")
+	p, err := export.New(cfg, export.Options{})
+	require.NoError(t, err)
+	warnings := p.LoopbackWarnings()
+	require.Len(t, warnings, 1)
+	assert.Equal(t, "api, web: env DB points at 127.0.0.1:15432, which is db: in containers it is reached by its name, not the loopback address: write db:15432 there", warnings[0].String())
+}
+
+// TestChoice: names bring their dependencies, an instance name its
+// replicated process, and an unknown name is an UnknownProcessError;
+// without names, what procs up starts with the profiles given.
+func TestChoice(t *testing.T) {
+	cfg := loadText(t, "procs:\n  db:\n    command: sleep 100\n  worker:\n    command: sleep 100\n    replicas: 2\n    dependsOn: [db]\n  api:\n    command: sleep 100\n    dependsOn: [worker]\n  debug:\n    command: sleep 100\n    profiles: [debug]\n")
+	names := func(opts export.Options) []string {
+		p, err := export.New(cfg, opts)
+		require.NoError(t, err)
+		var out []string
+		for _, proc := range p.Procs {
+			out = append(out, proc.Name)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"api", "db", "worker"}, names(export.Options{}))
+	assert.Equal(t, []string{"api", "db", "debug", "worker"}, names(export.Options{Profiles: []string{"debug"}}))
+	assert.Equal(t, []string{"db", "worker"}, names(export.Options{Names: []string{"worker-2"}}))
+	p, err := export.New(cfg, export.Options{Names: []string{"api"}})
+	require.NoError(t, err)
+	api := p.Proc("api")
+	assert.Equal(t, []export.Dependency{{Name: "worker", Condition: config.ConditionReady}}, api.DependsOn)
+	assert.Equal(t, 2, p.Proc("worker").Replicas)
+	_, err = export.New(cfg, export.Options{Names: []string{"nope"}})
+	require.ErrorIs(t, err, config.ErrUnknownProcess)
+}
