@@ -35,6 +35,8 @@ type procState struct {
 	// lastScreen is the last screen of the last run of a PTY process that
 	// ended: it holds why.
 	lastScreen *ScreenText
+	// cpuHeld samples the run's time held at its CPU limit (resources.go).
+	cpuHeld cpuHeld
 }
 
 // newProcState opens what the engine keeps of a process new to it, with

@@ -34,6 +34,7 @@ func (e *Engine) runSpec(ps *procState, run int) (runSpec, error) {
 	}
 	spec.health, spec.interval, spec.failures = healthProbe(p)
 	spec.window = windowOf(ps)
+	spec.limits = containLimits(e.cfg.ResourcesOf(p))
 	return spec, nil
 }
 

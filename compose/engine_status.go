@@ -40,6 +40,9 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	if st.Ports == nil {
 		st.Ports = []int{}
 	}
+	if note := e.throttleNote(ps); note != "" {
+		st.Message += "; " + note
+	}
 	st.Recoverable = lp.State == rules.StateFailed && lp.Recoverable
 	st.Interactive, st.PTY = ps.interactive(), ps.pty
 	if ps.idle != nil {

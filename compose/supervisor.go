@@ -41,6 +41,8 @@ type runSpec struct {
 	failures int
 	// window is the terminal size of a PTY run; nil runs on pipes.
 	window *pty.Winsize
+	// limits are the run's resources: (resources.go).
+	limits contain.Limits
 }
 
 // supervisor runs one run of one process: it starts it, feeds its output and
@@ -134,6 +136,7 @@ func (s *supervisor) run(ctx context.Context) {
 	portsBefore := rules.PortsBefore()
 	c, err := s.contain.Start(contain.Spec{
 		Argv: s.spec.argv, Dir: s.spec.dir, Env: env, Window: s.spec.window, Owner: s.spec.owner,
+		Limits: s.spec.limits,
 	})
 	<-logOpened
 	if err != nil {

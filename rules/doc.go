@@ -49,7 +49,8 @@
 // # Exits
 //
 // A stop procs requested is "stopped" however it ended; SIGKILL or 137 is
-// "killed"; a task exiting 0 is "completed"; a service exiting 0 is failed
+// "memory-limit" when the kernel killed at the run's memory limit
+// (Exit.MemoryLimit), else "killed"; a task exiting 0 is "completed"; a service exiting 0 is failed
 // with reason "exited" (a service is meant to keep running, and one that
 // exits 0 while starting never became ready), or "daemonized" when it left
 // a daemon running (Exit.Daemon); anything else is a "crash" with its code

@@ -19,6 +19,10 @@ type Exit struct {
 	// Daemon is what the run left running when its main process exited;
 	// nil when nothing.
 	Daemon *Daemon
+	// MemoryLimit is set when the kernel killed a process of the run at
+	// the run's memory limit (its cgroup counted an OOM kill); nil
+	// otherwise.
+	MemoryLimit *MemoryLimit
 }
 
 // signalOf returns the signal that ended the process, from Signal or, when
@@ -39,6 +43,9 @@ func (e Exit) describe() string {
 	if e.Err != nil {
 		return fmt.Sprintf("start failed: %v", e.Err)
 	}
+	if e.MemoryLimit != nil && e.signalOf() == syscall.SIGKILL {
+		return e.MemoryLimit.describe()
+	}
 	if e.Signal != 0 {
 		return "killed by " + signalName(e.Signal)
 	}
@@ -57,7 +64,10 @@ func (e Exit) describe() string {
 // classifyExit turns an exit into a verdict (ARCHITECTURE.md §3):
 //   - a requested stop is stopped, however the process ended (exit 0, 130,
 //     143, our signal, or the SIGKILL after the shutdown timeout);
-//   - SIGKILL or 137 is killed: usually the OOM killer or a person;
+//   - SIGKILL or 137 after the kernel killed at the run's memory limit is
+//     memory-limit, saying the limit and the peak;
+//   - SIGKILL or 137 otherwise is killed: the OOM killer of the whole
+//     machine, or a person;
 //   - a task exiting 0 is completed;
 //   - a service exiting 0 and leaving a daemon behind is failed with reason
 //     "daemonized";
@@ -75,6 +85,8 @@ func classifyExit(e Exit, task bool) Verdict {
 	case e.Requested:
 		v.State, v.Reason = StateStopped, ReasonStopped
 		v.Message = "stopped on request (" + v.Message + ")"
+	case sig == syscall.SIGKILL && e.MemoryLimit != nil:
+		v.Reason = ReasonMemoryLimit
 	case sig == syscall.SIGKILL:
 		v.Reason = ReasonKilled
 	case e.Code == 0 && sig == 0 && task:

@@ -22,9 +22,12 @@ const (
 	ReasonDaemonized Reason = "daemonized"
 	ReasonCrash      Reason = "crash"
 	ReasonKilled     Reason = "killed"
-	ReasonExited     Reason = "exited"
-	ReasonCompleted  Reason = "completed"
-	ReasonStopped    Reason = "stopped"
+	// ReasonMemoryLimit is a run the kernel killed at the memory limit of
+	// its resources:.
+	ReasonMemoryLimit Reason = "memory-limit"
+	ReasonExited      Reason = "exited"
+	ReasonCompleted   Reason = "completed"
+	ReasonStopped     Reason = "stopped"
 )
 
 // Reasons of interactive runs (agents, shells, REPLs).

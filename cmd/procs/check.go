@@ -46,6 +46,7 @@ func (a *app) checkCommand() *cobra.Command {
 			for _, w := range cfg.Warnings {
 				fmt.Fprintf(a.stderr, "warning: %s\n", w.Error())
 			}
+			warnUnenforcedLimits(a.stderr, "", cfg)
 			fmt.Fprintf(a.stdout, "%s: %s, OK\n", a.displayPath(cfg.File), plural(len(cfg.Procs), "process", "processes"))
 			return nil
 		},

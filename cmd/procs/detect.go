@@ -90,6 +90,8 @@ type choiceView struct {
 	// ReadyWhen and FailedWhen say the same for people.
 	ReadyWhen  string `json:"readyWhen"`
 	FailedWhen string `json:"failedWhen"`
+	// Limits says the run's resources: and whether they hold here.
+	Limits string `json:"limits,omitempty"`
 }
 
 // explainChoice says what the engine will do with a process: the detection
@@ -123,6 +125,7 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c.ReadyWhen = readyWhen(c, spec)
 	c.Mode = compose.ModeOf(p, det)
 	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask())
+	c.Limits = limitsText(cfg.ResourcesOf(p))
 	return c, nil
 }
 
@@ -235,6 +238,9 @@ func (a *app) printChoices(choices []choiceView) {
 		fmt.Fprintf(a.stdout, "  mode:   %s\n", c.Mode)
 		fmt.Fprintf(a.stdout, "  ready:  %s\n", c.ReadyWhen)
 		fmt.Fprintf(a.stdout, "  failed: %s\n", c.FailedWhen)
+		if c.Limits != "" {
+			fmt.Fprintf(a.stdout, "  limits: %s\n", c.Limits)
+		}
 		if len(c.Env) > 0 {
 			keys := make([]string, 0, len(c.Env))
 			for k := range c.Env {

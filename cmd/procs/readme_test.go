@@ -125,6 +125,7 @@ func schemaReference(t *testing.T) string {
 	writeKeys(&b, "`args` (each entry; a task's)", root.Defs["Arg"], order["Arg"], "Arg")
 	writeKeys(&b, "`ui` (top level)", root.Defs["UIConfig"], order["UIConfig"], "UIConfig")
 	writeKeys(&b, "`logs` (top level and per process)", root.Defs["Logs"], order["Logs"], "Logs")
+	writeKeys(&b, "`resources` (top level and per process)", root.Defs["Resources"], order["Resources"], "Resources")
 	return b.String()
 }
 

@@ -69,6 +69,9 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			if cfg, err = opts.scaled(cfg); err != nil {
 				return withCode(exitUsage, err)
 			}
+			if !opts.untilDown { // its parent, procs up -d, said it
+				warnUnenforcedLimits(a.stderr, "procs: ", cfg)
+			}
 			if opts.tui {
 				return a.upTUI(cfg, opts)
 			}

@@ -29,6 +29,8 @@ type Config struct {
 	UI *UIConfig `json:"ui,omitempty" jsonschema_description:"The web dashboard of procs ui."`
 	// Logs is the log retention of every process without its own.
 	Logs *Logs `json:"logs,omitempty" jsonschema_description:"How much output the log files in .procs/logs keep, for every process: {maxSize, keep}. A process's own logs: overrides it."`
+	// Resources are the limits of every process without its own.
+	Resources *Resources `json:"resources,omitempty" jsonschema_description:"Limits of every process's runs: {memory, cpu, pids}. A process's own resources: overrides it key by key. Enforced on Linux with cgroups; elsewhere procs warns."`
 
 	// File is the absolute path of the main config file (not part of the format).
 	File string `json:"-"`
@@ -122,6 +124,7 @@ type Proc struct {
 	Disabled            bool              `json:"disabled,omitempty" jsonschema_description:"Do not start the process with procs up; procs start and procs run still can."`
 	Watch               *Watch            `json:"watch,omitempty" jsonschema_description:"Restart the process when files change: a list of paths or globs relative to procs.yaml, or {paths, ignore, debounce}. .git, node_modules, .procs and __pycache__ are ignored."`
 	Logs                *Logs             `json:"logs,omitempty" jsonschema_description:"How much output this process's log files keep: {maxSize, keep}, over the top-level logs:."`
+	Resources           *Resources        `json:"resources,omitempty" jsonschema_description:"Limits of this process's runs, over the top-level resources: key by key: {memory: 512M, cpu: 1.5, pids: 200}. Enforced on Linux with cgroups; elsewhere procs warns."`
 	Replicas            int               `json:"replicas,omitempty" jsonschema:"minimum=1" jsonschema_description:"Run this many instances, NAME-1 to NAME-N, each with its own run, state, log and restart policy; {{.Replica}} and ${PROCS_REPLICA} in command and env are the instance's number (from 1), and a port gives instance i port+i-1. A dependency on NAME waits for every instance. procs up --scale NAME=N and procs scale NAME=N override it."`
 
 	// Name is the key of the process in procs (not part of the format).

@@ -53,12 +53,14 @@ func structKeys(path []string) []string {
 		return uiKeys
 	case n == 1 && path[0] == "logs":
 		return logsKeys
+	case n == 1 && path[0] == "resources":
+		return resourcesKeys
 	case path[0] != "procs" || n < 2:
 		return nil
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys, "schedule": scheduleKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys, "resources": resourcesKeys, "schedule": scheduleKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -97,6 +99,7 @@ func (d *decoder) config(raw map[string]any) *Config {
 	cfg.EnvFile = d.str([]string{"envFile"}, m["envFile"])
 	cfg.UI = d.ui(m["ui"])
 	cfg.Logs = d.logs([]string{"logs"}, m["logs"])
+	cfg.Resources = d.resources([]string{"resources"}, m["resources"])
 	procsPath := []string{"procs"}
 	procs, ok := d.mapping(procsPath, m["procs"], nil)
 	if len(procs) == 0 {
@@ -166,6 +169,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	p.Watch = d.watch(at("watch"), m["watch"])
 	p.Logs = d.logs(at("logs"), m["logs"])
+	p.Resources = d.resources(at("resources"), m["resources"])
 	p.Replicas = d.replicas(at("replicas"), m["replicas"])
 	d.taskArgs(at("args"), m["args"], p)
 	p.Schedule = d.schedule(at("schedule"), m["schedule"], p)

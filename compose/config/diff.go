@@ -62,7 +62,7 @@ func DiffConfigs(old, next *Config) Diff {
 		switch {
 		case before == nil:
 			d.Added = append(d.Added, name)
-		case !shared || !SameProc(before, p):
+		case !shared || !SameProc(before, p) || old.ResourcesOf(before) != next.ResourcesOf(p):
 			d.Changed = append(d.Changed, name)
 		default:
 			d.Unchanged = append(d.Unchanged, name)

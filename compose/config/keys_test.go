@@ -33,6 +33,8 @@ func TestSchemaAndDecoderAcceptTheSameKeys(t *testing.T) {
 		{[]string{"ui"}, properties(defs["UIConfig"])},
 		{[]string{"logs"}, properties(defs["Logs"])},
 		{[]string{"procs", "api", "logs"}, properties(defs["Logs"])},
+		{[]string{"resources"}, properties(defs["Resources"])},
+		{[]string{"procs", "api", "resources"}, properties(defs["Resources"])},
 		{[]string{"procs", "api", "healthcheck"}, properties(defs["Healthcheck"])},
 		{[]string{"procs", "api", "shutdown"}, properties(defs["Shutdown"])},
 		{[]string{"procs", "api", "onIdle"}, properties(defs["OnIdle"])},
@@ -84,6 +86,7 @@ env: {A: "1"}
 envFile: .env
 ui: {port: 8123}
 logs: {maxSize: 10MiB, keep: 3}
+resources: {memory: 1G, cpu: 2, pids: 100}
 procs:
   db:
     command: sleep 100
@@ -120,6 +123,7 @@ procs:
     watch: {paths: [src], ignore: ["*.tmp"], debounce: 200ms}
     interactive: true
     logs: {maxSize: 1GB, keep: 0}
+    resources: {memory: 512M, cpu: 0.5, pids: 20}
   probes:
     command: sleep 100
     healthcheck: {exec: "true"}
@@ -148,6 +152,7 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	assertAllSet(t, "", reflect.ValueOf(*cfg))
 	assertAllSet(t, "ui.", reflect.ValueOf(*cfg.UI))
 	assertAllSet(t, "logs.", reflect.ValueOf(*cfg.Logs))
+	assertAllSet(t, "resources.", reflect.ValueOf(*cfg.Resources))
 	// The process as declared: with replicas, it runs as agent-1.
 	p := cfg.Declared()["agent"]
 	p.Args = cfg.Procs["job"].Args // args are a task's: job has them
@@ -165,7 +170,8 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	schedule := *p.Schedule
 	schedule.Every = cfg.Procs["ticker"].Schedule.Every
 	for name, v := range map[string]any{"schedule": schedule, "dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
-		"shutdown": p.Shutdown, "autoRespond": answer, "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs} {
+		"shutdown": p.Shutdown, "autoRespond": answer, "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs,
+		"resources": *p.Resources} {
 		assertAllSet(t, "procs.agent."+name+".", reflect.ValueOf(v))
 	}
 }

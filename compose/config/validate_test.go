@@ -64,6 +64,16 @@ var brokenConfigs = []struct {
 		`7:32: procs.api.logs.keep: expected a number, got string "two"`,
 		`7:37: procs.api.logs.size: unknown key "size"`,
 	}},
+	{"bad_resources", []string{
+		`2:11: resources.memory: "lots" is not a size: write a number of bytes with a unit, e.g. 64MiB, 500MB or 1GiB`,
+		"3:8: resources.cpu: cpu 0 is out of range: use a number of cores above 0, e.g. 0.5 (half of one core) or 2",
+		"7:25: procs.api.resources.memory: memory 512KiB is too small: use at least 1MiB",
+		"7:36: procs.api.resources.cpu: cpu -1 is out of range: use a number of cores above 0, e.g. 0.5 (half of one core) or 2",
+		"7:46: procs.api.resources.pids: pids 0 is out of range: use a number of processes from 1 to 4194304",
+		`7:49: procs.api.resources.memroy: unknown key "memroy" (did you mean "memory"?)`,
+		`11:12: procs.worker.resources.cpu: expected a number of cores (e.g. 0.5 or 2), got string "many"`,
+		"12:13: procs.worker.resources.pids: expected a whole number, got number 2.5",
+	}},
 	{"bad_backoff", []string{
 		`4:41: procs.api.restart.backoff: "30s..1s" ends before it starts: write min..max`,
 	}},

@@ -43,6 +43,9 @@ type Spec struct {
 	Window *pty.Winsize
 	// Owner is the run the tree belongs to: it names the run's cgroup.
 	Owner Owner
+	// Limits hold the whole run to its resources: where they cannot be
+	// enforced (LimitsAvailable), the run starts without them.
+	Limits Limits
 }
 
 // Owner names one run of one process of one engine instance. Its String
@@ -130,6 +133,7 @@ func (c *Process) End(deadline time.Time) (killed bool) {
 	// run's marker go with the main process.
 	c.Signal(syscall.SIGKILL)
 	s.sweepStrays(c.owner)
+	c.limits.remove()
 	c.watchdog.untrack(c.pid)
 	return killed
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -20,6 +21,10 @@ type enrolled struct {
 	instance string
 	cgroups  *cgroupSet // nil where cgroups are not available
 	watchdog *watchdog  // nil without a watchdog
+	// limits is made on the first run with resource limits (limitSet);
+	// limitsMu, a leaf of the spawner's lock order, guards it.
+	limitsMu sync.Mutex
+	limits   *limitSet
 }
 
 // enroll gives each run of the engine instance a cgroup of its own where
@@ -41,6 +46,9 @@ func (s *spawner) enroll(instance string, wd *watchdog) (release func()) {
 		s.mu.Lock()
 		delete(s.engines, instance)
 		s.mu.Unlock()
+		if ls := e.limitsIfMade(); ls != nil {
+			defer ls.close() // once what its runs left is killed
+		}
 		if e.cgroups != nil {
 			e.cgroups.close() // everything the runs started, wherever it went
 			return

@@ -31,6 +31,9 @@ type Process struct {
 	owner      Owner
 	startTicks uint64
 	watchdog   *watchdog // nil without one
+	// limits are the cgroups holding the run to its resources; nil
+	// without limits.
+	limits *runLimits
 
 	// inputMu orders writes to the child's stdin or terminal between the
 	// run's input writer and attached terminals.
@@ -58,6 +61,13 @@ func launch(spec Spec) (*Process, error) {
 	if spec.Window != nil && !osproc.Features().PTY {
 		return nil, errNoPTY
 	}
+	var limits *runLimits
+	if !spec.Limits.IsZero() {
+		var err error
+		if limits, err = getSpawner().limitRun(cmd, spec.Owner, spec.Limits); err != nil {
+			return nil, err
+		}
+	}
 	var p *Process
 	var err error
 	if spec.Window != nil {
@@ -66,9 +76,10 @@ func launch(spec Spec) (*Process, error) {
 		p, err = launchPipes(cmd, spec.Owner)
 	}
 	if err != nil {
+		limits.remove()
 		return nil, err
 	}
-	p.owner = spec.Owner
+	p.owner, p.limits = spec.Owner, limits
 	p.startTicks, _ = osproc.StartTime(p.pid)
 	return p, nil
 }
@@ -151,9 +162,18 @@ func (c *Process) Wait() rules.Exit {
 	}
 	ws := state.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
-		return rules.Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
+		exit := rules.Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
+		if ws.Signal() == syscall.SIGKILL {
+			exit.MemoryLimit = c.limits.memoryKill()
+		}
+		return exit
 	}
-	return rules.Exit{Code: ws.ExitStatus()}
+	exit := rules.Exit{Code: ws.ExitStatus()}
+	if exit.Code == 128+int(syscall.SIGKILL) {
+		// A shell whose child the kernel killed exits 137.
+		exit.MemoryLimit = c.limits.memoryKill()
+	}
+	return exit
 }
 
 // Signal sends sig to the tree's whole process group.

@@ -24,6 +24,7 @@ import (
 //
 //	forking → mu → reportMu → watchdog.mu (reportUnmarked, under a sweep)
 //	forking → cgroupSet.mu              (fork: open the run's cgroup)
+//	enrolled.limitsMu → watchdog.mu     (a run's limits, before its fork)
 //
 // cgroupSet.mu and watchdog.mu are leaves: no other lock is taken while
 // either is held. mu and cgroupSet.mu are never held together (engine
