@@ -93,6 +93,8 @@ type Process struct {
 	Ready *Check
 	// ReadyTimeout is how long it may take to become ready (0: none).
 	ReadyTimeout time.Duration
+	// Resources are its limits: its own resources: over the top-level one.
+	Resources config.Resources
 	// Preset is the preset it uses, nil when none.
 	Preset *frameworks.Preset
 	// Image is the official image of its server, nil when it has none:
@@ -227,7 +229,7 @@ func newProcess(cfg *config.Config, d *config.Proc, exported []string) (*Process
 	p := &Process{
 		Name: d.Name, Task: d.IsTask(), Description: d.Description, Command: d.Command, Cwd: d.Cwd,
 		Port: d.Port, Replicas: d.Replicas, Restart: d.Restart, Shutdown: d.Shutdown,
-		ReadyTimeout: d.ReadyTimeout.D(),
+		ReadyTimeout: d.ReadyTimeout.D(), Resources: cfg.ResourcesOf(d),
 	}
 	if p.Description == "" {
 		p.Description = d.Command.String()

@@ -53,6 +53,10 @@ type service struct {
 	StopSignal      string                `yaml:"stop_signal,omitempty"`
 	StopGracePeriod string                `yaml:"stop_grace_period,omitempty"`
 	Deploy          *deploy               `yaml:"deploy,omitempty"`
+	MemLimit        int64                 `yaml:"mem_limit,omitempty"`
+	MemswapLimit    int64                 `yaml:"memswap_limit,omitempty"`
+	CPUs            float64               `yaml:"cpus,omitempty"`
+	PidsLimit       int                   `yaml:"pids_limit,omitempty"`
 }
 
 // build is where an image is built from.
@@ -168,6 +172,11 @@ func serviceOf(p *export.Project, proc *export.Process) (*service, string, []exp
 	if proc.Replicas > 0 {
 		svc.Deploy = &deploy{Replicas: proc.Replicas}
 	}
+	// resources: are the container's limits, swap included as procs
+	// allows none.
+	r := proc.Resources
+	svc.MemLimit, svc.MemswapLimit = int64(r.Memory), int64(r.Memory)
+	svc.CPUs, svc.PidsLimit = r.CPU, r.Pids
 	return svc, note, warnings
 }
 

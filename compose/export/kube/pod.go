@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -64,7 +65,29 @@ func (b *builder) container(withEnv bool) corev1.Container {
 	if !proc.Task {
 		c.ReadinessProbe, c.StartupProbe = b.probes()
 	}
+	c.Resources = b.resources()
 	return c
+}
+
+// resources are resources: as the container's limits, and its requests
+// the same, so the scheduler places it where they fit. Kubernetes has no
+// per-container pids limit: that one is said.
+func (b *builder) resources() corev1.ResourceRequirements {
+	r := b.proc.Resources
+	list := corev1.ResourceList{}
+	if r.Memory > 0 {
+		list[corev1.ResourceMemory] = *resource.NewQuantity(int64(r.Memory), resource.BinarySI)
+	}
+	if r.CPU > 0 {
+		list[corev1.ResourceCPU] = *resource.NewMilliQuantity(int64(math.Round(r.CPU*1000)), resource.DecimalSI)
+	}
+	if r.Pids > 0 {
+		b.warn("resources: pids: %d has no per-container counterpart in Kubernetes (a node's podPidsLimit applies to every pod)", r.Pids)
+	}
+	if len(list) == 0 {
+		return corev1.ResourceRequirements{}
+	}
+	return corev1.ResourceRequirements{Limits: list, Requests: list.DeepCopy()}
 }
 
 // placeholderImage names the image the user must provide: a name under

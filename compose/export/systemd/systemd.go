@@ -10,6 +10,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/procsdev/procs/compose/config"
@@ -121,9 +122,24 @@ func service(p *export.Project, proc *export.Process) (*unit, []export.Warning) 
 		svc.set("KillSignal", proc.Shutdown.Signal)
 	}
 	svc.set("TimeoutStopSec", export.Duration(proc.Shutdown.Timeout.D()))
-	// resources: (issue 30) → MemoryMax=/CPUQuota= goes here once the
-	// config has it.
+	limits(svc, proc.Resources)
 	return u, warnings
+}
+
+// limits writes resources: as systemd's own cgroup limits: memory to
+// MemoryMax= (and no swap, as procs runs it), cpu to CPUQuota= (1.5 cores
+// is 150%), pids to TasksMax=.
+func limits(svc *section, r config.Resources) {
+	if r.Memory > 0 {
+		svc.set("MemoryMax", strconv.FormatInt(int64(r.Memory), 10))
+		svc.set("MemorySwapMax", "0")
+	}
+	if r.CPU > 0 {
+		svc.set("CPUQuota", strconv.FormatFloat(r.CPU*100, 'f', -1, 64)+"%")
+	}
+	if r.Pids > 0 {
+		svc.set("TasksMax", strconv.Itoa(r.Pids))
+	}
 }
 
 // environment writes the env files and variables of proc. systemd lets
