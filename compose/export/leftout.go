@@ -127,3 +127,17 @@ func (p *Project) LoopbackWarnings() []Warning {
 	slices.SortStableFunc(out, func(a, b Warning) int { return strings.Compare(a.Proc+a.Text, b.Proc+b.Text) })
 	return out
 }
+
+// RestartFollowsLeftOut says which of proc's dependencies declare
+// restart: true, for a format that has no way to restart a process when
+// one it depends on restarts (compose, Kubernetes).
+func RestartFollowsLeftOut(proc *Process) []Warning {
+	var out []Warning
+	for _, dep := range proc.DependsOn {
+		if dep.Restart {
+			out = append(out, Warning{Proc: proc.Name, Text: fmt.Sprintf(
+				"restart: true on its dependency %s is left out: it is not restarted when %s is; restart it yourself after %s", dep.Name, dep.Name, dep.Name)})
+		}
+	}
+	return out
+}

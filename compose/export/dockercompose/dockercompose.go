@@ -92,6 +92,7 @@ func (f Format) Export(p *export.Project) (*export.Output, error) {
 		svc, note, warnings := serviceOf(p, proc)
 		doc.Services[proc.Name] = svc
 		out.Warnings = append(out.Warnings, warnings...)
+		out.Warnings = append(out.Warnings, export.RestartFollowsLeftOut(proc)...)
 		if note != "" {
 			comments["$.services."+proc.Name] = []*yaml.Comment{yaml.HeadComment(" " + note)}
 		}

@@ -43,6 +43,7 @@ func (f Format) Export(p *export.Project) (*export.Output, error) {
 		b := &builder{project: p, proc: proc, name: export.DNSName(proc.Name)}
 		objects := b.objects()
 		out.Warnings = append(out.Warnings, b.warnings...)
+		out.Warnings = append(out.Warnings, export.RestartFollowsLeftOut(proc)...)
 		for _, obj := range objects {
 			data, err := marshal(obj)
 			if err != nil {
