@@ -11,6 +11,7 @@ import (
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -90,7 +91,7 @@ func (a *app) runningNames(ptyOnly bool) (names []cobra.Completion, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	for _, group := range replicaGroups(list) {
+	for _, group := range wire.ReplicaGroups(list) {
 		if group[0].ReplicaOf != "" && (!ptyOnly || group[0].PTY) {
 			names = append(names, cobra.CompletionWithDesc(group[0].ReplicaOf, replicaCount(len(group))))
 		}

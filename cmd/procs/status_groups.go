@@ -9,28 +9,6 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// replicaGroups splits list into the rows procs status shows together: a
-// process alone, or every instance of a replicated process, gathered where
-// its first instance is.
-func replicaGroups(list []compose.ProcStatus) [][]compose.ProcStatus {
-	var groups [][]compose.ProcStatus
-	at := map[string]int{}
-	for _, st := range list {
-		if st.ReplicaOf == "" {
-			groups = append(groups, []compose.ProcStatus{st})
-			continue
-		}
-		i, seen := at[st.ReplicaOf]
-		if !seen {
-			i = len(groups)
-			at[st.ReplicaOf] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], st)
-	}
-	return groups
-}
-
 // groupRow is the row of a replicated process above its instances: how
 // many are in which state, and their ports.
 func groupRow(group []compose.ProcStatus) []string {

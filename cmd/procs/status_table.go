@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 // statusHeader names the columns of procs status.
@@ -41,7 +42,7 @@ func (a *app) printStatusTable(list []compose.ProcStatus, width int) {
 // indented under it.
 func statusRows(list []compose.ProcStatus) [][]string {
 	rows := make([][]string, 0, len(list))
-	for _, group := range replicaGroups(list) {
+	for _, group := range wire.ReplicaGroups(list) {
 		name := ""
 		if len(group) > 1 || group[0].ReplicaOf != "" {
 			rows = append(rows, groupRow(group))

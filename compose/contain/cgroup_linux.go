@@ -123,21 +123,32 @@ func ownCgroupDir() (string, error) {
 // cgroup2Mount finds where the cgroup v2 hierarchy is mounted, and which of
 // its folders is the root of that mount.
 func cgroup2Mount() (mount, root string, err error) {
+	mount, root, found, err := findMount(func(fields, fs []string) bool { return fs[0] == "cgroup2" })
+	if err == nil && !found {
+		err = errors.New("no cgroup v2 mounted")
+	}
+	return mount, root, err
+}
+
+// findMount reads /proc/self/mountinfo for the first mount that match
+// accepts, given the fields left of its " - " (ID PARENT MAJ:MIN ROOT
+// MOUNTPOINT OPTIONS...) and right of it (FSTYPE SOURCE SUPER), and
+// returns its mount point and the folder that is the root of the mount.
+func findMount(match func(fields, fs []string) bool) (mount, root string, found bool, err error) {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
-		return "", "", err
+		return "", "", false, err
 	}
 	defer f.Close()
 	s := bufio.NewScanner(f)
 	for s.Scan() {
-		// ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER
 		left, right, ok := strings.Cut(s.Text(), " - ")
 		fields, fs := strings.Fields(left), strings.Fields(right)
-		if ok && len(fields) >= 5 && len(fs) > 0 && fs[0] == "cgroup2" {
-			return fields[4], fields[3], nil
+		if ok && len(fields) >= 6 && len(fs) >= 3 && match(fields, fs) {
+			return fields[4], fields[3], true, nil
 		}
 	}
-	return "", "", errors.New("no cgroup v2 mounted")
+	return "", "", false, s.Err()
 }
 
 // open returns the folder of the cgroup of owner's run, creating

@@ -1,7 +1,6 @@
 package contain
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -185,24 +184,14 @@ func ownV1Dir(ctrl string) (string, error) {
 // cgroup1Mount finds where the cgroup v1 hierarchy of ctrl is mounted
 // (read-write), and which of its folders is the root of that mount.
 func cgroup1Mount(ctrl string) (mount, root string, err error) {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return "", "", err
+	mount, root, found, err := findMount(func(fields, fs []string) bool {
+		return fs[0] == "cgroup" && slices.Contains(strings.Split(fs[2], ","), ctrl) &&
+			slices.Contains(strings.Split(fields[5], ","), "rw")
+	})
+	if err == nil && !found {
+		err = errors.New("no cgroup v1 of " + ctrl + " mounted")
 	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		// ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER
-		left, right, ok := strings.Cut(s.Text(), " - ")
-		fields, fs := strings.Fields(left), strings.Fields(right)
-		if !ok || len(fields) < 6 || len(fs) < 3 || fs[0] != "cgroup" {
-			continue
-		}
-		if slices.Contains(strings.Split(fs[2], ","), ctrl) && slices.Contains(strings.Split(fields[5], ","), "rw") {
-			return fields[4], fields[3], nil
-		}
-	}
-	return "", "", errors.New("no cgroup v1 of " + ctrl + " mounted")
+	return mount, root, err
 }
 
 // runLimits are the cgroups that hold one run to its limits.

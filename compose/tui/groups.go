@@ -33,22 +33,7 @@ const (
 // process follows its first one, as procs status gathers them; the rest
 // keeps the API's order. The list is then in the order rows are drawn.
 func gatherReplicas(list []wire.ProcStatus) []wire.ProcStatus {
-	at := map[string]int{}
-	var groups [][]wire.ProcStatus
-	for _, p := range list {
-		if p.ReplicaOf == "" {
-			groups = append(groups, []wire.ProcStatus{p})
-			continue
-		}
-		i, seen := at[p.ReplicaOf]
-		if !seen {
-			i = len(groups)
-			at[p.ReplicaOf] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], p)
-	}
-	return slices.Concat(groups...)
+	return slices.Concat(wire.ReplicaGroups(list)...)
 }
 
 // listRows are the rows of the list, in order: each process, with a header
