@@ -9,6 +9,7 @@ import (
 func TestMain(m *testing.M) {
 	RunWatchdogIfRequested()
 	runSpawnHelperIfRequested()
+	runShedProbeIfRequested()
 	os.Exit(m.Run())
 }
 

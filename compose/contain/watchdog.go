@@ -100,6 +100,7 @@ func RunWatchdogIfRequested() {
 		return
 	}
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	shedBinaryPages()
 	runWatchdog(os.Stdin)
 	os.Exit(0)
 }

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package contain
+
+// shedBinaryPages is Linux's: elsewhere the watchdog keeps what it touched.
+func shedBinaryPages() {}
