@@ -42,6 +42,7 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	if list == nil {
 		list = []wire.ProcStatus{}
 	}
+	s.engine.MeasureUsage(r.Context(), list)
 	writeJSON(w, http.StatusOK, list)
 }
 
@@ -51,7 +52,9 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		writeEngineError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	one := []wire.ProcStatus{st}
+	s.engine.MeasureUsage(r.Context(), one)
+	writeJSON(w, http.StatusOK, one[0])
 }
 
 // handleAction restarts, starts or stops a process and, unless wait=false,
