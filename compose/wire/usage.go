@@ -1,6 +1,10 @@
 package wire
 
-import "time"
+import (
+	"math"
+	"strconv"
+	"time"
+)
 
 // Usage is what the process tree of a running process uses. procs
 // measures it only while someone looks (a status, a dashboard, an MCP
@@ -40,4 +44,60 @@ type UsagePoint struct {
 	Time        time.Time `json:"time"`
 	CPUPercent  float64   `json:"cpu"`
 	MemoryBytes uint64    `json:"mem"`
+}
+
+// CPUText is the CPU as procs status shows it: "12.5%", "-" when unknown.
+func (u Usage) CPUText() string {
+	if u.CPUPercent == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*u.CPUPercent, 'f', 1, 64) + "%"
+}
+
+// MemoryText is the memory as procs status shows it: "212M", "1.2G", "-"
+// when unknown.
+func (u Usage) MemoryText() string {
+	if u.MemoryBytes == 0 {
+		return "-"
+	}
+	return FormatBytes(u.MemoryBytes)
+}
+
+// FormatBytes writes a size the way a person reads it, in powers of 1024
+// with two or three digits: "840K", "212M", "1.2G".
+func FormatBytes(n uint64) string {
+	const units = "BKMGTPE"
+	value, unit := float64(n), 0
+	for value >= 1000 && unit < len(units)-1 {
+		value /= 1024
+		unit++
+	}
+	if value < 10 && unit > 0 {
+		return strconv.FormatFloat(value, 'f', 1, 64) + units[unit:unit+1]
+	}
+	return strconv.FormatFloat(math.Round(value), 'f', 0, 64) + units[unit:unit+1]
+}
+
+// Plus is u and v together, as the row of a replicated process sums its
+// instances: what either knows.
+func (u Usage) Plus(v Usage) Usage {
+	sum := Usage{MemoryBytes: u.MemoryBytes + v.MemoryBytes, MemoryPeakBytes: u.MemoryPeakBytes + v.MemoryPeakBytes}
+	if u.CPUPercent != nil || v.CPUPercent != nil {
+		cpu := 0.0
+		for _, p := range []*float64{u.CPUPercent, v.CPUPercent} {
+			if p != nil {
+				cpu += *p
+			}
+		}
+		sum.CPUPercent = &cpu
+	}
+	return sum
+}
+
+// CPUOrZero is the CPU, 0 when unknown: to sort by.
+func (u Usage) CPUOrZero() float64 {
+	if u.CPUPercent == nil {
+		return 0
+	}
+	return *u.CPUPercent
 }
