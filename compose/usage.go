@@ -18,8 +18,6 @@ const (
 	// usageLease is how long measures go on after the last look: a
 	// dashboard asks every second or two, a status once.
 	usageLease = 10 * time.Second
-	// usageFresh is the age of a measure that still answers a look.
-	usageFresh = usageInterval + time.Second
 	// usageStale is the age past which a measure no longer gives the CPU
 	// of "the last interval": the look measures twice, usageSpan apart.
 	usageStale = usageLease
@@ -47,7 +45,7 @@ type runUsage struct {
 // usageSampler measures the usage of every running process, off the
 // engine loop (reading /proc for two hundred processes must not stall
 // it), only while someone looks: a look measures what it needs and leases
-// measures at usageInterval for usageLease, for the history; with nobody
+// measures every interval for lease, for the history; with nobody
 // looking it has no timer at all. One goroutine (run) owns its state;
 // lookers send it requests.
 type usageSampler struct {
@@ -57,32 +55,35 @@ type usageSampler struct {
 	requests chan func(context.Context)
 	done     chan struct{} // closed when run returns
 
+	// interval and lease are usageInterval and usageLease, shorter in tests.
+	interval, lease time.Duration
+
 	// Owned by run's goroutine.
 	runs       map[string]*runUsage
 	seq        int64
 	leaseUntil time.Time
+	// ticker measures while leased; nil while nobody looks.
+	ticker *time.Ticker
 }
 
 func newUsageSampler(instance string, targets func(context.Context) ([]usageTarget, error)) *usageSampler {
 	return &usageSampler{
 		instance: instance, targets: targets,
 		requests: make(chan func(context.Context)), done: make(chan struct{}),
-		runs: map[string]*runUsage{},
+		interval: usageInterval, lease: usageLease, runs: map[string]*runUsage{},
 	}
 }
 
-// run serves requests and, while leased, measures at usageInterval, until
+// run serves requests and, while leased, measures every interval, until
 // ctx ends.
 func (s *usageSampler) run(ctx context.Context) {
 	defer close(s.done)
-	var ticker *time.Ticker
-	var tick <-chan time.Time
-	defer func() {
-		if ticker != nil {
-			ticker.Stop()
-		}
-	}()
+	defer s.stopTicker()
 	for {
+		var tick <-chan time.Time
+		if s.ticker != nil {
+			tick = s.ticker.C
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -90,19 +91,23 @@ func (s *usageSampler) run(ctx context.Context) {
 			req(ctx)
 		case now := <-tick:
 			if now.After(s.leaseUntil) {
-				// Nobody looks any more: no timer until someone does.
-				ticker.Stop()
-				ticker, tick = nil, nil
+				s.stopTicker() // nobody looks any more: no timer until someone does
 				continue
 			}
 			if targets, err := s.targets(ctx); err == nil {
 				s.measureAll(targets, true)
 			}
 		}
-		if ticker == nil && time.Now().Before(s.leaseUntil) {
-			ticker = time.NewTicker(usageInterval)
-			tick = ticker.C
+		if s.ticker == nil && time.Now().Before(s.leaseUntil) {
+			s.ticker = time.NewTicker(s.interval)
 		}
+	}
+}
+
+func (s *usageSampler) stopTicker() {
+	if s.ticker != nil {
+		s.ticker.Stop()
+		s.ticker = nil
 	}
 }
 
@@ -186,11 +191,12 @@ func (ru *runUsage) addPoint(p wire.UsagePoint) {
 }
 
 // look extends the lease and makes sure every running process has a
-// measure no older than usageFresh, and one before it no older than
+// measure no older than an interval and a second (one the ticker took), and one before it no older than
 // usageStale, measuring now (twice, usageSpan apart, if need be).
 func (s *usageSampler) look(ctx context.Context) {
+	// The lease runs from the end of the look, which may take usageSpan.
+	defer func() { s.leaseUntil = time.Now().Add(s.lease) }()
 	now := time.Now()
-	s.leaseUntil = now.Add(usageLease)
 	targets, err := s.targets(ctx)
 	if err != nil || s.allFresh(targets, now) {
 		return
@@ -217,7 +223,7 @@ func (s *usageSampler) allFresh(targets []usageTarget, now time.Time) bool {
 			continue
 		}
 		ru := s.runs[t.name]
-		if ru == nil || ru.run != t.run || now.Sub(ru.last.At) > usageFresh || ru.last.At.Sub(ru.prev.At) > usageStale {
+		if ru == nil || ru.run != t.run || now.Sub(ru.last.At) > s.interval+time.Second || ru.last.At.Sub(ru.prev.At) > usageStale {
 			return false
 		}
 	}
@@ -266,7 +272,7 @@ func (e *Engine) MeasureUsage(ctx context.Context, list []ProcStatus) {
 // numbered after (0: all that are kept), and counts as a look.
 func (e *Engine) UsageHistory(ctx context.Context, after int64) (wire.UsageHistory, error) {
 	s := e.usage
-	h := wire.UsageHistory{IntervalMs: usageInterval.Milliseconds(), Procs: map[string][]wire.UsagePoint{}}
+	h := wire.UsageHistory{IntervalMs: s.interval.Milliseconds(), Procs: map[string][]wire.UsagePoint{}}
 	ok := s.do(ctx, func(runCtx context.Context) {
 		s.look(runCtx)
 		h.Seq = s.seq
