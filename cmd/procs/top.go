@@ -47,7 +47,7 @@ an idle procs nobody looks at costs nothing.`,
 			in, inOK := a.stdin.(*os.File)
 			out, outOK := a.stdout.(*os.File)
 			if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
-				list, err := sess.client.List(sess.ctx)
+				list, err := sess.client.ListUsage(sess.ctx)
 				if err != nil {
 					return a.clientError(err)
 				}
@@ -112,7 +112,7 @@ func (a *app) top(sess *clientSession, in, out *os.File, every time.Duration) er
 // drawTop draws one screen: a summary line, then the table, cut to the
 // terminal.
 func (a *app) drawTop(ctx context.Context, c *control.Client, out io.Writer, every time.Duration) error {
-	list, err := c.List(ctx)
+	list, err := c.ListUsage(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil

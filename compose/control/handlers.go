@@ -42,7 +42,9 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	if list == nil {
 		list = []wire.ProcStatus{}
 	}
-	s.engine.MeasureUsage(r.Context(), list)
+	if !s.measureUsage(w, r, list) {
+		return
+	}
 	writeJSON(w, http.StatusOK, list)
 }
 
@@ -53,7 +55,9 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	one := []wire.ProcStatus{st}
-	s.engine.MeasureUsage(r.Context(), one)
+	if !s.measureUsage(w, r, one) {
+		return
+	}
 	writeJSON(w, http.StatusOK, one[0])
 }
 

@@ -13,7 +13,7 @@ function refreshList() {
   if (listBusy) { listAgain = true; return; }
   listBusy = true;
   const asked = ui.eventCount;
-  api('GET', '/v1/procs').then((list) => {
+  api('GET', '/v1/procs?usage=true').then((list) => {
     ui.order = gatherReplicas(list).map((p) => p.name);
     const seen = new Set(ui.order);
     for (const p of list) ui.procs.set(p.name, fresher(p, ui.procs.get(p.name), asked));
