@@ -68,6 +68,8 @@ type Engine struct {
 	// asked for, which every config loaded again keeps.
 	scale   atomic.Pointer[map[string]int]
 	contain contain.Containment
+	// usage measures what each process uses, while someone looks.
+	usage *usageSampler
 
 	requests chan func()
 	reports  chan report
@@ -127,6 +129,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 	}
 	e.useConfig(cfg)
 	e.scale.Store(&opts.Scale)
+	e.usage = newUsageSampler(e.instance, e.usageTargets)
 	interactive := map[string]bool{}
 	for _, name := range order {
 		d, err := DetectionOf(cfg.Procs[name])
@@ -191,6 +194,7 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 	}
 	e.contain = c
 	defer c.Close()
+	defer e.runUsageSampler()()
 	// Supervisors outlive ctx: on cancellation they are stopped gracefully,
 	// in order, by the shutdown below, not killed by context.
 	runCtx, cancelRuns := context.WithCancel(context.Background())

@@ -27,7 +27,7 @@ process and the processes that followed it are of a later start than the
 others, and the chain ends at the one of them ready last.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			list, err := a.statuses(nil)
+			list, err := a.statuses(nil, false)
 			if err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ and when the output is not a terminal (piped, redirected).`,
 			if output != "" && output != "wide" {
 				return withCode(exitUsage, fmt.Errorf("-o %q is not an output format: use -o wide (or --json)", output))
 			}
-			list, err := a.statuses(names)
+			list, err := a.statuses(names, true)
 			if err != nil {
 				return err
 			}
@@ -51,22 +51,27 @@ and when the output is not a terminal (piped, redirected).`,
 }
 
 // statuses asks the running procs for the status of names (every process
-// when none), in the order of the answer or of names.
-func (a *app) statuses(names []string) ([]compose.ProcStatus, error) {
+// when none), in the order of the answer or of names; withUsage measures
+// what each uses too, which may take a quarter of a second.
+func (a *app) statuses(names []string, withUsage bool) ([]compose.ProcStatus, error) {
 	sess, err := a.connect()
 	if err != nil {
 		return nil, err
 	}
 	defer sess.close()
 	c, ctx := sess.client, sess.ctx
+	listAll, get := c.List, c.Get
+	if withUsage {
+		listAll, get = c.ListUsage, c.GetUsage
+	}
 	if len(names) == 0 {
-		list, err := c.List(ctx)
+		list, err := listAll(ctx)
 		return list, a.clientError(err)
 	}
 	names = resolveInstances(ctx, c, names)
 	list := make([]compose.ProcStatus, 0, len(names))
 	for _, name := range names {
-		st, err := c.Get(ctx, name)
+		st, err := get(ctx, name)
 		if err != nil {
 			return nil, a.clientError(err)
 		}

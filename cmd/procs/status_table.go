@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // statusHeader names the columns of procs status.
-var statusHeader = []string{"NAME", "STATE", "RUN", "PID", "PORTS", "UPTIME", "RESTARTS", "LAST"}
+var statusHeader = []string{"NAME", "STATE", "RUN", "PID", "CPU", "MEM", "PORTS", "UPTIME", "RESTARTS", "LAST"}
 
 // columnGap is the space tabwriter leaves between columns.
 const columnGap = 2
@@ -25,11 +26,16 @@ const minLastWidth = 24
 // width, to cut the LAST column to so each row stays one line; 0 shows it
 // whole (piped output, a named process, -o wide).
 func (a *app) printStatusTable(list []compose.ProcStatus, width int) {
+	writeStatusTable(a.stdout, list, width)
+}
+
+// writeStatusTable is printStatusTable to w.
+func writeStatusTable(w io.Writer, list []compose.ProcStatus, width int) {
 	rows := statusRows(list)
 	if width > 0 {
 		fitLastColumn(rows, width)
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, columnGap, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 4, columnGap, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(statusHeader, "\t"))
 	for _, row := range rows {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
@@ -50,7 +56,8 @@ func statusRows(list []compose.ProcStatus) [][]string {
 		}
 		for _, st := range group {
 			rows = append(rows, []string{
-				name + st.Name, string(st.State), fmt.Sprint(st.Run), dashIfZero(st.PID), formatPorts(st.Ports),
+				name + st.Name, string(st.State), fmt.Sprint(st.Run), dashIfZero(st.PID),
+				st.Usage.CPUText(), st.Usage.MemoryText(), formatPorts(st.Ports),
 				formatUptime(st.UptimeMs), fmt.Sprint(st.Restarts), lastWord(st),
 			})
 		}

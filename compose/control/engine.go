@@ -21,6 +21,12 @@ type Engine interface {
 	// Status and StatusOf are snapshots of every process, or one.
 	Status() ([]wire.ProcStatus, error)
 	StatusOf(name string) (wire.ProcStatus, error)
+	// MeasureUsage fills in the CPU and memory of the running processes
+	// of list (GET /v1/procs?usage=true), and UsageHistory answers what
+	// was measured after a measure; both count as someone looking, the
+	// only time procs measures.
+	MeasureUsage(ctx context.Context, list []wire.ProcStatus)
+	UsageHistory(ctx context.Context, after int64) (wire.UsageHistory, error)
 	// Logs returns the last n lines of a process.
 	Logs(name string, n int) ([]rules.Line, error)
 	// Wait waits until a run of name from minRun on reaches one of targets

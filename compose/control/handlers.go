@@ -42,6 +42,9 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	if list == nil {
 		list = []wire.ProcStatus{}
 	}
+	if !s.measureUsage(w, r, list) {
+		return
+	}
 	writeJSON(w, http.StatusOK, list)
 }
 
@@ -51,7 +54,11 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		writeEngineError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	one := []wire.ProcStatus{st}
+	if !s.measureUsage(w, r, one) {
+		return
+	}
+	writeJSON(w, http.StatusOK, one[0])
 }
 
 // handleAction restarts, starts or stops a process and, unless wait=false,

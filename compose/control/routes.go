@@ -16,6 +16,7 @@ func (s *Server) routeTable() []route {
 		{"GET /v1/config", s.handleConfig},
 		{"GET /v1/procs", s.handleList},
 		{"GET /v1/procs/{name}", s.handleGet},
+		{"GET /v1/usage", s.handleUsage},
 		{"POST /v1/procs/{name}/restart", s.handleAction(actionRestart)},
 		{"POST /v1/procs/{name}/start", s.handleAction(actionStart)},
 		{"POST /v1/procs/{name}/stop", s.handleAction(actionStop)},

@@ -32,6 +32,10 @@ type Process struct {
 	ReplicaOf   string       `json:"replicaOf,omitempty" jsonschema:"the process of procs.yaml this is an instance of (replicas: N runs NAME-1 to NAME-N)"`
 	Replica     int          `json:"replica,omitempty" jsonschema:"this instance's number, from 1"`
 	Schedule    *Schedule    `json:"schedule,omitempty" jsonschema:"for a task with schedule: in procs.yaml: when it runs next and how its last run ended"`
+	// What its process tree uses, while it runs (absent when unknown).
+	CPUPercent      *float64 `json:"cpuPercent,omitempty" jsonschema:"CPU of its whole process tree over the last seconds, in percent of one core (200 = two busy cores); absent when it does not run"`
+	MemoryBytes     uint64   `json:"memoryBytes,omitempty" jsonschema:"memory of its whole process tree now, in bytes; absent when it does not run"`
+	MemoryPeakBytes uint64   `json:"memoryPeakBytes,omitempty" jsonschema:"the highest memory of its current run, in bytes"`
 }
 
 // processOf converts the control API's status.
@@ -46,7 +50,8 @@ func processOf(st wire.ProcStatus) Process {
 		Message: st.Message, UptimeMs: st.UptimeMs, ExitCode: st.ExitCode,
 		Command: st.Command, DependsOn: st.DependsOn, Interactive: st.Interactive,
 		ReplicaOf: st.ReplicaOf, Replica: st.Replica,
-		Schedule: scheduleOf(st.Schedule),
+		Schedule:   scheduleOf(st.Schedule),
+		CPUPercent: st.CPUPercent, MemoryBytes: st.MemoryBytes, MemoryPeakBytes: st.MemoryPeakBytes,
 	}
 }
 

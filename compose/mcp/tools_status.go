@@ -58,7 +58,7 @@ func (s *Server) listProcesses(ctx context.Context, _ *sdk.CallToolRequest, _ li
 		return nil, out, err
 	}
 	defer c.Close()
-	list, err := c.List(ctx)
+	list, err := c.ListUsage(ctx)
 	if err != nil {
 		return nil, out, s.failure(c, err, "")
 	}
@@ -76,7 +76,7 @@ func (s *Server) getProcess(ctx context.Context, _ *sdk.CallToolRequest, in getI
 		return nil, out, err
 	}
 	defer c.Close()
-	st, err := c.Get(ctx, in.Name)
+	st, err := c.GetUsage(ctx, in.Name)
 	if err != nil {
 		return nil, out, s.failure(c, err, in.Name)
 	}

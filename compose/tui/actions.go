@@ -70,7 +70,7 @@ func (m *Model) refreshList() tea.Cmd {
 	}
 	m.listing = true
 	return m.request(requestTimeout, func(ctx context.Context, c *control.Client) tea.Msg {
-		list, err := c.List(ctx)
+		list, err := c.ListUsage(ctx)
 		return listMsg{procs: list, err: err}
 	})
 }

@@ -92,7 +92,7 @@ func (f *feed) session(ctx context.Context, push func(tea.Msg)) error {
 		if err != nil {
 			return fmt.Errorf("read procs info: %w", err)
 		}
-		list, err := c.List(reqCtx)
+		list, err := c.ListUsage(reqCtx)
 		if err != nil {
 			return fmt.Errorf("read process list: %w", err)
 		}

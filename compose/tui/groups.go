@@ -79,8 +79,8 @@ func (m *Model) rowOfSelected(rows []listRow) int {
 }
 
 // groupCells are the cells of a header row, in the columns shown: the
-// process's name, its instances' states, their ports and restarts, and
-// how many there are where the reason goes.
+// process's name, its instances' states, their CPU and memory together,
+// their ports and restarts, and how many there are where the reason goes.
 func (m *Model) groupCells(row listRow, cols []column, reason bool) []string {
 	first := m.procs[row.group[0]]
 	var portList []int
@@ -102,6 +102,10 @@ func (m *Model) groupCells(row listRow, cols []column, reason bool) []string {
 			text = portRanges(portList)
 		case "RESTARTS":
 			text = strconv.Itoa(restarts)
+		case "CPU":
+			text = m.groupUsage(row.group).CPUText()
+		case "MEM":
+			text = m.groupUsage(row.group).MemoryText()
 		}
 		cells = append(cells, pad(text, c.width))
 	}

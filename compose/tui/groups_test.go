@@ -59,8 +59,8 @@ func TestReplicasShowUnderAHeaderRow(t *testing.T) {
 	require.Len(t, list, 6, "db, worker's header and its 3 instances, api:\n%s", strings.Join(list, "\n"))
 	assert.Equal(t, "db", strings.Fields(list[0])[1])
 	header := strings.Fields(list[1])
-	assert.Equal(t, []string{"worker", "ready", "8001-8003", "3", "3", "replicas"}, header,
-		"name, the instances' one state, their ports, restarts summed, how many")
+	assert.Equal(t, []string{"worker", "ready", "-", "-", "8001-8003", "3", "3", "replicas"}, header,
+		"name, the instances' one state, no usage measured, their ports, restarts summed, how many")
 	assert.Equal(t, "80,8001-8003,9000", portRanges([]int{80, 8001, 8002, 8003, 9000}))
 	assert.Regexp(t, `^  ├ worker-1 +ready +1 `, list[2])
 	assert.Regexp(t, `^  ├ worker-2 +ready +1 `, list[3])
@@ -76,7 +76,7 @@ func TestReplicasShowUnderAHeaderRow(t *testing.T) {
 	m.Update(listMsg{procs: []wire.ProcStatus{m.procs[0], m.procs[1], m.procs[4]}})
 	list = listLines(m)
 	require.Len(t, list, 4)
-	assert.Equal(t, []string{"worker", "ready", "8001", "1", "1", "replica"}, strings.Fields(list[1]))
+	assert.Equal(t, []string{"worker", "ready", "-", "-", "8001", "1", "1", "replica"}, strings.Fields(list[1]))
 	assert.Regexp(t, `^  └ worker-1 +ready`, list[2])
 }
 

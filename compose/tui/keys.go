@@ -77,6 +77,8 @@ func (m *Model) onNormalKey(key string) tea.Cmd {
 		return nil
 	case "x":
 		m.mode = modeConfirmDown
+	case "o":
+		return m.cycleOrder()
 	}
 	if !ok {
 		return nil

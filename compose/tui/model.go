@@ -61,6 +61,7 @@ type Model struct {
 
 	procs    []wire.ProcStatus
 	selected int
+	order    listOrder // o cycles it
 	logs     map[string]*logBuffer
 	all      allLog // every process's lines, interleaved
 	allLogs  bool   // the pane shows all, not the selected process
@@ -254,7 +255,7 @@ func (m *Model) setProcs(list []wire.ProcStatus) {
 	if cur, ok := m.current(); ok {
 		name = cur.Name
 	}
-	m.procs = gatherReplicas(list)
+	m.procs = sortedBy(gatherReplicas(list), m.order)
 	m.selected = 0
 	for i, p := range m.procs {
 		if p.Name == name {

@@ -28,6 +28,8 @@ var columns = []column{
 	{title: "STATE", width: 19, priority: 0, cell: func(m *Model, p wire.ProcStatus) string { return m.styles.state(p.State) }},
 	{title: "RUN", width: 4, priority: 1, cell: func(_ *Model, p wire.ProcStatus) string { return strconv.Itoa(p.Run) }},
 	{title: "PID", width: 8, priority: 3, cell: func(_ *Model, p wire.ProcStatus) string { return pid(p.PID) }},
+	{title: "CPU", width: 7, priority: usagePriority, cell: func(_ *Model, p wire.ProcStatus) string { return p.Usage.CPUText() }},
+	{title: "MEM", width: 6, priority: usagePriority, cell: func(_ *Model, p wire.ProcStatus) string { return p.Usage.MemoryText() }},
 	{title: "PORTS", width: 12, priority: 3, cell: func(_ *Model, p wire.ProcStatus) string { return ports(p.Ports) }},
 	{title: "UPTIME", width: 8, priority: 2, cell: func(m *Model, p wire.ProcStatus) string { return m.uptime(p) }},
 	{title: "RESTARTS", width: 9, priority: 4, cell: func(_ *Model, p wire.ProcStatus) string { return strconv.Itoa(p.Restarts) }},
@@ -46,7 +48,8 @@ func (m *Model) visibleColumns() (cols []column, reason bool) {
 	}
 	width := 2 // the selection mark
 	keep := map[string]bool{}
-	for prio := 0; prio <= 4; prio++ {
+	dropped := false
+	for prio := 0; prio <= usagePriority; prio++ {
 		for _, c := range columns {
 			if c.priority != prio {
 				continue
@@ -55,9 +58,12 @@ func (m *Model) visibleColumns() (cols []column, reason bool) {
 			if c.title == "NAME" {
 				w = min(nameWidth, 24) + 1
 			}
-			if width+w <= m.width || prio == 0 {
+			// The usage columns come only when no other is hidden.
+			if (width+w <= m.width || prio == 0) && !(prio == usagePriority && dropped) {
 				width += w
 				keep[c.title] = true
+			} else {
+				dropped = true
 			}
 		}
 	}
@@ -78,7 +84,7 @@ func (m *Model) renderTable() []string {
 	cols, reason := m.visibleColumns()
 	titles := []string{"  "}
 	for _, c := range cols {
-		titles = append(titles, pad(c.title, c.width))
+		titles = append(titles, pad(m.usageTitle(c.title), c.width))
 	}
 	if reason {
 		titles = append(titles, "REASON")

@@ -144,7 +144,7 @@ func (m *Model) renderFooter() string {
 	if m.mode == modeSearch || m.mode == modeInput {
 		return m.prompt.View()
 	}
-	return m.styles.faint.Render("↑↓ select  r restart  s stop  S start  R restart all  l all logs  x down  i send  a attach  p pause  / search  w wrap  ? help  q quit")
+	return m.styles.faint.Render("↑↓ select  r restart  s stop  S start  R restart all  l all logs  x down  i send  a attach  p pause  o sort  / search  w wrap  ? help  q quit")
 }
 
 // helpText lists every key.
@@ -158,6 +158,7 @@ const helpText = `procs tui — keys
   i                send a line (and Enter) to it
   a                attach to a PTY process: keys go to it, Ctrl-] detaches
   p                pause / resume its onIdle actions
+  o                sort the list by CPU, by memory, or in start order
   l                the log of every process, each line prefixed by its
                    name (l again: back to the selected process's)
   /                search its log (n / N: next / previous match, esc: clear)

@@ -45,6 +45,10 @@ type ProcStatus struct {
 	// Schedule is when a scheduled task runs next and how its last run
 	// ended; nil for a process without schedule:.
 	Schedule *ScheduleStatus `json:"schedule,omitempty"`
+	// Usage is the CPU and memory of its process tree (cpuPercent,
+	// memoryBytes, memoryPeakBytes), while it runs; the list and the
+	// status of one process have it, events do not.
+	Usage
 }
 
 // IdleStatus is the onIdle state of a process, as status and the API show it.

@@ -78,6 +78,7 @@ function wire() {
     if (!$('term').hidden) refreshScreen();
   }, 1000);
   connectEvents();
+  pollUsage();
 }
 
 wire();

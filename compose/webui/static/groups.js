@@ -53,10 +53,11 @@ function makeGroupRow(of) {
   tr.className = 'group';
   tr.dataset.group = of;
   const cells = {};
-  for (const key of ['name', 'state', 'run', 'pid', 'ports', 'uptime', 'restarts', 'msg']) {
+  for (const key of COLUMNS) {
     const td = document.createElement('td');
     td.className = key;
-    if (['run', 'pid', 'uptime', 'restarts'].includes(key)) td.classList.add('num');
+    if (NUMERIC.includes(key)) td.classList.add('num');
+    if (USAGE.includes(key)) td.classList.add('usage');
     tr.appendChild(td);
     cells[key] = td;
   }
@@ -93,6 +94,7 @@ function drawGroup(group) {
       td.appendChild(st);
     });
   }
+  drawGroupUsage(group, members);
   set(group, 'ports', portRanges(ports.sort((a, b) => a - b)));
   set(group, 'restarts', String(restarts));
   set(group, 'msg', members.length + (members.length === 1 ? ' replica' : ' replicas'));

@@ -13,7 +13,7 @@ function refreshList() {
   if (listBusy) { listAgain = true; return; }
   listBusy = true;
   const asked = ui.eventCount;
-  api('GET', '/v1/procs').then((list) => {
+  api('GET', '/v1/procs?usage=true').then((list) => {
     ui.order = gatherReplicas(list).map((p) => p.name);
     const seen = new Set(ui.order);
     for (const p of list) ui.procs.set(p.name, fresher(p, ui.procs.get(p.name), asked));
@@ -62,14 +62,20 @@ function drawTable() {
   if (!$('graph').hidden) drawGraph();
 }
 
+// The cells of a row, left to right; the usage ones are usage.js's.
+const COLUMNS = ['name', 'state', 'run', 'pid', 'cpu', 'mem', 'spark', 'ports', 'uptime', 'restarts', 'msg'];
+const NUMERIC = ['run', 'pid', 'cpu', 'mem', 'uptime', 'restarts'];
+const USAGE = ['cpu', 'mem', 'spark'];
+
 function makeRow(name) {
   const tr = document.createElement('tr');
   tr.dataset.proc = name;
   const cells = {};
-  for (const key of ['name', 'state', 'run', 'pid', 'ports', 'uptime', 'restarts', 'msg']) {
+  for (const key of COLUMNS) {
     const td = document.createElement('td');
     td.className = key;
-    if (['run', 'pid', 'uptime', 'restarts'].includes(key)) td.classList.add('num');
+    if (NUMERIC.includes(key)) td.classList.add('num');
+    if (USAGE.includes(key)) td.classList.add('usage');
     tr.appendChild(td);
     cells[key] = td;
   }
@@ -110,6 +116,7 @@ function drawRow(name) {
   }
   set(row, 'run', String(p.run || ''));
   set(row, 'pid', p.pid ? String(p.pid) : '');
+  drawUsage(row, p);
   drawPorts(row, p);
   set(row, 'uptime', uptime(p));
   set(row, 'restarts', String(p.restarts || 0));
