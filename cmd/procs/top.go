@@ -161,7 +161,7 @@ func topSummary(list []compose.ProcStatus, every time.Duration) string {
 // replicated process's instances stay together, ordered by what they use
 // together.
 func busiestFirst(list []compose.ProcStatus) []compose.ProcStatus {
-	groups := replicaGroups(list)
+	groups := wire.ReplicaGroups(list)
 	sum := func(group []compose.ProcStatus) wire.Usage {
 		var u wire.Usage
 		for _, st := range group {
