@@ -236,16 +236,19 @@ func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
 // settlePorts takes one last look at the ports when the run is ready (or
 // ready again), since a ready line can come before the watcher's next look
 // (the port a dev server moved to is bound before it says so); then, once
-// it listens, /proc need not be read again. A run ready by a line before it
-// listens (redis, caddy) is watched until it does, so status shows its
-// ports; a worker never listens, so for a while, not for ever.
+// it listens, /proc need not be read again. A run that is expected to
+// listen (rules.Spec.ExpectsPort) but is ready by a line before it does
+// (redis, caddy) is watched until it does, for a while, so status shows
+// its ports; any other run is not watched after ready, so that a procs
+// whose processes are all ready is silent at once.
 func (l *runLoop) settlePorts() {
 	ports, err := rules.ListeningPorts(l.c.PID())
 	if err == nil && !slices.Equal(ports, l.det.Ports()) {
 		l.s.send(report{kind: reportPorts, ports: ports})
 		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
 	}
-	if err != nil || len(ports) > 0 {
+	expects := l.s.spec.detect != nil && l.s.spec.detect.ExpectsPort()
+	if err != nil || len(ports) > 0 || !expects {
 		l.stopWatch()
 	} else {
 		time.AfterFunc(portsAfterReadyWatch, l.stopWatch)

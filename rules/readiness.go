@@ -23,6 +23,15 @@ func (s *Spec) waitsForNothing() bool {
 	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
 }
 
+// ExpectsPort reports whether the process is expected to listen: it has a
+// port, a rule (which may ask for one), a probe of its own server, or
+// readiness by listening. A run ready without listening yet is watched a
+// while for the port it opens only then; any other is not watched after
+// ready, so a procs whose processes are all ready is silent at once.
+func (s *Spec) ExpectsPort() bool {
+	return s.Port > 0 || s.Rule != nil || s.ReadyProbe != nil || s.ProbePort > 0 || s.ReadyOnListen || s.ReadyLinePort
+}
+
 // WatchesPrograms reports whether the run's programs matter to its verdict
 // (EventExec): a run ready by running settles once its program is chosen
 // and idle, and a run that may be assumed ready is not while it is busy.

@@ -108,3 +108,30 @@ func TestSettleWaitsWhileBusy(t *testing.T) {
 	history = drive(d, []step{busyAt(10*time.Millisecond, true)}, time.Minute)
 	assert.Equal(t, []State{StateReady}, states(history), "always busy: ready after busyMax")
 }
+
+// TestExpectsPort: the runs watched for a port after they are ready are
+// those expected to listen; the others are not, so that procs is silent
+// once everything is ready (issue 34 item 4).
+func TestExpectsPort(t *testing.T) {
+	rule, err := CompileRule(`log.matches("up")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		want bool
+	}{
+		{"a ready line only", Spec{ReadyPatterns: mustPatterns(t, "ready")}, false},
+		{"a task", Spec{Task: true}, false},
+		{"a port", Spec{Port: 8080}, true},
+		{"a rule", Spec{Rule: rule}, true},
+		{"ready on listen", Spec{ReadyOnListen: true}, true},
+		{"a ready line naming a port", Spec{ReadyLinePort: true}, true},
+		{"a probe of its server", Spec{ReadyProbe: &ProbeSpec{}, ProbePort: 6379}, true},
+	} {
+		if got := tc.spec.ExpectsPort(); got != tc.want {
+			t.Errorf("%s: ExpectsPort() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
