@@ -37,6 +37,9 @@ type Session struct {
 	Asking *Event
 	// Warning is the last warning (Gemini's or Codex's error event).
 	Warning string
+	// Retrying is a warning with no progress since (Codex's "Reconnecting…
+	// waiting for network"): the CLI retries by itself.
+	Retrying string
 	// Resulted says a result came: the run's last answer is known.
 	Resulted bool
 
@@ -72,6 +75,9 @@ func (s *Session) apply(ev Event) {
 	if ev.Model != "" {
 		s.Model = ev.Model
 	}
+	if ev.Kind != KindWarning && ev.Kind != KindOther {
+		s.Retrying = ""
+	}
 	switch ev.Kind {
 	case KindInit:
 		if s.Phase == PhaseStarting {
@@ -97,7 +103,7 @@ func (s *Session) apply(ev Event) {
 	case KindPermission:
 		s.Phase, s.Asking = PhasePermission, &ev
 	case KindWarning:
-		s.Warning = ev.Text
+		s.Warning, s.Retrying = ev.Text, ev.Text
 	case KindOther:
 		s.steps.Add(ev.Usage)
 	case KindResult:
