@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
 )
 
 // endsWithEnter reports whether text ends with Enter (\r or \n).

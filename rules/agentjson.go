@@ -128,5 +128,3 @@ func answerLine(text string) string {
 	}
 	return line
 }
-
-
