@@ -13,7 +13,7 @@ type opencodeLine struct {
 	Part      struct {
 		Text   string  `json:"text"`
 		Tool   string  `json:"tool"`
-		Reason string  `json:"reason"`
+		Finish string  `json:"reason"`
 		Cost   float64 `json:"cost"`
 		Tokens struct {
 			Input     int64 `json:"input"`
@@ -62,7 +62,7 @@ func decodeOpenCode(kind string, line []byte) []Event {
 		t := l.Part.Tokens
 		u := Usage{CostUSD: l.Part.Cost, InputTokens: t.Input, OutputTokens: t.Output + t.Reasoning,
 			CacheReadTokens: t.Cache.Read, CacheWriteTokens: t.Cache.Write}
-		if l.Part.Reason == "tool-calls" {
+		if l.Part.Finish == "tool-calls" {
 			return []Event{{Kind: KindOther, Usage: u}} // the answer goes on
 		}
 		u.Turns = 1
