@@ -30,6 +30,10 @@ type Detection struct {
 func DetectionOf(p *config.Proc) (Detection, error) {
 	d := Detection{}
 	d.Preset, d.Reason = presetFor(p)
+	if p.AgentProtocol() != "" {
+		// The JSON mode is read by its protocol: no screen, no patterns.
+		d.Preset, d.Reason = nil, ""
+	}
 	ready, errs, notReady := p.ReadyPatterns, p.ErrorPatterns, p.NotReadyPatterns
 	spec := &rules.Spec{
 		Port:           p.Port,
@@ -89,6 +93,7 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 			return d, fmt.Errorf("%s: ready: %w", p.Name, err)
 		}
 	}
+	spec.AgentProtocol = p.AgentProtocol()
 	d.Spec = spec
 	return d, nil
 }

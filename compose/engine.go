@@ -141,7 +141,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 			return nil, err
 		}
 		e.procs[name] = ps
-		interactive[name] = ps.interactive()
+		interactive[name] = ps.drivenByInput()
 	}
 	e.life = lifecycle.New(cfg, order, wanted, interactive, lifecycle.Options{
 		StayUp: opts.StayUp, UntilDown: opts.UntilDown, ExitOnFailure: opts.ExitOnFailure,

@@ -22,10 +22,12 @@ func (e *Engine) handleReport(r report) {
 		e.life.PortsChanged(r.name, r.run, r.ports)
 	case reportVerdict:
 		ps.screen = r.screen
+		e.noteAgent(ps, r.run, r.verdict)
 		e.life.Verdict(r.name, r.run, r.verdict)
 	case reportExited:
 		ps.screen, ps.lastScreen = r.screen, r.lastScreen
 		ps.sup = nil
+		e.noteAgent(ps, r.run, r.verdict)
 		e.life.Exited(r.name, r.run, r.verdict)
 	}
 }

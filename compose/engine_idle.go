@@ -8,6 +8,7 @@ import (
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
+	"github.com/procsdev/procs/rules/agentstream"
 )
 
 // ErrNoIdleActions is returned when pausing or resuming a process that has
@@ -30,10 +31,14 @@ type idleState struct {
 	// that fired after it was superseded.
 	timer *time.Timer
 	gen   int
+	// completed says the agent wrote its completeWhen marker: no more
+	// cycles. spentAt is what the agent had spent when the cycle began.
+	completed bool
+	spentAt   agentstream.Usage
 }
 
 func (st *idleState) status() *IdleStatus {
-	s := &IdleStatus{Paused: st.paused, Cycles: st.cycles, MaxCycles: st.cfg.MaxCycles}
+	s := &IdleStatus{Paused: st.paused, Cycles: st.cycles, MaxCycles: st.cfg.MaxCycles, Completed: st.completed}
 	if st.inCycle {
 		s.Step = st.next
 	}
@@ -42,7 +47,7 @@ func (st *idleState) status() *IdleStatus {
 
 // done reports whether maxCycles cycles have run.
 func (st *idleState) done() bool {
-	return st.cfg.MaxCycles > 0 && st.cycles >= st.cfg.MaxCycles
+	return st.completed || st.cfg.MaxCycles > 0 && st.cycles >= st.cfg.MaxCycles
 }
 
 // disarm forgets a pending timer.
@@ -61,7 +66,7 @@ func checkIdleConfig(ps *procState) error {
 	if ps.cfg.OnIdle == nil {
 		return nil
 	}
-	if !ps.detect.Interactive || !ps.pty {
+	if (!ps.detect.Interactive || !ps.pty) && !ps.detect.AgentProtocol.TakesInput() {
 		return fmt.Errorf("%s: onIdle needs an interactive process in a terminal: use an agent, shell or REPL framework, or `interactive: true`", ps.cfg.Name)
 	}
 	ps.idle = &idleState{cfg: ps.cfg.OnIdle}
@@ -122,7 +127,7 @@ func (e *Engine) idleStep(ps *procState) {
 	if st.next >= n {
 		st.inCycle, st.next = false, 0
 		st.cycles++
-		msg := fmt.Sprintf("idle cycle %d done", st.cycles)
+		msg := fmt.Sprintf("idle cycle %d done", st.cycles) + cycleSpent(ps)
 		if st.done() {
 			msg += fmt.Sprintf("; maxCycles %d reached, no more idle actions", st.cfg.MaxCycles)
 		}
@@ -131,8 +136,16 @@ func (e *Engine) idleStep(ps *procState) {
 		return
 	}
 	text := st.cfg.Send[st.next]
+	if st.next == 0 {
+		st.spentAt = ps.agentSpent()
+	}
 	st.next++
-	if ps.sup == nil || !ps.sup.queueInput(inputRequest{data: []byte(text), submit: true, enterAfter: text != ""}) {
+	req := inputRequest{data: []byte(text), submit: true, enterAfter: text != ""}
+	if ps.detect.AgentProtocol != "" {
+		data, err := agentInput(ps, []byte(text))
+		req = inputRequest{data: data, submit: err == nil}
+	}
+	if ps.sup == nil || !req.submit || !ps.sup.queueInput(req) {
 		st.inCycle, st.next = false, 0
 		e.infoOf(ps, rules.ReasonIdle, fmt.Sprintf("idle cycle %d abandoned: cannot send input", st.cycles+1))
 		return

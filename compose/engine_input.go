@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/procsdev/procs/compose/lifecycle"
 )
 
 // endsWithEnter reports whether text ends with Enter (\r or \n).
@@ -41,11 +39,19 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 		switch {
 		case ps.sup == nil:
 			return fmt.Errorf("%s is not running (state %s)", name, ps.state())
-		case ps.interactive() && !force && !lifecycle.AcceptsInput(ps.state()) && !keysOnly(text):
+		case ps.drivenByInput() && !force && !ps.acceptsText() && !keysOnly(text):
 			return &NotReadyForInputError{Name: name, State: ps.state(), Message: ps.life.Message}
 		}
 		sup, interactive = ps.sup, ps.interactive()
 		submit = interactive && endsWithEnter(string(text))
+		if ps.detect.AgentProtocol != "" && !keysOnly(text) {
+			// A JSON-mode agent reads protocol messages, not keystrokes.
+			data, err := agentInput(ps, text)
+			if err != nil {
+				return err
+			}
+			text, submit = data, true
+		}
 		if submit {
 			e.markSubmitted(ps)
 		}

@@ -35,6 +35,9 @@ type procState struct {
 	// lastScreen is the last screen of the last run of a PTY process that
 	// ended: it holds why.
 	lastScreen *ScreenText
+	// agent is the session of an agent CLI in its JSON mode, nil until
+	// its first report (engine_agentjson.go).
+	agent *agentState
 	// cpuHeld samples the run's time held at its CPU limit (resources.go).
 	cpuHeld cpuHeld
 }

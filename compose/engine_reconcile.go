@@ -78,7 +78,7 @@ func (e *Engine) apply(next *config.Config, order, only []string, found definiti
 			return Reconciled{}, err
 		}
 		fresh[name] = ps
-		defs[name] = lifecycle.Definition{Proc: ps.cfg, Interactive: ps.interactive()}
+		defs[name] = lifecycle.Definition{Proc: ps.cfg, Interactive: ps.drivenByInput()}
 	}
 	for _, name := range diff.Added {
 		if old := e.procs[name]; old != nil {

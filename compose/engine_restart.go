@@ -87,7 +87,7 @@ func (e *Engine) takeEditedDefinitions(names []string, onDisk *config.Config, lo
 			continue
 		}
 		e.procs[name].takeDefinition(fresh)
-		defs[name] = lifecycle.Definition{Proc: fresh.cfg, Interactive: fresh.interactive()}
+		defs[name] = lifecycle.Definition{Proc: fresh.cfg, Interactive: fresh.drivenByInput()}
 		notes = append(notes, fmt.Sprintf("%s: definition changed in %s; using it", name, file))
 	}
 	e.useConfig(&merged)

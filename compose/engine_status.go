@@ -45,6 +45,7 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	}
 	st.Recoverable = lp.State == rules.StateFailed && lp.Recoverable
 	st.Interactive, st.PTY = ps.interactive(), ps.pty
+	st.Agent = ps.agentStatus()
 	if ps.idle != nil {
 		st.Idle = ps.idle.status()
 	}

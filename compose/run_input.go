@@ -9,7 +9,9 @@ import (
 // handleInput is the run loop's side of an input request: tell detection
 // (a submit, or keys), then queue the write.
 func (l *runLoop) handleInput(req inputRequest) {
-	if l.screen != nil {
+	if l.s.spec.detect != nil && l.s.spec.detect.AgentProtocol != "" && req.submit {
+		l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data)})
+	} else if l.screen != nil {
 		switch {
 		case req.submit && req.enterAfter:
 			l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data) + "\r"})

@@ -55,8 +55,9 @@ func (d *Detector) absorbLine(l Line, now time.Time) string {
 	if l.Stream == StreamStderr && strings.TrimSpace(text) != "" {
 		d.lastStderr = text
 	}
-	if d.interactive() {
-		// The screen, not the jumble of redrawn lines, decides.
+	if d.interactive() || d.agent != nil {
+		// The screen, or the agent's protocol, not the jumble of redrawn
+		// lines, decides.
 		return text
 	}
 	return d.matchLine(text, now)

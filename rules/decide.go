@@ -61,6 +61,13 @@ func (d *Detector) handleExit(e Exit) {
 	if d.spec.Interactive && !d.spec.Task {
 		v = classifyExitInteractive(e)
 	}
+	if d.agent != nil {
+		if v.State == StateFailed && v.Reason != ReasonDaemonized {
+			v.Message, v.Line = d.crashMessage(v.Message)
+		}
+		d.verdict = d.agentExit(v, e)
+		return
+	}
 	switch {
 	case (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted:
 		// The error line (or the timeout) says more than the exit code.

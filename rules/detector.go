@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/procsdev/procs/rules/agentstream"
 )
 
 // Detector decides the state of one run of one process from its events.
@@ -73,6 +75,11 @@ type Detector struct {
 	lastOutput   time.Time
 	live         liveScreen
 
+	// agent is the session of an agent CLI in its JSON mode, nil for
+	// others; agentWaits says it waits for its first prompt.
+	agent      *agentstream.Session
+	agentWaits bool
+
 	env     Env
 	machine vm.VM
 	ruleErr error
@@ -93,6 +100,10 @@ func NewDetector(spec *Spec, run int, started time.Time) *Detector {
 		log:     newLogTracker(spec.Rule),
 	}
 	d.bindEnv()
+	if spec.AgentProtocol != "" {
+		d.agent = agentstream.NewSession(spec.AgentProtocol)
+		return d
+	}
 	if d.condition(started, "") {
 		d.readySince = started
 	}
@@ -108,9 +119,11 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 		return d.verdict, false
 	}
 	prev := d.verdict
-	switch ev.Kind {
-	case EventExit:
+	switch {
+	case ev.Kind == EventExit:
 		d.handleExit(ev.Exit)
+	case d.agent != nil:
+		d.handleAgent(ev)
 	default:
 		// A late event still sees the timeout it arrived after.
 		d.checkFailure(ev.Time)
@@ -153,6 +166,12 @@ func (d *Detector) Ports() []int { return slices.Clone(d.ports) }
 // Deadline returns when the engine must deliver the next EventTimer: the end
 // of the stability delay or the readiness timeout. false when none is due.
 func (d *Detector) Deadline() (time.Time, bool) {
+	if d.agent != nil {
+		if d.exited || d.agentWaits || d.agent.Phase != agentstream.PhaseStarting || !d.agent.Protocol.TakesInput() {
+			return time.Time{}, false
+		}
+		return d.started.Add(d.settle()), true
+	}
 	if d.interactive() && !d.exited {
 		if at, ok := d.inputDeadline(); ok {
 			return at, true

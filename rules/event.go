@@ -79,4 +79,7 @@ type Verdict struct {
 	// Recoverable marks a failure the program recovers from by itself (a
 	// rate limit it retries); the run goes on.
 	Recoverable bool
+	// Agent is, for an agent CLI in its JSON mode, what its run said of
+	// itself (session, spending, last answer); nil for others.
+	Agent *AgentReport
 }

@@ -1,6 +1,10 @@
 package rules
 
-import "time"
+import (
+	"time"
+
+	"github.com/procsdev/procs/rules/agentstream"
+)
 
 // Spec is what a process's config says about detecting its readiness and
 // failure. It is built once at config load and shared by every run.
@@ -54,4 +58,7 @@ type Spec struct {
 	ReadyProbe *ProbeSpec
 	// ProbePort is the port ReadyProbe asks.
 	ProbePort int
+	// AgentProtocol, when set, is the JSON mode of the agent CLI the run
+	// is: its state comes from the protocol's events (agentjson.go).
+	AgentProtocol agentstream.Protocol
 }

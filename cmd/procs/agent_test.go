@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,6 +38,11 @@ func TestAgentScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir)
 			env.Setenv("FAKEAGENT", fakeagent.Script())
+			standin, err := filepath.Abs("testdata/agentjson_standin.py")
+			if err != nil {
+				return err
+			}
+			env.Setenv("AGENTJSON", standin)
 			return stopLeftoverAtEnd(env)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -54,6 +54,7 @@ where a new run begins, and stream "procs" marks procs' notes.`,
 				}
 			}
 			view := newLogView(a.stdout, shown, fl.prefixed(names), fl.timestamps, fl.json)
+			view.learnAgents(ctx, c)
 			opts := control.LogsOptions{Procs: names, Tail: &fl.lines, Since: fl.since, Follow: fl.follow}
 			return a.clientError(c.Logs(ctx, opts, view.line))
 		},

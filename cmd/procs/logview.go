@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules/agentstream"
 )
 
 // timestampLayout is RFC 3339 with milliseconds, the precision of
@@ -31,6 +32,9 @@ type logView struct {
 	// lastRun is the run of the last line shown of each process (0:
 	// unknown), to tell where a new run begins.
 	lastRun map[string]int
+	// agents are the processes in an agent's JSON mode, by protocol
+	// (logs_agent.go).
+	agents map[string]agentstream.Protocol
 }
 
 // newLogView prepares the view of the lines of names.
@@ -62,7 +66,7 @@ func (v *logView) line(l control.LogLine) error {
 	if _, seen := v.lastRun[l.Proc]; !seen || l.Run != 0 {
 		v.lastRun[l.Proc] = l.Run
 	}
-	return v.print(l.Proc, l.Time, l.Line)
+	return v.printLine(l)
 }
 
 // runStarted marks where the log file says a run began: a separator when

@@ -22,6 +22,7 @@ var (
 	shutdownKeys    = jsonKeys[Shutdown]()
 	autoRespondKeys = jsonKeys[AutoRespond]()
 	onIdleKeys      = jsonKeys[OnIdle]()
+	agentKeys       = jsonKeys[Agent]()
 	argKeys         = jsonKeys[Arg]()
 	// ptyKeys are the keys of pty's mapping form; PTY's Go fields also say
 	// whether it is on and whether it was set, so they are listed here.
@@ -60,7 +61,7 @@ func structKeys(path []string) []string {
 	case n == 2:
 		return procKeys
 	case n == 3:
-		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "watch": watchKeys, "logs": logsKeys, "resources": resourcesKeys, "schedule": scheduleKeys}[path[2]]
+		return map[string][]string{"restart": restartKeys, "healthcheck": healthcheckKeys, "shutdown": shutdownKeys, "pty": ptyKeys, "onIdle": onIdleKeys, "agent": agentKeys, "watch": watchKeys, "logs": logsKeys, "resources": resourcesKeys, "schedule": scheduleKeys}[path[2]]
 	case n == 4 && path[2] == "dependsOn":
 		return dependencyKeys
 	case n == 4 && path[2] == "autoRespond":
@@ -165,6 +166,8 @@ func (d *decoder) proc(name string, v any) *Proc {
 	p.PermissionPatterns = d.patterns(at("permissionPatterns"), m["permissionPatterns"])
 	p.RecoverablePatterns = d.patterns(at("recoverablePatterns"), m["recoverablePatterns"])
 	p.OnIdle = d.onIdle(at("onIdle"), m["onIdle"])
+	p.Agent = d.agent(at("agent"), m["agent"])
+	p.CompleteWhen = d.str(at("completeWhen"), m["completeWhen"])
 	p.Profiles = d.profiles(at("profiles"), m["profiles"])
 	p.Disabled = d.boolean(at("disabled"), m["disabled"])
 	p.Watch = d.watch(at("watch"), m["watch"])

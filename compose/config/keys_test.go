@@ -117,6 +117,8 @@ procs:
     permissionPatterns: [allow]
     recoverablePatterns: [retrying]
     onIdle: {after: 30s, send: [next], maxCycles: 1}
+    agent: {protocol: claude-stream-json}
+    completeWhen: '<promise>DONE</promise>'
     profiles: [debug]
     replicas: 1
     disabled: true
@@ -171,7 +173,7 @@ func TestEveryKeyIsDecoded(t *testing.T) {
 	schedule.Every = cfg.Procs["ticker"].Schedule.Every
 	for name, v := range map[string]any{"schedule": schedule, "dependsOn": p.DependsOn[0], "restart": p.Restart, "healthcheck": check,
 		"shutdown": p.Shutdown, "autoRespond": answer, "onIdle": *p.OnIdle, "watch": *p.Watch, "logs": *p.Logs,
-		"resources": *p.Resources} {
+		"resources": *p.Resources, "agent": *p.Agent} {
 		assertAllSet(t, "procs.agent."+name+".", reflect.ValueOf(v))
 	}
 }

@@ -45,6 +45,8 @@ type ProcStatus struct {
 	// Schedule is when a scheduled task runs next and how its last run
 	// ended; nil for a process without schedule:.
 	Schedule *ScheduleStatus `json:"schedule,omitempty"`
+	// Agent is the session of an agent CLI in its JSON mode (agent:).
+	Agent *AgentStatus `json:"agent,omitempty"`
 	// Usage is the CPU and memory of its process tree (cpuPercent,
 	// memoryBytes, memoryPeakBytes), while it runs; the list and the
 	// status of one process have it, events do not.
@@ -58,6 +60,8 @@ type IdleStatus struct {
 	MaxCycles int  `json:"maxCycles,omitempty"`
 	// Step is the input of the cycle in progress that was sent last (1-based), 0 between cycles.
 	Step int `json:"step,omitempty"`
+	// Completed says an agent wrote its completeWhen marker: no more cycles.
+	Completed bool `json:"completed,omitempty"`
 }
 
 // LogHealth is the state of a process log as status shows it.

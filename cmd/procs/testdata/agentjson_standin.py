@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""A stand-in for agent CLIs in their JSON modes, for procs' tests.
+
+It prints the message shapes the CLIs' documentation gives, nothing more:
+  claude  -- Claude Code -p --input-format stream-json --output-format
+             stream-json (https://docs.claude.com/en/docs/claude-code/sdk/sdk-headless,
+             "Streaming JSON output/input"): system/init, assistant messages
+             with text and tool_use, user tool_result, one result per prompt
+             with total_cost_usd and usage; a control_request can_use_tool
+             when a prompt says "perm", answered with a control_response.
+  codex   -- codex exec --json (https://developers.openai.com/codex/noninteractive):
+             thread.started, turn.started, items, turn.completed.
+  claude-fail -- one prompt that ends in an error result, exit 1.
+"""
+import json
+import sys
+
+
+def out(msg):
+    print(json.dumps(msg), flush=True)
+
+
+def result(text, is_error=False):
+    out({"type": "result", "subtype": "success", "is_error": is_error, "duration_ms": 5,
+         "num_turns": 1, "result": text, "session_id": "s-1", "total_cost_usd": 0.25,
+         "usage": {"input_tokens": 100, "output_tokens": 10,
+                   "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
+
+
+def claude():
+    out({"type": "system", "subtype": "init", "session_id": "s-1", "model": "stand-in", "tools": ["Bash"]})
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("type") != "user":
+            continue
+        text = msg["message"]["content"]
+        if "perm" in text:
+            out({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}, "session_id": "s-1"})
+            out({"type": "control_request", "request_id": "r1", "request": {
+                "subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "rm -rf build"}}})
+            answer = json.loads(sys.stdin.readline())
+            behavior = answer["response"]["response"]["behavior"]
+            out({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "permission: " + behavior}]}, "session_id": "s-1"})
+            result("the tool was " + behavior + "ed")
+        elif "fail" in text:
+            result("API Error: 500 overloaded", is_error=True)
+        else:
+            out({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "text", "text": "echo: " + text}]}, "session_id": "s-1"})
+            result("echo: " + text)
+
+
+def codex(prompt):
+    out({"type": "thread.started", "thread_id": "th-1"})
+    out({"type": "turn.started"})
+    out({"type": "item.started", "item": {"id": "item_1", "type": "command_execution", "command": "bash -lc ls", "status": "in_progress"}})
+    out({"type": "item.completed", "item": {"id": "item_1", "type": "command_execution", "command": "bash -lc ls",
+                                             "aggregated_output": "a.go\n", "exit_code": 0, "status": "completed"}})
+    out({"type": "item.completed", "item": {"id": "item_2", "type": "agent_message", "text": "Summary: " + prompt}})
+    out({"type": "turn.completed", "usage": {"input_tokens": 1200, "cached_input_tokens": 200, "output_tokens": 34}})
+
+
+def claude_fail():
+    out({"type": "system", "subtype": "init", "session_id": "s-2", "model": "stand-in"})
+    result("Not logged in · Please run /login", is_error=True)
+    sys.exit(1)
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "claude":
+        claude()
+    elif mode == "codex":
+        codex(sys.argv[2])
+    elif mode == "claude-fail":
+        claude_fail()

@@ -1,0 +1,62 @@
+// Package agentstream reads the machine-readable modes of agent CLIs: the
+// JSON lines Claude Code (-p --output-format stream-json), Codex (exec
+// --json), Gemini CLI (-p --output-format stream-json) and OpenCode (run
+// --format json) print, and the messages Claude Code reads on its stdin
+// (--input-format stream-json). It is pure, like rules.Detector: lines go
+// in, events and a session's state come out.
+package agentstream
+
+import (
+	"regexp"
+	"slices"
+)
+
+// Protocol names the JSON mode of one agent CLI.
+type Protocol string
+
+// The protocols procs reads.
+const (
+	// Claude is Claude Code's stream-json: a session that stays open when
+	// its input is stream-json too, one result per prompt.
+	Claude Protocol = "claude-stream-json"
+	// Codex is `codex exec --json`: one prompt, thread and turn events.
+	Codex Protocol = "codex-json"
+	// Gemini is Gemini CLI's `--output-format stream-json`: one prompt.
+	Gemini Protocol = "gemini-stream-json"
+	// OpenCode is `opencode run --format json`: one prompt, step events.
+	OpenCode Protocol = "opencode-json"
+)
+
+// Protocols lists every protocol, in the order the docs show them.
+func Protocols() []Protocol { return []Protocol{Claude, Codex, Gemini, OpenCode} }
+
+// Known reports whether name is a protocol procs reads.
+func Known(name string) bool { return slices.Contains(Protocols(), Protocol(name)) }
+
+// detection is which command line asks which CLI for its JSON mode.
+var detection = []struct {
+	program, mode *regexp.Regexp
+	protocol      Protocol
+}{
+	{regexp.MustCompile(`(^|[\s/])claude(\s|$)`), regexp.MustCompile(`--output-format[= ]stream-json`), Claude},
+	{regexp.MustCompile(`(^|[\s/])codex(\s|$)`), regexp.MustCompile(`(^|\s)(e|exec)\s(.*\s)?--json(\s|$)|(^|\s)(e|exec)\s(.*\s)?--experimental-json(\s|$)`), Codex},
+	{regexp.MustCompile(`(^|[\s/])gemini(\s|$)`), regexp.MustCompile(`(--output-format|-o)[= ]stream-json`), Gemini},
+	{regexp.MustCompile(`(^|[\s/])opencode(\s|$)`), regexp.MustCompile(`(^|\s)run\s(.*\s)?--format[= ]json(\s|$)`), OpenCode},
+}
+
+// Detect returns the protocol a command line asks its agent CLI for:
+// `claude -p --output-format stream-json`, `codex exec --json`, `gemini -p
+// … --output-format stream-json`, `opencode run --format json`.
+func Detect(command string) (Protocol, bool) {
+	for _, d := range detection {
+		if d.program.MatchString(command) && d.mode.MatchString(command) {
+			return d.protocol, true
+		}
+	}
+	return "", false
+}
+
+// TakesInput reports whether the CLI reads prompts on its stdin while its
+// session stays open (Claude Code with --input-format stream-json); the
+// others take one prompt on their command line.
+func (p Protocol) TakesInput() bool { return p == Claude }
