@@ -35,6 +35,11 @@ func (e *Engine) runSpec(ps *procState, run int) (runSpec, error) {
 	spec.health, spec.interval, spec.failures = healthProbe(p)
 	spec.window = windowOf(ps)
 	spec.limits = containLimits(e.cfg.ResourcesOf(p))
+	// An agent CLI in a one-shot JSON mode reads its stdin to the end
+	// before it starts: a pipe nobody closes would hold it for ever.
+	if d := ps.detect; d != nil && d.AgentProtocol != "" && !d.AgentProtocol.TakesInput() && spec.window == nil {
+		spec.noInput = true
+	}
 	return spec, nil
 }
 

@@ -43,6 +43,8 @@ type runSpec struct {
 	window *pty.Winsize
 	// limits are the run's resources: (resources.go).
 	limits contain.Limits
+	// noInput gives the run /dev/null for stdin (contain.Spec.NoInput).
+	noInput bool
 }
 
 // supervisor runs one run of one process: it starts it, feeds its output and
@@ -136,7 +138,7 @@ func (s *supervisor) run(ctx context.Context) {
 	portsBefore := rules.PortsBefore()
 	c, err := s.contain.Start(contain.Spec{
 		Argv: s.spec.argv, Dir: s.spec.dir, Env: env, Window: s.spec.window, Owner: s.spec.owner,
-		Limits: s.spec.limits,
+		Limits: s.spec.limits, NoInput: s.spec.noInput,
 	})
 	<-logOpened
 	if err != nil {

@@ -46,6 +46,10 @@ type Spec struct {
 	// Limits hold the whole run to its resources: where they cannot be
 	// enforced (LimitsAvailable), the run starts without them.
 	Limits Limits
+	// NoInput gives a run on pipes /dev/null for stdin, not a pipe procs
+	// can write to: a program that takes no input but reads its stdin to
+	// the end (an agent CLI's one-shot JSON mode) would wait for it forever.
+	NoInput bool
 }
 
 // Owner names one run of one process of one engine instance. Its String

@@ -110,3 +110,26 @@ func TestWatchdogStopsTrackedGroupsAtEOF(t *testing.T) {
 		t.Fatal("the tracked group outlived the watchdog's EOF")
 	}
 }
+
+// TestNoInputGivesStdinItsEnd: a run started with NoInput reads the end of
+// its stdin at once, as an agent CLI's one-shot JSON mode must before it
+// starts; with a pipe nobody closes, cat would wait for ever.
+func TestNoInputGivesStdinItsEnd(t *testing.T) {
+	instance := NewInstance()
+	c, err := New(instance, Options{})
+	require.NoError(t, err)
+	defer c.Close()
+	p, err := c.Start(Spec{Argv: []string{"cat"}, Dir: t.TempDir(), Env: os.Environ(),
+		Owner: Owner{Instance: instance, Name: "cat", Run: 1}, NoInput: true})
+	require.NoError(t, err)
+	defer p.CloseIO()
+	exited := make(chan rules.Exit, 1)
+	go func() { exited <- p.Wait() }()
+	select {
+	case exit := <-exited:
+		assert.Equal(t, 0, exit.Code)
+	case <-time.After(waitLimit):
+		p.End(time.Time{})
+		t.Fatal("cat still waits for its stdin")
+	}
+}

@@ -73,7 +73,7 @@ func launch(spec Spec) (*Process, error) {
 	if spec.Window != nil {
 		p, err = launchPTY(cmd, spec.Owner, spec.Window)
 	} else {
-		p, err = launchPipes(cmd, spec.Owner)
+		p, err = launchPipes(cmd, spec.Owner, spec.NoInput)
 	}
 	if err != nil {
 		limits.remove()
@@ -84,7 +84,7 @@ func launch(spec Spec) (*Process, error) {
 	return p, nil
 }
 
-func launchPipes(cmd *exec.Cmd, owner Owner) (*Process, error) {
+func launchPipes(cmd *exec.Cmd, owner Owner, noInput bool) (*Process, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -94,12 +94,15 @@ func launchPipes(cmd *exec.Cmd, owner Owner) (*Process, error) {
 		closeAll(outR, outW)
 		return nil, err
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		closeAll(outR, outW, errR, errW)
-		return nil, err
+	var inR, inW *os.File // nil: os/exec gives the child /dev/null
+	if !noInput {
+		if inR, inW, err = os.Pipe(); err != nil {
+			closeAll(outR, outW, errR, errW)
+			return nil, err
+		}
+		cmd.Stdin = inR
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = osproc.GroupAttrs()
 	err = getSpawner().start(cmd, owner, func() error { return osproc.Start(cmd) })
 	// The child has its copies; ours would keep the pipes open forever.
