@@ -117,6 +117,9 @@ func lastWord(st compose.ProcStatus) string {
 		// First, so a terminal's cut keeps it.
 		text = strings.TrimSuffix(next+" · "+text, " · ")
 	}
+	if spent := st.Agent.SpentText(); spent != "" {
+		text = strings.TrimPrefix(text+" · "+spent, " · ")
+	}
 	if text != "" {
 		return text
 	}

@@ -125,11 +125,15 @@ func (m *Model) renderTable() []string {
 }
 
 // reasonOf is the reason of a state and its message, when it has them,
-// after when a scheduled task runs next.
+// after when a scheduled task runs next, and before what an agent in its
+// JSON mode has spent.
 func (m *Model) reasonOf(p wire.ProcStatus) string {
 	text := p.Reason.With(p.Message)
 	if next := p.Schedule.NextRunText(m.now()); next != "" {
 		text = strings.TrimSuffix(next+" · "+text, " · ") // first, so a cut keeps it
+	}
+	if spent := p.Agent.SpentText(); spent != "" {
+		text = strings.TrimPrefix(text+" · "+spent, " · ")
 	}
 	return text
 }

@@ -156,7 +156,20 @@ function lastMessage(p) {
     });
     return (next ? next + ' · ' : '') + 'waits for ' + waits.join(', ') + (p.message ? ' — ' + p.message : '');
   }
-  return [next, p.message || p.line].filter(Boolean).join(' · ');
+  return [next, p.message || p.line, agentSpent(p)].filter(Boolean).join(' · ');
+}
+
+// agentSpent says what an agent in its JSON mode has spent in all, as
+// procs status does: "$0.75 · 300 in / 30 out tokens · 3 turns".
+function agentSpent(p) {
+  const t = p.agent && p.agent.total;
+  if (!t) return '';
+  const parts = [];
+  if (t.costUsd > 0) parts.push('$' + t.costUsd.toFixed(2));
+  if (t.inputTokens > 0 || t.outputTokens > 0) parts.push(t.inputTokens + ' in / ' + t.outputTokens + ' out tokens');
+  if (t.turns === 1) parts.push('1 turn');
+  else if (t.turns > 1) parts.push(t.turns + ' turns');
+  return parts.join(' · ');
 }
 
 // nextRun says when a scheduled task runs next, as procs status does:
