@@ -24,6 +24,7 @@ func exportFormats() []export.Format {
 
 func (a *app) exportCommand() *cobra.Command {
 	var opts export.Options
+	var jsonOut *jsonOutput
 	var formatLines []string
 	for _, f := range exportFormats() {
 		formatLines = append(formatLines, fmt.Sprintf("  %-8s %s", f.Name(), f.Summary()))
@@ -60,7 +61,7 @@ one machine").`,
 			if u, err := user.Current(); err == nil {
 				opts.User = u.Username
 			}
-			return a.export(cfg, format, opts)
+			return a.export(cfg, format, opts, jsonOut)
 		},
 	}
 	f := cmd.Flags()
@@ -68,7 +69,36 @@ one machine").`,
 	f.StringSliceVar(&opts.Profiles, "profile", nil, "also export the processes of this profile (repeat, or a comma list; PROCS_PROFILES adds more)")
 	f.StringVar(&opts.Name, "name", "", "the project's name in unit, volume and label names (default: the folder of procs.yaml)")
 	f.BoolVar(&opts.SystemdSystem, "system", false, "systemd: system units (multi-user.target, User= you) instead of user units")
+	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print {files: [{name, content}], warnings: [{proc, text}]} instead of the files and warnings (with -o, the files are written too)")
 	return cmd
+}
+
+// exportJSON is what procs export --json prints.
+type exportJSON struct {
+	Files    []exportFileJSON    `json:"files"`
+	Warnings []exportWarningJSON `json:"warnings"`
+}
+
+type exportFileJSON struct {
+	Name    string `json:"name"`
+	Content string `json:"content"`
+}
+
+type exportWarningJSON struct {
+	Proc string `json:"proc"`
+	Text string `json:"text"`
+}
+
+// printExportJSON prints what an export made as one JSON object.
+func printExportJSON(jsonOut *jsonOutput, out *export.Output) error {
+	doc := exportJSON{Files: []exportFileJSON{}, Warnings: []exportWarningJSON{}}
+	for _, file := range out.Files {
+		doc.Files = append(doc.Files, exportFileJSON{Name: file.Name, Content: string(file.Data)})
+	}
+	for _, w := range out.Warnings {
+		doc.Warnings = append(doc.Warnings, exportWarningJSON{Proc: w.Proc, Text: w.Text})
+	}
+	return jsonOut.print(doc)
 }
 
 // exportFormat finds the format called name.
@@ -84,7 +114,7 @@ func exportFormat(name string) (export.Format, error) {
 }
 
 // export makes the files and writes them, then the warnings.
-func (a *app) export(cfg *config.Config, format export.Format, opts export.Options) error {
+func (a *app) export(cfg *config.Config, format export.Format, opts export.Options, jsonOut *jsonOutput) error {
 	project, err := export.New(cfg, opts)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -92,6 +122,16 @@ func (a *app) export(cfg *config.Config, format export.Format, opts export.Optio
 	out, err := format.Export(project)
 	if err != nil {
 		return withCode(exitUsage, err)
+	}
+	// The warnings of one process together, in the order each was said.
+	slices.SortStableFunc(out.Warnings, func(x, y export.Warning) int { return strings.Compare(x.Proc, y.Proc) })
+	if jsonOut.on() {
+		if opts.OutDir != "" {
+			if err := writeExport(opts.OutDir, out.Files); err != nil {
+				return withCode(exitFailure, err)
+			}
+		}
+		return printExportJSON(jsonOut, out)
 	}
 	if opts.OutDir == "" {
 		for i, file := range out.Files {
@@ -106,8 +146,6 @@ func (a *app) export(cfg *config.Config, format export.Format, opts export.Optio
 	} else if err := writeExport(opts.OutDir, out.Files); err != nil {
 		return withCode(exitFailure, err)
 	}
-	// The warnings of one process together, in the order each was said.
-	slices.SortStableFunc(out.Warnings, func(x, y export.Warning) int { return strings.Compare(x.Proc, y.Proc) })
 	for _, w := range out.Warnings {
 		fmt.Fprintf(a.stderr, "procs export: warning: %s\n", w)
 	}

@@ -13,9 +13,10 @@ import (
 // TestEveryResultCommandTakesJSON: every command that prints a result
 // takes --json (scripts and CI read them), registered by addJSONFlag so it
 // prints the one way README describes; the ones left out are interactive
-// (attach, tui), a server (mcp), or print JSON already (schema).
+// (attach, tui, top: status --json is its JSON), a server (mcp), or print
+// JSON already (schema).
 func TestEveryResultCommandTakesJSON(t *testing.T) {
-	interactive := map[string]bool{"attach": true, "tui": true, "mcp": true, "schema": true, "help": true, "completion": true}
+	interactive := map[string]bool{"attach": true, "tui": true, "top": true, "mcp": true, "schema": true, "help": true, "completion": true}
 	root := newApp(nil, io.Discard, io.Discard, nil).rootCommand()
 	var walk func(cmd *cobra.Command)
 	walk = func(cmd *cobra.Command) {

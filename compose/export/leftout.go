@@ -3,12 +3,12 @@ package export
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // leftOut says what procs does for d that no export carries over, and
@@ -75,10 +75,10 @@ func readinessLeftOut(d *config.Proc, p *Process) string {
 }
 
 // loopback finds a loopback address with a port in an env value.
-var loopback = regexp.MustCompile(`\b(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\b`)
+var loopback = lazyregexp.New(`\b(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\b`)
 
 // loopbackBind finds a loopback address given alone, as a bind address.
-var loopbackBind = regexp.MustCompile(`(^|[\s=])(127\.0\.0\.1|localhost|::1)(\s|$)`)
+var loopbackBind = lazyregexp.New(`(^|[\s=])(127\.0\.0\.1|localhost|::1)(\s|$)`)
 
 // LoopbackWarnings says which env values point at another exported
 // process through the loopback address: in containers each service is
@@ -105,7 +105,7 @@ func (p *Project) LoopbackWarnings() []Warning {
 		}
 		env := proc.AllEnv()
 		for _, key := range slices.Sorted(maps.Keys(env)) {
-			for _, m := range loopback.FindAllStringSubmatch(env[key], -1) {
+			for _, m := range loopback.Regexp().FindAllStringSubmatch(env[key], -1) {
 				port, _ := strconv.Atoi(m[2])
 				target := byPort[port]
 				if target == nil || target == proc {

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"net"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // Project is the part of a config an export carries over: the processes
@@ -157,7 +157,7 @@ func (c *Check) URL() string {
 
 // ReplicaToken is {{.Replica}} in a replicated process's command and env:
 // the instance's number, which a format writes its own way (systemd's %i).
-var ReplicaToken = regexp.MustCompile(`\{\{\s*\.Replica\s*\}\}`)
+var ReplicaToken = lazyregexp.New(`\{\{\s*\.Replica\s*\}\}`)
 
 // New builds the project of cfg for opts: the processes named (and what
 // they depend on), or those procs up starts. A name that is no process is

@@ -7,8 +7,9 @@
 package agentstream
 
 import (
-	"regexp"
 	"slices"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // Protocol names the JSON mode of one agent CLI.
@@ -35,13 +36,13 @@ func Known(name string) bool { return slices.Contains(Protocols(), Protocol(name
 
 // detection is which command line asks which CLI for its JSON mode.
 var detection = []struct {
-	program, mode *regexp.Regexp
+	program, mode *lazyregexp.Regexp
 	protocol      Protocol
 }{
-	{regexp.MustCompile(`(^|[\s/])claude(\s|$)`), regexp.MustCompile(`--output-format[= ]stream-json`), Claude},
-	{regexp.MustCompile(`(^|[\s/])codex(\s|$)`), regexp.MustCompile(`(^|\s)(e|exec)\s(.*\s)?--json(\s|$)|(^|\s)(e|exec)\s(.*\s)?--experimental-json(\s|$)`), Codex},
-	{regexp.MustCompile(`(^|[\s/])gemini(\s|$)`), regexp.MustCompile(`(--output-format|-o)[= ]stream-json`), Gemini},
-	{regexp.MustCompile(`(^|[\s/])opencode(\s|$)`), regexp.MustCompile(`(^|\s)run\s(.*\s)?--format[= ]json(\s|$)`), OpenCode},
+	{lazyregexp.New(`(^|[\s/])claude(\s|$)`), lazyregexp.New(`--output-format[= ]stream-json`), Claude},
+	{lazyregexp.New(`(^|[\s/])codex(\s|$)`), lazyregexp.New(`(^|\s)(e|exec)\s(.*\s)?--json(\s|$)|(^|\s)(e|exec)\s(.*\s)?--experimental-json(\s|$)`), Codex},
+	{lazyregexp.New(`(^|[\s/])gemini(\s|$)`), lazyregexp.New(`(--output-format|-o)[= ]stream-json`), Gemini},
+	{lazyregexp.New(`(^|[\s/])opencode(\s|$)`), lazyregexp.New(`(^|\s)run\s(.*\s)?--format[= ]json(\s|$)`), OpenCode},
 }
 
 // Detect returns the protocol a command line asks its agent CLI for:

@@ -73,7 +73,7 @@ func execLine(argv []string) string {
 // quoteWord quotes w for a unit file: in double quotes with \, ", % (and
 // with dollar, $) escaped, {{.Replica}} as %i.
 func quoteWord(w string, dollar bool) string {
-	parts := export.ReplicaToken.Split(w, -1)
+	parts := export.ReplicaToken.Regexp().Split(w, -1)
 	for i, part := range parts {
 		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", "%%", "\n", `\n`, "\t", `\t`)
 		part = r.Replace(part)
