@@ -228,7 +228,7 @@ func killCgroup(dir string) {
 	deadline := time.Now().Add(cgroupEmptyWait)
 	for time.Now().Before(deadline) {
 		if !killed {
-			signalAll(cgroupMembers(dir), unix.SIGKILL)
+			signalAll(osproc.CgroupMembers(dir), unix.SIGKILL)
 		}
 		if waitCgroupEmpty(dir, time.Until(deadline)) {
 			return
@@ -267,24 +267,6 @@ func waitCgroupEmpty(dir string, limit time.Duration) bool {
 func cgroupPopulated(events string) bool {
 	data, err := os.ReadFile(events)
 	return err == nil && strings.Contains(string(data), "populated 1")
-}
-
-// cgroupMembers lists the processes in dir and in the cgroups below it.
-func cgroupMembers(dir string) []int {
-	var pids []int
-	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		data, _ := os.ReadFile(filepath.Join(path, "cgroup.procs"))
-		for _, field := range strings.Fields(string(data)) {
-			if pid, err := strconv.Atoi(field); err == nil {
-				pids = append(pids, pid)
-			}
-		}
-		return nil
-	})
-	return pids
 }
 
 // setCgroupFD makes cmd start in the cgroup whose folder dir is open

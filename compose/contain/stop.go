@@ -31,7 +31,7 @@ func (c *Process) SignalRun(sigs ...syscall.Signal) {
 func (s *spawner) outsideGroup(owner Owner, pgid int) []int {
 	var members []int
 	if dir, ok := s.cgroupDir(owner); ok {
-		members = cgroupMembers(dir)
+		members = osproc.CgroupMembers(dir)
 	} else {
 		members = FindMarked(owner.String())
 	}

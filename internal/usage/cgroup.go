@@ -37,21 +37,3 @@ func cgroupValue(dir, name string) (uint64, bool) {
 	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
 	return n, err == nil
 }
-
-// cgroupMembers lists the processes in dir and in the cgroups below it.
-func cgroupMembers(dir string) []int {
-	var pids []int
-	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		data, _ := os.ReadFile(filepath.Join(path, "cgroup.procs"))
-		for _, field := range strings.Fields(string(data)) {
-			if pid, err := strconv.Atoi(field); err == nil {
-				pids = append(pids, pid)
-			}
-		}
-		return nil
-	})
-	return pids
-}

@@ -63,7 +63,7 @@ func Read(t Target) (Sample, error) {
 	// cannot be read (gone, or none) leaves the tree under the root.
 	var pids []int
 	if cpuOK {
-		pids = cgroupMembers(t.Cgroup)
+		pids = osproc.CgroupMembers(t.Cgroup)
 	} else {
 		var err error
 		if pids, err = osproc.ProcessTree(t.PID); err != nil {
