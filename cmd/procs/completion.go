@@ -93,7 +93,7 @@ func (a *app) runningNames(ptyOnly bool) (names []cobra.Completion, ok bool) {
 	}
 	for _, group := range wire.ReplicaGroups(list) {
 		if group[0].ReplicaOf != "" && (!ptyOnly || group[0].PTY) {
-			names = append(names, cobra.CompletionWithDesc(group[0].ReplicaOf, replicaCount(len(group))))
+			names = append(names, cobra.CompletionWithDesc(group[0].ReplicaOf, wire.ReplicaCount(len(group))))
 		}
 		for _, st := range group {
 			if !ptyOnly || st.PTY {

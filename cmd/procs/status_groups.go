@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/wire"
@@ -23,36 +22,7 @@ func groupRow(group []compose.ProcStatus) []string {
 	}
 	slices.Sort(ports)
 	return []string{
-		group[0].ReplicaOf, replicaStates(group), "", "", used.CPUText(), used.MemoryText(), formatPorts(ports), "", fmt.Sprint(restarts),
-		replicaCount(len(group)),
+		group[0].ReplicaOf, wire.ReplicaStates(group, func(s rules.State) string { return string(s) }), "", "", used.CPUText(), used.MemoryText(), formatPorts(ports), "", fmt.Sprint(restarts),
+		wire.ReplicaCount(len(group)),
 	}
-}
-
-// replicaCount says how many instances a replicated process runs.
-func replicaCount(n int) string {
-	if n == 1 {
-		return "1 replica"
-	}
-	return fmt.Sprintf("%d replicas", n)
-}
-
-// replicaStates says in which states the instances are: "ready" when all
-// are, else each state with its count, such as "2 ready, 1 failed".
-func replicaStates(group []compose.ProcStatus) string {
-	count := map[rules.State]int{}
-	var order []rules.State
-	for _, st := range group {
-		if count[st.State] == 0 {
-			order = append(order, st.State)
-		}
-		count[st.State]++
-	}
-	if len(order) == 1 {
-		return string(order[0])
-	}
-	parts := make([]string, len(order))
-	for i, state := range order {
-		parts[i] = fmt.Sprintf("%d %s", count[state], state)
-	}
-	return strings.Join(parts, ", ")
 }

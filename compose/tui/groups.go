@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/procsdev/procs/compose/wire"
-	"github.com/procsdev/procs/rules"
 )
 
 // listRow is one row of the process list: a process, or the header of a
@@ -97,7 +95,7 @@ func (m *Model) groupCells(row listRow, cols []column, reason bool) []string {
 		case "NAME":
 			text = m.styles.title.Render(first.ReplicaOf)
 		case "STATE":
-			text = m.instanceStates(row.group)
+			text = wire.ReplicaStates(m.groupStatuses(row.group), m.styles.state)
 		case "PORTS":
 			text = portRanges(portList)
 		case "RESTARTS":
@@ -110,11 +108,7 @@ func (m *Model) groupCells(row listRow, cols []column, reason bool) []string {
 		cells = append(cells, pad(text, c.width))
 	}
 	if reason {
-		count := fmt.Sprintf("%d replicas", len(row.group))
-		if len(row.group) == 1 {
-			count = "1 replica"
-		}
-		cells = append(cells, m.styles.faint.Render(count))
+		cells = append(cells, m.styles.faint.Render(wire.ReplicaCount(len(row.group))))
 	}
 	return cells
 }
@@ -142,25 +136,11 @@ func portRanges(list []int) string {
 	return strings.Join(parts, ",")
 }
 
-// instanceStates says in which states the instances are, as procs status
-// does: "ready" when all are, else each state with its count, such as
-// "2 ready, 1 stopped".
-func (m *Model) instanceStates(group []int) string {
-	count := map[rules.State]int{}
-	var order []rules.State
-	for _, i := range group {
-		st := m.procs[i].State
-		if count[st] == 0 {
-			order = append(order, st)
-		}
-		count[st]++
+// groupStatuses are the statuses of the processes at the indexes group.
+func (m *Model) groupStatuses(group []int) []wire.ProcStatus {
+	out := make([]wire.ProcStatus, len(group))
+	for i, at := range group {
+		out[i] = m.procs[at]
 	}
-	if len(order) == 1 {
-		return m.styles.state(order[0])
-	}
-	parts := make([]string, len(order))
-	for i, st := range order {
-		parts[i] = fmt.Sprintf("%d %s", count[st], m.styles.state(st))
-	}
-	return strings.Join(parts, ", ")
+	return out
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"testing"
 
+	"github.com/procsdev/procs/rules"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -19,4 +20,14 @@ func TestReplicaGroupsGatherInstancesWhereTheFirstIs(t *testing.T) {
 		names = append(names, row)
 	}
 	assert.Equal(t, [][]string{{"w-1", "w-2"}, {"api"}, {"db"}}, names)
+}
+
+func TestReplicaStatesAndCount(t *testing.T) {
+	plain := func(s rules.State) string { return string(s) }
+	ready := []ProcStatus{{State: rules.StateReady}, {State: rules.StateReady}}
+	assert.Equal(t, "ready", ReplicaStates(ready, plain))
+	mixed := append(ready, ProcStatus{State: rules.StateStopped})
+	assert.Equal(t, "2 ready, 1 stopped", ReplicaStates(mixed, plain))
+	assert.Equal(t, "1 replica", ReplicaCount(1))
+	assert.Equal(t, "3 replicas", ReplicaCount(3))
 }

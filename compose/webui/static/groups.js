@@ -52,15 +52,7 @@ function makeGroupRow(of) {
   const tr = document.createElement('tr');
   tr.className = 'group';
   tr.dataset.group = of;
-  const cells = {};
-  for (const key of COLUMNS) {
-    const td = document.createElement('td');
-    td.className = key;
-    if (NUMERIC.includes(key)) td.classList.add('num');
-    if (USAGE.includes(key)) td.classList.add('usage');
-    tr.appendChild(td);
-    cells[key] = td;
-  }
+  const cells = makeCells(tr);
   cells.name.textContent = of;
   const group = { tr, cells, key: {}, members: [] };
   tr.addEventListener('click', () => { if (group.members.length) select(group.members[0]); });

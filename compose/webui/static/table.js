@@ -67,9 +67,9 @@ const COLUMNS = ['name', 'state', 'run', 'pid', 'cpu', 'mem', 'spark', 'ports', 
 const NUMERIC = ['run', 'pid', 'cpu', 'mem', 'uptime', 'restarts'];
 const USAGE = ['cpu', 'mem', 'spark'];
 
-function makeRow(name) {
-  const tr = document.createElement('tr');
-  tr.dataset.proc = name;
+// makeCells gives tr a cell per column, and returns them by column: the
+// rows of processes and of replicated processes alike.
+function makeCells(tr) {
   const cells = {};
   for (const key of COLUMNS) {
     const td = document.createElement('td');
@@ -79,6 +79,13 @@ function makeRow(name) {
     tr.appendChild(td);
     cells[key] = td;
   }
+  return cells;
+}
+
+function makeRow(name) {
+  const tr = document.createElement('tr');
+  tr.dataset.proc = name;
+  const cells = makeCells(tr);
   cells.name.textContent = name;
   tr.addEventListener('click', () => select(name));
   const row = { tr, cells, key: {} };
