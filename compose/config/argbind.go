@@ -5,6 +5,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -45,7 +46,7 @@ func (p *Proc) BindArgs(values map[string]string) (BoundArgs, error) {
 	for i, a := range p.Args {
 		declared[i] = a.Name
 	}
-	for _, name := range sortedStringKeys(values) {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		if slices.Contains(declared, name) {
 			continue
 		}
@@ -294,14 +295,4 @@ func shortFlagsWithC(arg string) bool {
 		}
 	}
 	return strings.ContainsRune(arg[1:], 'c')
-}
-
-// sortedStringKeys returns the keys of m in order.
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
