@@ -13,6 +13,7 @@ import (
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/internal/benchmetric"
+	"github.com/procsdev/procs/internal/floor"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -103,7 +104,9 @@ procs:
 
 // Benchmark200Tree measures launch (config load included) to all ready for
 // 200 processes in a binary dependency tree (each waits for its parent's
-// ready line), and the orderly shutdown of all of them.
+// ready line), and the orderly shutdown of all of them, each beside the
+// machine's floor for the same work (internal/floor) measured in the same
+// iteration: the ratios are what to compare across machines and runs.
 func Benchmark200Tree(b *testing.B) {
 	var cfg strings.Builder
 	cfg.WriteString("procs:\n")
@@ -113,8 +116,13 @@ func Benchmark200Tree(b *testing.B) {
 			fmt.Fprintf(&cfg, "    dependsOn: [p%03d]\n", (i-1)/2)
 		}
 	}
-	var took, down []time.Duration
+	var took, down, floorReady, floorDown []time.Duration
 	for b.Loop() {
+		bare, err := floor.Run(200, floor.Tree)
+		if err != nil {
+			b.Fatal(err)
+		}
+		floorReady, floorDown = append(floorReady, bare.AllReady), append(floorDown, bare.Down)
 		began := time.Now()
 		sub, stop := benchEngine(b, cfg.String())
 		events := &eventLog{sub: sub}
@@ -124,8 +132,8 @@ func Benchmark200Tree(b *testing.B) {
 		stop()
 		down = append(down, time.Since(stopping))
 	}
-	benchmetric.ReportPercentiles(b, "all-ready-ms", took)
-	benchmetric.ReportPercentiles(b, "down-ms", down)
+	benchmetric.ReportRatio(b, "all-ready", took, floorReady)
+	benchmetric.ReportRatio(b, "down", down, floorDown)
 }
 
 // benchProcs is how many processes the shutdown benchmark runs.

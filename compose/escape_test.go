@@ -128,6 +128,33 @@ func TestStopTakesEnvlessDaemons(t *testing.T) {
 	}, waitLimit, 20*time.Millisecond, "zombies of the killed daemons are never reaped")
 }
 
+// TestStopReapsWhatTheRunLeftInItsGroup: a background child of the run,
+// in its process group, outlives its parent by an instant on a stop and
+// is re-parented to procs; it exits with the group, and the stop reaps it
+// from the group alone (a run that never left its group needs no look at
+// all of procs' children), so no zombie stays.
+func TestStopReapsWhatTheRunLeftInItsGroup(t *testing.T) {
+	skipWithoutCgroups(t)
+	dir := t.TempDir()
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  web:
+    command: sleep 300 & echo $! > %s/bg.pid; echo ready; exec sleep 300
+    readyPatterns: [ready]
+`, dir), Options{NoWatchdog: true})
+	te.waitState("web", rules.StateReady)
+	data, err := os.ReadFile(filepath.Join(dir, "bg.pid"))
+	require.NoError(t, err)
+	bg, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	require.NoError(t, err)
+
+	_, err = te.Stop("web")
+	require.NoError(t, err)
+	te.waitState("web", rules.StateStopped)
+	assert.Eventually(t, func() bool { return syscall.Kill(bg, 0) != nil }, waitLimit, 20*time.Millisecond,
+		"the run's background child %d is left a zombie", bg)
+}
+
 // TestNextProcsKillsWhatADeadOneLeft SIGKILLs a procs and its watchdog
 // together: nothing is left to kill their daemons then, so the next procs
 // started in the same cgroup does, from the cgroup they were left in.

@@ -2,6 +2,7 @@ package contain
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -186,25 +187,25 @@ func (c *cgroupSet) dir(owner Owner) (string, bool) {
 	return filepath.Join(c.base, runCgroupName(owner)), true
 }
 
-// kill kills every process of owner's run and removes its
-// cgroup. It reports whether the run had a cgroup: then nothing the run
-// started is left alive, wherever it went.
-func (c *cgroupSet) kill(owner Owner) bool {
+// kill kills every process of owner's run and removes its cgroup. had
+// reports whether the run had a cgroup: then nothing the run started is
+// left alive, wherever it went; killed, that something was still in it.
+func (c *cgroupSet) kill(owner Owner) (had, killed bool) {
 	c.mu.Lock()
-	had := c.runs[owner]
+	had = c.runs[owner]
 	delete(c.runs, owner)
 	c.mu.Unlock()
 	if !had {
-		return false
+		return false, false
 	}
 	dir := filepath.Join(c.base, runCgroupName(owner))
 	// Mostly the run ended with its main process and the cgroup is empty:
 	// no live process is left in it to fork, so it stays empty.
-	if cgroupPopulated(filepath.Join(dir, "cgroup.events")) {
+	if killed = cgroupPopulated(filepath.Join(dir, "cgroup.events")); killed {
 		killCgroup(dir)
 	}
 	removeCgroup(dir)
-	return true
+	return true, killed
 }
 
 // close kills every process of every run and removes the engine's cgroup.
@@ -265,8 +266,8 @@ func waitCgroupEmpty(dir string, limit time.Duration) bool {
 // cgroupPopulated reads the "populated" line of a cgroup.events file; a
 // cgroup that cannot be read counts as empty (it is gone).
 func cgroupPopulated(events string) bool {
-	data, err := os.ReadFile(events)
-	return err == nil && strings.Contains(string(data), "populated 1")
+	var buf [64]byte
+	return bytes.Contains(osproc.ReadKernelFile(events, buf[:0]), []byte("populated 1"))
 }
 
 // setCgroupFD makes cmd start in the cgroup whose folder dir is open

@@ -52,3 +52,35 @@ func TestStaleCgroupOfAZombieProcsIsCleaned(t *testing.T) {
 	}
 	assert.NoDirExists(t, dir)
 }
+
+// TestCgroupMembersReadsNestedCgroups: the members of a run's cgroup are
+// those of its cgroup.procs and of every cgroup below it (a run that is
+// itself a procs makes some), though the folder is listed only when its
+// link count says it has subfolders.
+func TestCgroupMembersReadsNestedCgroups(t *testing.T) {
+	own, err := ownCgroupDir()
+	if err != nil {
+		t.Skip("no cgroup v2 here: ", err)
+	}
+	outer := filepath.Join(own, fmt.Sprintf("%smembers-%d-test", cgroupPrefix, os.Getpid()))
+	inner := filepath.Join(outer, "inner")
+	if err := os.Mkdir(outer, 0o755); err != nil {
+		t.Skip("cgroups not writable here: ", err)
+	}
+	t.Cleanup(func() { removeCgroup(outer) })
+	require.NoError(t, os.Mkdir(inner, 0o755))
+	place := func(dir string) int {
+		cmd := exec.Command("sleep", "60")
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0); err != nil {
+			t.Skip("cannot move a process into a cgroup here: ", err)
+		}
+		return cmd.Process.Pid
+	}
+	a, b := place(outer), place(inner)
+
+	assert.ElementsMatch(t, []int{a, b}, osproc.CgroupMembers(outer))
+	assert.Equal(t, []int{b}, osproc.CgroupMembers(inner))
+	assert.Empty(t, osproc.CgroupMembers(filepath.Join(outer, "missing")))
+}

@@ -136,7 +136,7 @@ func (c *Process) End(deadline time.Time) (killed bool) {
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	c.Signal(syscall.SIGKILL)
-	s.sweepStrays(c.owner)
+	s.sweepStrays(c.owner, c.pid, c.leftGroup)
 	c.limits.remove()
 	c.watchdog.untrack(c.pid)
 	return killed
@@ -146,5 +146,7 @@ func (c *Process) End(deadline time.Time) (killed bool) {
 // when it daemonized (see leftBehind). Call it after Wait and before End,
 // which kills them without a grace.
 func (c *Process) Daemons() Daemons {
-	return getSpawner().leftBehind(c.owner, c.startTicks)
+	d := getSpawner().leftBehind(c.owner, c.startTicks)
+	c.leftGroup = c.leftGroup || len(d.roots) > 0
+	return d
 }

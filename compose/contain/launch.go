@@ -34,6 +34,10 @@ type Process struct {
 	// limits are the cgroups holding the run to its resources; nil
 	// without limits.
 	limits *runLimits
+	// leftGroup records that some process of the run was seen outside its
+	// process group (a setsid daemon, what was left behind): once gone, it
+	// may wait as procs' zombie where the group's reaping does not look.
+	leftGroup bool
 
 	// inputMu orders writes to the child's stdin or terminal between the
 	// run's input writer and attached terminals.

@@ -162,13 +162,23 @@ func (s *spawner) forget(pid int) {
 //
 // Finding the strays reads the children of every thread of procs; the runs
 // that end together (a shutdown wave) share one look (see sweepLoop).
-func (s *spawner) sweepStrays(owner Owner) {
-	if e := s.engine(owner); e != nil && e.cgroups != nil && e.cgroups.kill(owner) {
-		select {
-		case s.reaps <- struct{}{}:
-		default: // a reap is pending already, and will find these too
+//
+// What a run that never left its process group pgid (left is false) leaves
+// as procs' zombies is in that group: one waitid reaps it, where a look
+// at all of procs' children would read them all, on every stop.
+func (s *spawner) sweepStrays(owner Owner, pgid int, left bool) {
+	if e := s.engine(owner); e != nil && e.cgroups != nil {
+		if had, killed := e.cgroups.kill(owner); had {
+			if !killed && !left {
+				osproc.ReapGroup(pgid)
+				return
+			}
+			select {
+			case s.reaps <- struct{}{}:
+			default: // a reap is pending already, and will find these too
+			}
+			return
 		}
-		return
 	}
 	done := make(chan struct{})
 	s.sweeps <- sweepRequest{owner: owner, done: done}
@@ -268,7 +278,12 @@ func (s *spawner) strays() []int {
 	own := osproc.Getpgrp()
 	var out []int
 	for _, pid := range s.adopted() {
-		if pgid, err := osproc.Getpgid(pid); !s.started(pid) && err == nil && pgid != own {
+		// The runs' own main processes are most of the children: they are
+		// known without asking the kernel for their group.
+		if s.started(pid) {
+			continue
+		}
+		if pgid, err := osproc.Getpgid(pid); err == nil && pgid != own {
 			out = append(out, pid)
 		}
 	}

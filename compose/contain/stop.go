@@ -18,6 +18,7 @@ func (c *Process) SignalRun(sigs ...syscall.Signal) {
 	}
 	// Looked up once: without cgroups it reads every process's environment.
 	outside := getSpawner().outsideGroup(c.owner, c.pid)
+	c.leftGroup = c.leftGroup || len(outside) > 0
 	for _, sig := range sigs {
 		signalAll(outside, sig)
 	}

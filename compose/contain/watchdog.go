@@ -160,18 +160,23 @@ func (w *leftovers) kill() {
 			_ = osproc.SignalGroup(pgid, syscall.SIGTERM)
 		}
 	}
-	signalAll(targets(), syscall.SIGTERM)
-	deadline := time.Now().Add(watchdogGrace)
-	for time.Now().Before(deadline) && (len(targets()) > 0 || anyGroupAlive(w.groups)) {
-		// No event tells a non-parent that an unrelated process died: poll.
-		time.Sleep(50 * time.Millisecond)
-	}
-	for pgid, live := range w.groups {
-		if live {
-			_ = osproc.SignalGroup(pgid, syscall.SIGKILL)
+	// After a clean shutdown nothing is left: one look (every process's
+	// environment) says so, and no process of procs' is alive to start
+	// another. Only what was found is given its grace, then killed.
+	if marked := targets(); len(marked) > 0 || anyGroupAlive(w.groups) {
+		signalAll(marked, syscall.SIGTERM)
+		deadline := time.Now().Add(watchdogGrace)
+		for time.Now().Before(deadline) && (len(targets()) > 0 || anyGroupAlive(w.groups)) {
+			// No event tells a non-parent that an unrelated process died: poll.
+			time.Sleep(50 * time.Millisecond)
 		}
+		for pgid, live := range w.groups {
+			if live {
+				_ = osproc.SignalGroup(pgid, syscall.SIGKILL)
+			}
+		}
+		signalAll(targets(), syscall.SIGKILL)
 	}
-	signalAll(targets(), syscall.SIGKILL)
 	for pid, start := range w.unmarked {
 		if now, ok := osproc.StartTime(pid); ok && now == start {
 			_ = osproc.Signal(pid, syscall.SIGKILL)
