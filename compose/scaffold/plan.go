@@ -76,6 +76,11 @@ type process struct {
 	// composeDeps are docker-compose depends_on names, kept when they are
 	// processes too.
 	composeDeps []string
+	// settings are KEY=value lines the process is configured with (its
+	// compose service's environment), read as evidence of what it uses.
+	settings []string
+	// fromCompose marks a process built from a compose service's source.
+	fromCompose bool
 	// task marks a one-shot step (kind: task); taskDeps are the tasks this
 	// process waits to have completed.
 	task     bool
@@ -109,6 +114,15 @@ type plan struct {
 	envFile bool
 	// dataDirs are the data folders given to services.
 	dataDirs map[string]bool
+	// composeTasks are the compose services others wait to have completed
+	// (depends_on: condition: service_completed_successfully).
+	composeTasks map[string]bool
+	// workspace is the dev container's own service, whose environment and
+	// depends_on are those of the processes run in it.
+	workspace *process
+	// deployWeb is a Procfile's production web line, held back for a dev
+	// command found elsewhere (used when none is).
+	deployWeb *process
 }
 
 // detect fills the preset and tier of p from its command, as procs up will.
