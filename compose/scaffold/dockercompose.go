@@ -46,7 +46,12 @@ func (pl *plan) addComposeServices() {
 				continue
 			}
 			for _, dep := range composeDependsOn(s.svc["depends_on"]) {
-				if d := added[dep]; d != nil && !slices.Contains(p.composeDeps, d.name) {
+				d := added[dep]
+				switch {
+				case d == nil || d == p || slices.Contains(p.composeDeps, d.name) || slices.Contains(p.taskDeps, d.name):
+				case d.task:
+					p.taskDeps = append(p.taskDeps, d.name)
+				default:
 					p.composeDeps = append(p.composeDeps, d.name)
 				}
 			}
@@ -104,6 +109,7 @@ func (pl *plan) composeService(file, name string, svc map[string]any) *process {
 		}
 	}
 	if t.Optional {
+		p.optional = true
 		p.notes = append(p.notes, "optional: a dev-only tool, the app runs without it; delete it if you do not use it")
 	}
 	pl.add(p, name+"-"+t.label())

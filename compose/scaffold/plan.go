@@ -81,6 +81,8 @@ type process struct {
 	settings []string
 	// fromCompose marks a process built from a compose service's source.
 	fromCompose bool
+	// optional marks a dev-only tool (a mail catcher): nothing waits for it.
+	optional bool
 	// task marks a one-shot step (kind: task); taskDeps are the tasks this
 	// process waits to have completed.
 	task     bool
@@ -123,6 +125,8 @@ type plan struct {
 	// deployWeb is a Procfile's production web line, held back for a dev
 	// command found elsewhere (used when none is).
 	deployWeb *process
+	// release is the Procfile's release task, if any.
+	release string
 }
 
 // detect fills the preset and tier of p from its command, as procs up will.
@@ -204,35 +208,56 @@ func (pl *plan) order() {
 	})
 }
 
-// inferDependencies makes back ends wait for the services, and front ends
-// for the back-end servers (or, with none, for the services); services keep
-// the depends_on of docker-compose.yml.
+// inferDependencies gives each process what it waits for, from evidence
+// only: services keep the depends_on of their compose file; back ends and
+// workers wait for what their compose service depends on and what their
+// settings connect to (a database URL, a broker, a client library); a
+// migration waits for the databases only; a front end waits for the API
+// its proxy or env calls; asset watchers and builds wait for nothing.
 func (pl *plan) inferDependencies() {
-	var services, servers []string
 	for _, p := range pl.procs {
 		switch {
 		case p.tier == tierService:
-			services = append(services, p.name)
-		case p.tier == tierBackEnd && p.preset != nil && p.preset.Category == frameworks.CategoryDevServer:
-			servers = append(servers, p.name)
-		}
-	}
-	for _, p := range pl.procs {
-		switch p.tier {
-		case tierService:
-			for _, dep := range p.composeDeps {
-				if d := pl.find(dep); d != nil && d != p {
-					p.dependsOn = append(p.dependsOn, dep)
+			p.dependsOn = pl.composeDependencies(p)
+		case p.tier == tierProxy, isAssetWatcher(p):
+		default:
+			deps := pl.composeDependencies(p)
+			var more []string
+			if pl.workspace != nil && !p.fromCompose && p.cwd == "" && !p.task {
+				more = pl.workspace.composeDeps
+			}
+			for _, d := range append(more, pl.usedProcesses(p, pl.evidence(p), p.task)...) {
+				if !slices.Contains(deps, d) {
+					deps = append(deps, d)
 				}
 			}
-		case tierBackEnd:
-			if p.kind != "build" { // a build needs no database
-				p.dependsOn = services
-			}
-		case tierFrontEnd:
-			p.dependsOn = servers
-			if len(servers) == 0 {
-				p.dependsOn = services
+			p.dependsOn = slices.DeleteFunc(deps, func(d string) bool { return slices.Contains(p.taskDeps, d) })
+		}
+	}
+}
+
+// composeDependencies are p's compose depends_on that are processes.
+func (pl *plan) composeDependencies(p *process) []string {
+	var deps []string
+	for _, dep := range p.composeDeps {
+		if d := pl.find(dep); d != nil && d != p && !slices.Contains(deps, dep) {
+			deps = append(deps, dep)
+		}
+	}
+	return deps
+}
+
+// dropCoveredApps removes the apps guessed from a folder's files (those
+// from index from on) that a compose service built from the same folder
+// runs already, with the command its developers wrote.
+func (pl *plan) dropCoveredApps(from int) {
+	guesses := slices.Clone(pl.procs[from:])
+	for _, guess := range guesses {
+		for _, c := range pl.procs[:from] {
+			if c.fromCompose && !c.task && c.cwd == guess.cwd && c.kind == guess.kind {
+				pl.skip("%s: %s runs %s as its compose service does", guess.source, c.name, displayDir(c.cwd))
+				pl.procs = slices.DeleteFunc(pl.procs, func(p *process) bool { return p == guess })
+				break
 			}
 		}
 	}

@@ -53,6 +53,12 @@ func (pl *plan) addProcfile() (bool, error) {
 			release = p.name
 			continue
 		}
+		if name == "Procfile" && e.Name == "web" && deployCommand.MatchString(command) {
+			// A production server (gunicorn, start:prod): the project's
+			// dev command, found with the other files, runs instead.
+			pl.deployWeb = p
+			continue
+		}
 		if e.Port != 0 {
 			// The command reads $PORT, which procs sets from port.
 			p.port, p.portNote, p.movable = procfilePort(e.Port, envPort), "foreman's PORT for this line", true
@@ -66,13 +72,38 @@ func (pl *plan) addProcfile() (bool, error) {
 		pl.add(p)
 	}
 	if release != "" {
-		for _, p := range pl.procs {
-			if !p.task && p.tier != tierService {
-				p.taskDeps = append(p.taskDeps, release)
-			}
+		pl.release = release
+		// Heroku releases before the web starts; workers need no release.
+		if web := pl.find("web"); web != nil {
+			web.taskDeps = append(web.taskDeps, release)
 		}
 	}
-	return true, nil
+	return pl.deployWeb == nil, nil
+}
+
+// deployCommand matches a web line that runs a production build or server
+// (node dist/main, start:prod, gunicorn, NODE_ENV=production): a Procfile
+// for deployment, not what a developer runs.
+var deployCommand = lazyregexp.New(`start:prod|\bnode\s+(\S*/)?(dist|build)/|\bgunicorn\b|\bwaitress-serve\b|heroku-php-|(NODE|RAILS|APP)_ENV=production|\bjava\s+-jar\b|\bpuma\s+-C\b`)
+
+// restoreDeployWeb adds back a deployment Procfile's web line when no dev
+// command was found in its place: an app found from index from on, or a
+// compose service built from source.
+func (pl *plan) restoreDeployWeb(from int) {
+	if pl.deployWeb == nil {
+		return
+	}
+	for i, p := range pl.procs {
+		if (i >= from || p.fromCompose) && !p.task && p.kind != "build" && p.tier != tierService {
+			pl.skip("%s: runs %q, for deployment; %s is the dev command", pl.deployWeb.source, pl.deployWeb.commandLine(), p.name)
+			return
+		}
+	}
+	pl.detect(pl.deployWeb)
+	pl.add(pl.deployWeb)
+	if pl.release != "" {
+		pl.deployWeb.taskDeps = append(pl.deployWeb.taskDeps, pl.release)
+	}
 }
 
 // procfilePort is the port foreman gives a Procfile line: config counts
