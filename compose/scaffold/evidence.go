@@ -42,14 +42,21 @@ var (
 	hostSettings = lazyregexp.New(`(?m)^\s*[A-Z_]*(HOST|SERVER)\s*[=:]\s*["']?([A-Za-z][A-Za-z0-9_-]*)["']?\s*$`)
 )
 
+// manifests are the evidence files that list libraries, not settings: a
+// process with only these has no configuration to read.
+var manifests = []string{"Gemfile", "requirements.txt", "pyproject.toml", "go.mod", "package.json", "mix.exs", "composer.json"}
+
 // evidence is the text of what configures p: its compose environment, the
 // dev container's, and the evidence files of its folder and the project's.
-func (pl *plan) evidence(p *process) string {
+// configured is false when none of it is a setting (only manifests).
+func (pl *plan) evidence(p *process) (text string, configured bool) {
+	configured = len(p.settings) > 0
 	var b strings.Builder
 	for _, s := range p.settings {
 		b.WriteString(s + "\n")
 	}
 	if pl.workspace != nil && !p.fromCompose {
+		configured = configured || len(pl.workspace.settings) > 0
 		for _, s := range pl.workspace.settings {
 			b.WriteString(s + "\n")
 		}
@@ -66,10 +73,13 @@ func (pl *plan) evidence(p *process) string {
 					continue // the project's manifests are not this folder's app's
 				}
 				b.WriteString(readAll(f) + "\n")
+				if !slices.Contains(manifests, filepath.Base(f)) && !strings.HasPrefix(filepath.Base(f), "requirements") {
+					configured = true
+				}
 			}
 		}
 	}
-	return b.String()
+	return b.String(), configured
 }
 
 // usedProcesses are the processes p's evidence says it connects to: a

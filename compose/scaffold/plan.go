@@ -226,7 +226,12 @@ func (pl *plan) inferDependencies() {
 			if pl.workspace != nil && !p.fromCompose && p.cwd == "" && !p.task {
 				more = pl.workspace.composeDeps
 			}
-			for _, d := range append(more, pl.usedProcesses(p, pl.evidence(p), p.task)...) {
+			text, configured := pl.evidence(p)
+			used := pl.usedProcesses(p, text, p.task)
+			if !configured && len(p.composeDeps) == 0 {
+				used = append(used, pl.guessDependencies(p)...)
+			}
+			for _, d := range append(more, used...) {
 				if !slices.Contains(deps, d) {
 					deps = append(deps, d)
 				}
@@ -234,6 +239,26 @@ func (pl *plan) inferDependencies() {
 			p.dependsOn = slices.DeleteFunc(deps, func(d string) bool { return slices.Contains(p.taskDeps, d) })
 		}
 	}
+}
+
+// guessDependencies is what p waits for when no file says what it
+// connects to: a back end the services, a front end the back-end servers;
+// a comment says it is a guess.
+func (pl *plan) guessDependencies(p *process) []string {
+	var deps []string
+	for _, q := range pl.procs {
+		switch {
+		case q == p || q.optional || q.task:
+		case p.tier == tierFrontEnd && q.tier == tierBackEnd && q.preset != nil && q.preset.Category == frameworks.CategoryDevServer:
+			deps = append(deps, q.name)
+		case p.tier == tierBackEnd && q.tier == tierService && (!p.task || slices.Contains(databases, presetName(q))):
+			deps = append(deps, q.name)
+		}
+	}
+	if len(deps) > 0 {
+		p.notes = append(p.notes, "dependsOn is a guess: no env or config file says what it connects to")
+	}
+	return deps
 }
 
 // composeDependencies are p's compose depends_on that are processes.

@@ -53,12 +53,6 @@ func (pl *plan) addProcfile() (bool, error) {
 			release = p.name
 			continue
 		}
-		if name == "Procfile" && e.Name == "web" && deployCommand.MatchString(command) {
-			// A production server (gunicorn, start:prod): the project's
-			// dev command, found with the other files, runs instead.
-			pl.deployWeb = p
-			continue
-		}
 		if e.Port != 0 {
 			// The command reads $PORT, which procs sets from port.
 			p.port, p.portNote, p.movable = procfilePort(e.Port, envPort), "foreman's PORT for this line", true
@@ -67,6 +61,12 @@ func (pl *plan) addProcfile() (bool, error) {
 			}
 		} else if port, flag := commandPort(command); port != 0 {
 			p.port, p.portNote = port, "from "+flag+" in the command"
+		}
+		if name == "Procfile" && e.Name == "web" && deployCommand.MatchString(command) {
+			// A production server (gunicorn, start:prod): the project's
+			// dev command, found with the other files, runs instead.
+			pl.deployWeb = p
+			continue
 		}
 		pl.detect(p)
 		pl.add(p)
