@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose/config"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
@@ -69,6 +70,10 @@ func (pl *plan) addProcfile() (bool, error) {
 			continue
 		}
 		pl.detect(p)
+		if p.port == 0 && p.preset != nil && p.preset.Category == frameworks.CategoryDevServer && p.preset.DefaultPort != 0 {
+			// The server picks its own port: the preset's default (rails 3000).
+			p.port, p.portNote = p.preset.DefaultPort, p.preset.Name+"'s default (the command names no port)"
+		}
 		pl.add(p)
 	}
 	if release != "" {
