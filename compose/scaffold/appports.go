@@ -34,6 +34,7 @@ var (
 		{lazyregexp.New(`Getenv\("PORT"\)(?s:.{0,200}?)["']:?(\d{2,5})["']`), true, "the default for PORT"},
 		{lazyregexp.New(`\.listen\(\s*(\d{2,5})\b`), false, "the port it listens on"},
 		{lazyregexp.New(`ListenAndServe\(\s*"[^"]*:(\d{2,5})"`), false, "the port it listens on"},
+		{lazyregexp.New(`(?i)\b\w*(?:addr|address|port)\w*\s*(?::=|=)\s*"[^"\s]*:(\d{2,5})"`), true, "the address it listens on by default"},
 	}
 	// sourceFiles are where a Node or Go server usually starts.
 	sourceFiles = []string{"server.js", "index.js", "app.js", "main.js", "server.ts", "index.ts", "app.ts", "main.ts",
@@ -52,12 +53,22 @@ func (pl *plan) applyProjectPorts() {
 		if p.task || p.portFixed || !slices.Contains(appKinds, p.kind) {
 			continue
 		}
+		if p.port == 0 {
+			for _, d := range toolPorts {
+				if d.re.MatchString(p.script) || d.re.MatchString(p.commandLine()) {
+					p.port, p.portNote, p.ownPort = d.port, d.what, d.port
+				}
+			}
+		}
 		port, note, movable := pl.projectPort(p)
 		if port == 0 {
 			continue
 		}
 		// A port the program listens on whatever PORT says cannot move.
 		p.port, p.portNote, p.movable = port, note, movable
+		if !strings.HasPrefix(note, "server.port") {
+			p.ownPort = port // the project's own server: no preset flag to add
+		}
 	}
 }
 
@@ -95,12 +106,34 @@ func (pl *plan) projectPort(p *process) (int, string, bool) {
 	return 0, "", false
 }
 
+// toolPorts are the ports of dev servers no preset knows, that pick their
+// own when the command names none.
+var toolPorts = []struct {
+	re   *lazyregexp.Regexp
+	port int
+	what string
+}{
+	{lazyregexp.New(`\b(expo|react-native)\s+start\b`), 8081, "Metro's default (expo start / react-native start)"},
+}
+
+// relativeImport matches an import of a file beside the one read:
+// import './server/index.ts', import('./x.js'), require('./x').
+var relativeImport = lazyregexp.New(`(?:import|require)\s*\(?\s*['"](\./[^'"]+\.[cm]?[jt]s)['"]`)
+
 // sourceCandidates are the files that may start p's server: the one its
-// script runs, its package.json main, then the usual names.
+// script runs and the files it imports, the main package its go run
+// names, its package.json main, then the usual names.
 func (pl *plan) sourceCandidates(p *process) []string {
 	var files []string
 	if m := scriptFile.FindStringSubmatch(p.script); m != nil {
-		files = append(files, strings.TrimPrefix(m[1], "./"))
+		file := strings.TrimPrefix(m[1], "./")
+		files = append(files, file)
+		for _, imp := range relativeImport.Regexp().FindAllStringSubmatch(readAll(filepath.Join(pl.abs(p.cwd), file)), -1) {
+			files = append(files, path.Join(path.Dir(file), imp[1]))
+		}
+	}
+	if target, ok := strings.CutPrefix(p.commandLine(), "go run ./"); ok && !strings.Contains(target, " ") {
+		files = append(files, path.Join(target, "main.go"))
 	}
 	if p.pkg != nil && p.pkg.Main != "" {
 		files = append(files, strings.TrimPrefix(p.pkg.Main, "./"))

@@ -27,10 +27,13 @@ const (
 func (pl *plan) addComposeServices() {
 	workspace := pl.devcontainerService()
 	for _, project := range pl.composeProjects() {
+		pl.composeTasks = completedServices(project)
 		added := map[string]*process{}
 		for _, s := range project {
 			if s.name == workspace && strings.HasPrefix(s.file, ".devcontainer/") {
 				pl.skip("%s service %q: the dev container itself, where the project's processes run", s.file, s.name)
+				pl.workspace = &process{name: s.name, settings: composeEnvironment(s.svc["environment"])}
+				added[s.name] = pl.workspace
 				continue
 			}
 			if p := pl.composeService(s.file, s.name, s.svc); p != nil {
@@ -43,7 +46,12 @@ func (pl *plan) addComposeServices() {
 				continue
 			}
 			for _, dep := range composeDependsOn(s.svc["depends_on"]) {
-				if d := added[dep]; d != nil && !slices.Contains(p.composeDeps, d.name) {
+				d := added[dep]
+				switch {
+				case d == nil || d == p || slices.Contains(p.composeDeps, d.name) || slices.Contains(p.taskDeps, d.name):
+				case d.task:
+					p.taskDeps = append(p.taskDeps, d.name)
+				default:
 					p.composeDeps = append(p.composeDeps, d.name)
 				}
 			}
@@ -51,57 +59,78 @@ func (pl *plan) addComposeServices() {
 	}
 }
 
-// composeService adds one service, or records why it was skipped.
+// composeService adds one service, or records why it was skipped: an
+// image procs knows, or a service built from the project's source.
 func (pl *plan) composeService(file, name string, svc map[string]any) *process {
 	image, _ := svc["image"].(string)
+	t, known := templateFor(image)
+	if !known && svc["build"] != nil {
+		return pl.composeBuild(file, name, svc)
+	}
 	if image == "" {
-		pl.skip("%s service %q: no image (built from source): add it by hand", file, name)
+		pl.skip("%s service %q: no image and no build: add it by hand", file, name)
 		return nil
 	}
-	t, ok := templateFor(image)
-	if !ok {
+	if !known {
 		pl.skip("%s service %q: image %s is not one init knows how to run: add it by hand", file, name, image)
 		return nil
 	}
 	for _, p := range pl.procs {
-		if p.preset != nil && p.preset.Name == t.Preset {
+		if t.Preset != "" && p.preset != nil && p.preset.Name == t.Preset {
 			pl.skip("%s service %q (%s): %s already runs %s", file, name, image, p.name, t.Preset)
 			return nil
 		}
 	}
-	preset, _ := frameworks.Lookup(t.Preset)
-	port, published, note := publishedPort(svc["ports"], preset.DefaultPort, file)
+	imagePort := t.Port
+	preset, hasPreset := frameworks.Lookup(t.Preset)
+	if hasPreset {
+		imagePort = preset.DefaultPort
+	}
+	port, published, note := publishedPort(svc["ports"], imagePort, file)
 	if port < firstUnprivilegedPort {
 		note = fmt.Sprintf("%s; %d needs root", note, port)
 		port += privilegedOffset
 	}
 	data := pl.dataDir(t.Data)
 	p := &process{
-		name: name,
-		run: func(port int) runs {
-			r := runs{command: fill(t.Command, port, data)}
-			for k, v := range t.Env {
-				if r.env == nil {
-					r.env = map[string]string{}
-				}
-				r.env[k] = fill(v, port, data)
-			}
-			for _, n := range t.Notes {
-				r.notes = append(r.notes, fill(n, port, data))
-			}
-			return r
-		},
+		name:     name,
+		run:      t.runs(data),
 		port:     port,
 		portNote: note,
 		movable:  !published && (strings.Contains(t.Command, "{port}") || len(t.Env) > 0),
 		source:   fmt.Sprintf("%s service %q (image %s)", file, name, image),
+		tier:     tierService,
+		settings: composeEnvironment(svc["environment"]),
 	}
-	p.preset, p.reason, p.tier = preset, "image "+image, tierService
-	if slices.Contains(proxies, preset.Name) {
-		p.tier = tierProxy
+	if hasPreset {
+		p.preset, p.reason = preset, "image "+image
+		if slices.Contains(proxies, preset.Name) {
+			p.tier = tierProxy
+		}
 	}
-	pl.add(p, name+"-"+t.Preset)
+	if t.Optional {
+		p.optional = true
+		p.notes = append(p.notes, "optional: a dev-only tool, the app runs without it; delete it if you do not use it")
+	}
+	pl.add(p, name+"-"+t.label())
 	return p
+}
+
+// runs is what the template runs on a port, with its data folder.
+func (t serviceTemplate) runs(data string) func(port int) runs {
+	return func(port int) runs {
+		r := runs{command: fill(t.Command, port, data)}
+		for k, v := range t.Env {
+			if r.env == nil {
+				r.env = map[string]string{}
+			}
+			r.env[k] = fill(v, port, data)
+		}
+		for _, n := range t.Notes {
+			r.notes = append(r.notes, fill(n, port, data))
+		}
+		return r
+	}
 }
 
 // dataDir is the data folder of a service: .data/KIND, numbered when two
@@ -199,6 +228,21 @@ func portNumber(s string) int {
 		return 0
 	}
 	return n
+}
+
+// completedServices are the services of a project that another one waits
+// to have completed: one-shot steps, not servers.
+func completedServices(project []composeService) map[string]bool {
+	done := map[string]bool{}
+	for _, s := range project {
+		deps, _ := s.svc["depends_on"].(map[string]any)
+		for name, v := range deps {
+			if settings, ok := v.(map[string]any); ok && settings["condition"] == "service_completed_successfully" {
+				done[name] = true
+			}
+		}
+	}
+	return done
 }
 
 // composeDependsOn reads depends_on: a list of names or a map by name.

@@ -75,9 +75,10 @@ func TestInitTurborepo(t *testing.T) {
 		"db":      {kind: config.KindService, port: 5433, command: "postgres -D .data/postgres -p 5433 -k /tmp"},
 		"cache":   {kind: config.KindService, port: 6379, command: "redis-server --port 6379"},
 		"shared":  {kind: config.KindTask, command: "pnpm dev", cwd: "packages/shared"},
-		"migrate": {kind: config.KindTask, command: "pnpm exec prisma migrate deploy", cwd: "apps/api", dependsOn: config.Dependencies{ready("db"), ready("cache")}},
+		"migrate": {kind: config.KindTask, command: "pnpm exec prisma migrate deploy", cwd: "apps/api", dependsOn: config.Dependencies{ready("db")}},
 		"api": {kind: config.KindService, port: 4000, command: "pnpm dev", cwd: "apps/api",
-			dependsOn: config.Dependencies{ready("db"), ready("cache"), completed("migrate"), completed("shared")}},
+			// Prisma says postgres; nothing in apps/api names the cache.
+			dependsOn: config.Dependencies{ready("db"), completed("migrate"), completed("shared")}},
 		"ui":  {kind: config.KindService, command: "pnpm dev", cwd: "packages/ui"},
 		"web": {kind: config.KindService, port: 3001, command: "pnpm dev", cwd: "apps/web", dependsOn: config.Dependencies{ready("api"), completed("shared")}},
 	})

@@ -62,6 +62,9 @@ func (pl *plan) addMigrations() {
 				continue
 			}
 			command := m.command(pl, app)
+			if pl.hasSetupTask(app, command) {
+				continue
+			}
 			source := path.Join(app.cwd, app.sourceFile())
 			if m.file != "" {
 				source = path.Join(app.cwd, m.file)
@@ -78,6 +81,27 @@ func (pl *plan) addMigrations() {
 			app.taskDeps = append(app.taskDeps, task.name)
 		}
 	}
+}
+
+// hasSetupTask reports whether app already waits for a step that sets up
+// its database (a compose prestart, a Procfile release), or a task runs
+// command already: then app waits for that one, and no migration is added.
+func (pl *plan) hasSetupTask(app *process, command string) bool {
+	for _, t := range pl.procs {
+		if !t.task || t.cwd != app.cwd {
+			continue
+		}
+		if slices.Contains(app.taskDeps, t.name) && t.kind == "prestart" {
+			return true
+		}
+		if sameProgram(t.commandLine(), command) {
+			if !slices.Contains(app.taskDeps, t.name) {
+				app.taskDeps = append(app.taskDeps, t.name)
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // sourceFile is the file the process was found in, without its folder.

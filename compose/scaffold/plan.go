@@ -76,6 +76,13 @@ type process struct {
 	// composeDeps are docker-compose depends_on names, kept when they are
 	// processes too.
 	composeDeps []string
+	// settings are KEY=value lines the process is configured with (its
+	// compose service's environment), read as evidence of what it uses.
+	settings []string
+	// fromCompose marks a process built from a compose service's source.
+	fromCompose bool
+	// optional marks a dev-only tool (a mail catcher): nothing waits for it.
+	optional bool
 	// task marks a one-shot step (kind: task); taskDeps are the tasks this
 	// process waits to have completed.
 	task     bool
@@ -109,6 +116,17 @@ type plan struct {
 	envFile bool
 	// dataDirs are the data folders given to services.
 	dataDirs map[string]bool
+	// composeTasks are the compose services others wait to have completed
+	// (depends_on: condition: service_completed_successfully).
+	composeTasks map[string]bool
+	// workspace is the dev container's own service, whose environment and
+	// depends_on are those of the processes run in it.
+	workspace *process
+	// deployWeb is a Procfile's production web line, held back for a dev
+	// command found elsewhere (used when none is).
+	deployWeb *process
+	// release is the Procfile's release task, if any.
+	release string
 }
 
 // detect fills the preset and tier of p from its command, as procs up will.
@@ -190,35 +208,81 @@ func (pl *plan) order() {
 	})
 }
 
-// inferDependencies makes back ends wait for the services, and front ends
-// for the back-end servers (or, with none, for the services); services keep
-// the depends_on of docker-compose.yml.
+// inferDependencies gives each process what it waits for, from evidence
+// only: services keep the depends_on of their compose file; back ends and
+// workers wait for what their compose service depends on and what their
+// settings connect to (a database URL, a broker, a client library); a
+// migration waits for the databases only; a front end waits for the API
+// its proxy or env calls; asset watchers and builds wait for nothing.
 func (pl *plan) inferDependencies() {
-	var services, servers []string
 	for _, p := range pl.procs {
 		switch {
 		case p.tier == tierService:
-			services = append(services, p.name)
-		case p.tier == tierBackEnd && p.preset != nil && p.preset.Category == frameworks.CategoryDevServer:
-			servers = append(servers, p.name)
-		}
-	}
-	for _, p := range pl.procs {
-		switch p.tier {
-		case tierService:
-			for _, dep := range p.composeDeps {
-				if d := pl.find(dep); d != nil && d != p {
-					p.dependsOn = append(p.dependsOn, dep)
+			p.dependsOn = pl.composeDependencies(p)
+		case p.tier == tierProxy, isAssetWatcher(p):
+		default:
+			deps := pl.composeDependencies(p)
+			var more []string
+			if pl.workspace != nil && !p.fromCompose && p.cwd == "" && !p.task {
+				more = pl.workspace.composeDeps
+			}
+			text, configured := pl.evidence(p)
+			used := pl.usedProcesses(p, text, p.task)
+			if !configured && len(p.composeDeps) == 0 {
+				used = append(used, pl.guessDependencies(p)...)
+			}
+			for _, d := range append(more, used...) {
+				if !slices.Contains(deps, d) {
+					deps = append(deps, d)
 				}
 			}
-		case tierBackEnd:
-			if p.kind != "build" { // a build needs no database
-				p.dependsOn = services
-			}
-		case tierFrontEnd:
-			p.dependsOn = servers
-			if len(servers) == 0 {
-				p.dependsOn = services
+			p.dependsOn = slices.DeleteFunc(deps, func(d string) bool { return slices.Contains(p.taskDeps, d) })
+		}
+	}
+}
+
+// guessDependencies is what p waits for when no file says what it
+// connects to: a back end the services, a front end the back-end servers;
+// a comment says it is a guess.
+func (pl *plan) guessDependencies(p *process) []string {
+	var deps []string
+	for _, q := range pl.procs {
+		switch {
+		case q == p || q.optional || q.task:
+		case p.tier == tierFrontEnd && q.tier == tierBackEnd && q.preset != nil && q.preset.Category == frameworks.CategoryDevServer:
+			deps = append(deps, q.name)
+		case p.tier == tierBackEnd && q.tier == tierService && (!p.task || slices.Contains(databases, presetName(q))):
+			deps = append(deps, q.name)
+		}
+	}
+	if len(deps) > 0 {
+		p.notes = append(p.notes, "dependsOn is a guess: no env or config file says what it connects to")
+	}
+	return deps
+}
+
+// composeDependencies are p's compose depends_on that are processes.
+func (pl *plan) composeDependencies(p *process) []string {
+	var deps []string
+	for _, dep := range p.composeDeps {
+		if d := pl.find(dep); d != nil && d != p && !slices.Contains(deps, dep) {
+			deps = append(deps, dep)
+		}
+	}
+	return deps
+}
+
+// dropCoveredApps removes the apps guessed from a folder's files (those
+// from index from on) that a compose service built from the same folder
+// runs already, with the command its developers wrote.
+func (pl *plan) dropCoveredApps(from int) {
+	guesses := slices.Clone(pl.procs[from:])
+	for _, guess := range guesses {
+		for _, c := range pl.procs[:from] {
+			if c.fromCompose && !c.task && c.cwd == guess.cwd && c.kind == guess.kind {
+				pl.skip("%s: %s runs %s as its compose service does", guess.source, c.name, displayDir(c.cwd))
+				pl.procs = slices.DeleteFunc(pl.procs, func(p *process) bool { return p == guess })
+				break
 			}
 		}
 	}

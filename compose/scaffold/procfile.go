@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose/config"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
@@ -62,17 +63,52 @@ func (pl *plan) addProcfile() (bool, error) {
 		} else if port, flag := commandPort(command); port != 0 {
 			p.port, p.portNote = port, "from "+flag+" in the command"
 		}
+		if name == "Procfile" && e.Name == "web" && deployCommand.MatchString(command) {
+			// A production server (gunicorn, start:prod): the project's
+			// dev command, found with the other files, runs instead.
+			pl.deployWeb = p
+			continue
+		}
 		pl.detect(p)
+		if p.port == 0 && p.preset != nil && p.preset.Category == frameworks.CategoryDevServer && p.preset.DefaultPort != 0 {
+			// The server picks its own port: the preset's default (rails 3000).
+			p.port, p.portNote = p.preset.DefaultPort, p.preset.Name+"'s default (the command names no port)"
+		}
 		pl.add(p)
 	}
 	if release != "" {
-		for _, p := range pl.procs {
-			if !p.task && p.tier != tierService {
-				p.taskDeps = append(p.taskDeps, release)
-			}
+		pl.release = release
+		// Heroku releases before the web starts; workers need no release.
+		if web := pl.find("web"); web != nil {
+			web.taskDeps = append(web.taskDeps, release)
 		}
 	}
-	return true, nil
+	return pl.deployWeb == nil, nil
+}
+
+// deployCommand matches a web line that runs a production build or server
+// (node dist/main, start:prod, gunicorn, NODE_ENV=production): a Procfile
+// for deployment, not what a developer runs.
+var deployCommand = lazyregexp.New(`start:prod|\bnode\s+(\S*/)?(dist|build)/|\bgunicorn\b|\bwaitress-serve\b|heroku-php-|(NODE|RAILS|APP)_ENV=production|\bjava\s+-jar\b|\bpuma\s+-C\b`)
+
+// restoreDeployWeb adds back a deployment Procfile's web line when no dev
+// command was found in its place: an app found from index from on, or a
+// compose service built from source.
+func (pl *plan) restoreDeployWeb(from int) {
+	if pl.deployWeb == nil {
+		return
+	}
+	for i, p := range pl.procs {
+		if (i >= from || p.fromCompose) && !p.task && p.kind != "build" && p.tier != tierService {
+			pl.skip("%s: runs %q, for deployment; %s is the dev command", pl.deployWeb.source, pl.deployWeb.commandLine(), p.name)
+			return
+		}
+	}
+	pl.detect(pl.deployWeb)
+	pl.add(pl.deployWeb)
+	if pl.release != "" {
+		pl.deployWeb.taskDeps = append(pl.deployWeb.taskDeps, pl.release)
+	}
 }
 
 // procfilePort is the port foreman gives a Procfile line: config counts

@@ -69,7 +69,10 @@ func Generate(opts Options) (*Result, error) {
 	default:
 		p.addComposeServices()
 		if !procfile {
+			guessed := len(p.procs)
 			p.addApps()
+			p.dropCoveredApps(guessed)
+			p.restoreDeployWeb(guessed)
 			p.addMigrations()
 			p.linkWorkspaceBuilds()
 			p.applyProjectPorts()

@@ -19,12 +19,20 @@ var servicesFile []byte
 // serviceTemplate says how to run, as a local process, the server of a
 // docker-compose image; see services.yaml.
 type serviceTemplate struct {
-	Preset  string            `yaml:"preset"`
-	Images  []string          `yaml:"images"`
-	Data    string            `yaml:"data"`
-	Command string            `yaml:"command"`
-	Env     map[string]string `yaml:"env"`
-	Notes   []string          `yaml:"notes"`
+	// Preset is the built-in preset that runs it; a dev-only tool (a mail
+	// catcher, a database UI) has none and names its Port instead.
+	Preset string `yaml:"preset"`
+	// Name names a template without a preset, for process names.
+	Name string `yaml:"name"`
+	// Port is the port the image listens on, when no preset says it.
+	Port int `yaml:"port"`
+	// Optional marks a dev-only tool the app does not need to run.
+	Optional bool              `yaml:"optional"`
+	Images   []string          `yaml:"images"`
+	Data     string            `yaml:"data"`
+	Command  string            `yaml:"command"`
+	Env      map[string]string `yaml:"env"`
+	Notes    []string          `yaml:"notes"`
 }
 
 // serviceTemplates are the templates of services.yaml, parsed once.
@@ -46,14 +54,22 @@ func parseServiceTemplates(data []byte) ([]serviceTemplate, error) {
 		return nil, fmt.Errorf("parse services.yaml: %w", err)
 	}
 	for _, t := range file.Services {
-		if _, ok := frameworks.Lookup(t.Preset); !ok {
-			return nil, fmt.Errorf("services.yaml: no preset %q", t.Preset)
+		if _, ok := frameworks.Lookup(t.Preset); !ok && (t.Preset != "" || t.Name == "" || t.Port == 0) {
+			return nil, fmt.Errorf("services.yaml: no preset %q (a template without one needs a name and a port)", t.Preset)
 		}
 		if len(t.Images) == 0 || t.Command == "" {
-			return nil, fmt.Errorf("services.yaml: %s needs images and a command", t.Preset)
+			return nil, fmt.Errorf("services.yaml: %s needs images and a command", t.label())
 		}
 	}
 	return file.Services, nil
+}
+
+// label names the template: its preset, else its name.
+func (t serviceTemplate) label() string {
+	if t.Preset != "" {
+		return t.Preset
+	}
+	return t.Name
 }
 
 // templateFor returns the template of an image such as
