@@ -87,6 +87,9 @@ type process struct {
 	// watch are the globs (relative to procs.yaml) whose changes restart
 	// a program that does not reload by itself (go run).
 	watch []string
+	// framework, when set, is written as framework: ("none" for a worker
+	// that procs up would take for the server of its folder's preset).
+	framework string
 }
 
 // commandLine is the command for the port the process was given.
@@ -109,6 +112,15 @@ type plan struct {
 	envFile bool
 	// dataDirs are the data folders given to services.
 	dataDirs map[string]bool
+	// undecided are processes init could not decide on, written
+	// commented out with the question to answer.
+	undecided []undecided
+}
+
+// undecided is a process written commented out, for the user to decide.
+type undecided struct {
+	question string
+	p        *process
 }
 
 // detect fills the preset and tier of p from its command, as procs up will.
