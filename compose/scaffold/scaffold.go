@@ -71,6 +71,7 @@ func Generate(opts Options) (*Result, error) {
 		if !procfile {
 			p.addApps()
 			p.addMigrations()
+			p.addReadmeCommands()
 			p.shareMigrations()
 			p.linkWorkspaceBuilds()
 			p.applyProjectPorts()
