@@ -90,6 +90,9 @@ type process struct {
 	// framework, when set, is written as framework: ("none" for a worker
 	// that procs up would take for the server of its folder's preset).
 	framework string
+	// disabled is written as disabled: true (a process init could not
+	// decide on, kept so that the file is not empty).
+	disabled bool
 }
 
 // commandLine is the command for the port the process was given.

@@ -104,3 +104,14 @@ func TestUndecidedIsCommentedOut(t *testing.T) {
 	assert.Contains(t, string(res.YAML), "init cannot see what `make dev` starts")
 	assert.Contains(t, string(res.YAML), "  #   command: make dev\n")
 }
+
+// A project whose README runs only what init cannot see into still gets
+// a file: that command, disabled, under its question.
+func TestNothingFoundButTheReadme(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("## Running locally\n\n    cargo run --release\n"), 0o644))
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	assert.Contains(t, string(res.YAML), "    command: cargo run --release\n")
+	assert.Contains(t, string(res.YAML), "    disabled: true\n")
+}

@@ -70,6 +70,9 @@ func (pl *plan) readmeProcess(rel, command, source string) *process {
 			p.name = path.Base(words[0])
 		}
 		if p.preset == nil && (len(words) < 2 || !oneShotWords.MatchString(command)) {
+			if len(words) >= 2 && slices.Contains(runVerbs, words[1]) {
+				pl.askAbout(rel, command, source) // cargo run, dotnet watch: a program init does not know
+			}
 			return nil // a command init knows nothing of (a table's bare `seed`): not a guess to write
 		}
 	}
@@ -191,14 +194,33 @@ func (pl *plan) readmeService(args []string, source string) {
 	}
 }
 
+// runVerbs are the subcommands that start a program: `cargo run`,
+// `dotnet watch`, `swift run`.
+var runVerbs = []string{"run", "watch", "serve", "dev", "start"}
+
 // askAbout writes a README command init cannot see into (a make or just
 // target) commented out, when its name says it starts something.
 func (pl *plan) askAbout(rel, command, source string) {
 	words := strings.Fields(command)
-	if len(words) < 2 || !slices.Contains(serverTaskNames, strings.TrimPrefix(words[1], "run-")) {
+	if len(words) < 2 || !slices.Contains(append(serverTaskNames, runVerbs...), strings.TrimPrefix(words[1], "run-")) {
 		return
 	}
 	p := &process{name: words[1], run: func(int) runs { return runs{command: command} }, cwd: rel, source: source}
 	question := fmt.Sprintf("%s: init cannot see what `%s` starts. If it is a server or a worker, uncomment this (and give its port).", source, command)
 	pl.undecided = append(pl.undecided, undecided{question: question, p: p})
+}
+
+// decideSomething keeps init from finding nothing in a project whose
+// README runs something: with no process found, the first command it
+// could not decide on is written as a process, disabled (procs up leaves
+// it; procs start runs it), under its question.
+func (pl *plan) decideSomething() {
+	if len(pl.procs) > 0 || len(pl.undecided) == 0 {
+		return
+	}
+	first := pl.undecided[0]
+	pl.undecided = pl.undecided[1:]
+	first.p.disabled = true
+	first.p.notes = append(first.p.notes, first.question, "disabled until you say: remove disabled: true if procs up should start it")
+	pl.add(first.p)
 }

@@ -71,6 +71,9 @@ func (p *process) render(b *bytes.Buffer) {
 	if p.task {
 		b.WriteString("    kind: task\n")
 	}
+	if p.disabled {
+		b.WriteString("    disabled: true\n")
+	}
 	if p.framework != "" {
 		fmt.Fprintf(b, "    framework: %s\n", p.framework)
 	}

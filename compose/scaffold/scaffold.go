@@ -77,6 +77,7 @@ func Generate(opts Options) (*Result, error) {
 			p.applyProjectPorts()
 		}
 	}
+	p.decideSomething()
 	if len(p.procs) == 0 {
 		return nil, ErrNothingFound
 	}
