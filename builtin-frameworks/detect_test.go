@@ -132,3 +132,12 @@ func TestDetectBunAndExec(t *testing.T) {
 		}
 	}
 }
+
+// A command of wrappers only (a README's `uv run` on its own line) runs
+// nothing: Detect finds no preset, and must not panic.
+func TestDetectOnlyWrappers(t *testing.T) {
+	for _, command := range []string{"uv run", "bundle exec", "npx", "sudo"} {
+		_, ok := Detect(command, nil, t.TempDir())
+		assert.False(t, ok, command)
+	}
+}

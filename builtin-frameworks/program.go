@@ -116,6 +116,9 @@ func contains(list []string, s string) bool {
 // suCommand returns the command of `su USER -c CMD` and `runuser -l USER
 // -c CMD`, which run CMD through a shell.
 func suCommand(words []string) (string, bool) {
+	if len(words) == 0 {
+		return "", false // only wrappers (`uv run`, `bundle exec`): nothing runs
+	}
 	switch filepath.Base(words[0]) {
 	case "su", "runuser":
 		for i := 1; i+1 < len(words); i++ {

@@ -21,7 +21,14 @@ type appFinder func(pl *plan, rel string) *process
 // appFinders run in this order, so a Django or Rails project with a
 // package.json for its assets is named after its server.
 var appFinders = []appFinder{(*plan).djangoApp, (*plan).pythonWebApp, (*plan).rubyApp, (*plan).phoenixApp,
-	(*plan).laravelApp, (*plan).hugoApp, (*plan).goApp, (*plan).nodeApp}
+	(*plan).laravelApp, (*plan).hugoApp, (*plan).goApp, (*plan).springApp, (*plan).denoApp, (*plan).nodeApp}
+
+// scriptFinders read the project's own task runners (composer.json,
+// pyproject.toml, package.json), whose scripts may start several
+// programs: they run before appFinders, whose guess for a stack gives way
+// to what the project's scripts say.
+var scriptFinders = []func(pl *plan, rel string) []*process{(*plan).composerApps, (*plan).nodeParallelApps,
+	(*plan).pyprojectApps}
 
 // addApps adds the apps of the project folder and of its subfolders one
 // level down (web/, api/...) and its package.json workspaces.
@@ -51,15 +58,31 @@ func (pl *plan) addApps() {
 	}
 }
 
-// findApps runs every finder on the folder rel.
+// findApps runs every finder on the folder rel: the script finders, then
+// the app finders whose app the scripts do not already run.
 func (pl *plan) findApps(rel string) []*process {
 	var found []*process
+	for _, find := range scriptFinders {
+		found = append(found, find(pl, rel)...)
+	}
+	fromScripts := len(found) > 0
 	for _, find := range appFinders {
-		if p := find(pl, rel); p != nil {
-			found = append(found, p)
+		p := find(pl, rel)
+		if p == nil || (fromScripts && (runsSame(found, p) || splitParallel(p.script, "npm") != nil)) {
+			continue
 		}
+		found = append(found, p)
 	}
 	return found
+}
+
+// runsSame reports whether one of procs already runs what p runs: the
+// same command, or the same preset in the same folder.
+func runsSame(procs []*process, p *process) bool {
+	return slices.ContainsFunc(procs, func(q *process) bool {
+		return q.cwd == p.cwd && (q.commandLine() == p.commandLine() ||
+			(q.preset != nil && p.preset != nil && q.preset.Name == p.preset.Name))
+	})
 }
 
 // appDirs lists the folders to look in besides the project folder: the

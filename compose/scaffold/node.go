@@ -31,7 +31,13 @@ func (pl *plan) nodeApp(rel string) *process {
 	if i < 0 {
 		return nil
 	}
-	script := nodeScripts[i]
+	return pl.nodeScript(rel, pkg, nodeScripts[i])
+}
+
+// nodeScript runs the package.json script of rel with the project's
+// package manager: a server on the port its script names or its preset's
+// default, a build as a task, a build watcher as a process needing nothing.
+func (pl *plan) nodeScript(rel string, pkg *frameworks.PackageJSON, script string) *process {
 	manager := pl.packageManager(rel, pkg)
 	base := runScript(manager, script)
 	p := &process{

@@ -94,6 +94,12 @@ type process struct {
 	// watch are the globs (relative to procs.yaml) whose changes restart
 	// a program that does not reload by itself (go run).
 	watch []string
+	// framework, when set, is written as framework: ("none" for a worker
+	// that procs up would take for the server of its folder's preset).
+	framework string
+	// disabled is written as disabled: true (a process init could not
+	// decide on, kept so that the file is not empty).
+	disabled bool
 }
 
 // commandLine is the command for the port the process was given.
@@ -127,6 +133,15 @@ type plan struct {
 	deployWeb *process
 	// release is the Procfile's release task, if any.
 	release string
+	// undecided are processes init could not decide on, written
+	// commented out with the question to answer.
+	undecided []undecided
+}
+
+// undecided is a process written commented out, for the user to decide.
+type undecided struct {
+	question string
+	p        *process
 }
 
 // detect fills the preset and tier of p from its command, as procs up will.

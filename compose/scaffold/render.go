@@ -37,6 +37,7 @@ func (pl *plan) render(schemaRef string) []byte {
 		}
 		p.render(&b)
 	}
+	pl.renderUndecided(&b)
 	if len(pl.skipped) > 0 {
 		b.WriteString("\n# Found but not added:\n")
 		for _, s := range pl.skipped {
@@ -69,6 +70,12 @@ func (p *process) render(b *bytes.Buffer) {
 	}
 	if p.task {
 		b.WriteString("    kind: task\n")
+	}
+	if p.disabled {
+		b.WriteString("    disabled: true\n")
+	}
+	if p.framework != "" {
+		fmt.Fprintf(b, "    framework: %s\n", p.framework)
 	}
 	if p.port != 0 {
 		fmt.Fprintf(b, "    port: %d  # %s\n", p.port, p.portNote)

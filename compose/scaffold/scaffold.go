@@ -1,5 +1,6 @@
 // Package scaffold writes a first procs.yaml for a project, from what its
-// folder holds: package.json scripts, manage.py, a Gemfile, go.mod, the
+// folder holds: the README's commands, package.json, composer.json,
+// deno.json and pyproject.toml scripts, manage.py, a Gemfile, go.mod, the
 // services of docker-compose.yml whose images procs knows how to run, and
 // a Procfile. It is what `procs init` runs; the result is commented for the
 // user to review, and always loads with config.Load.
@@ -18,7 +19,7 @@ import (
 
 // ErrNothingFound is returned by Generate when the folder holds nothing it
 // knows how to run.
-var ErrNothingFound = errors.New("found nothing to run in this folder (no package.json dev or start script, manage.py, a FastAPI or Flask main.py/app.py, Gemfile, mix.exs with Phoenix, artisan, hugo.toml, go.mod with a main package, docker-compose.yml service with a known image, or Procfile)")
+var ErrNothingFound = errors.New("found nothing to run in this folder (no README command init knows, package.json, composer.json or deno.json dev or start script, pyproject.toml poe or PDM task that serves, manage.py, a FastAPI or Flask main.py/app.py, Gemfile, mix.exs with Phoenix, artisan, Spring Boot pom.xml or build.gradle, hugo.toml, go.mod with a main package, docker-compose.yml service with a known image, or Procfile)")
 
 // ErrNoProcfile is returned by Generate with FromProcfile when the folder
 // has no Procfile.
@@ -74,10 +75,13 @@ func Generate(opts Options) (*Result, error) {
 			p.dropCoveredApps(guessed)
 			p.restoreDeployWeb(guessed)
 			p.addMigrations()
+			p.addReadmeCommands()
+			p.shareMigrations()
 			p.linkWorkspaceBuilds()
 			p.applyProjectPorts()
 		}
 	}
+	p.decideSomething()
 	if len(p.procs) == 0 {
 		return nil, ErrNothingFound
 	}

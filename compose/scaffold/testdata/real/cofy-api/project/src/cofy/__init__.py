@@ -1,0 +1,6 @@
+from .api import CofyApi, Module
+
+__all__ = [
+    "CofyApi",
+    "Module",
+]
