@@ -86,6 +86,11 @@ type Preset struct {
 	// StabilityDelay is how long it must stay ready-and-error-free, for
 	// programs known to print their ready line and then fail.
 	StabilityDelay time.Duration
+	// StabilityEvidence names the recorded runs (captures, as
+	// "express/port-in-use" or "rules/go/port-in-use") that failed inside
+	// the stability delay after their ready line: a preset has a delay only
+	// where one shows it is needed, since every restart waits for it.
+	StabilityEvidence []string
 	// Interactive marks programs driven through a PTY (agent CLIs, shells).
 	Interactive bool
 	// ReadyWhenListening marks programs that may print nothing when ready

@@ -29,6 +29,8 @@ type presetFile struct {
 	Env               map[string]string `yaml:"env"`
 	ReadyTimeout      string            `yaml:"readyTimeout"`
 	StabilityDelay    string            `yaml:"stabilityDelay"`
+	// StabilityEvidence: see Preset.StabilityEvidence.
+	StabilityEvidence []string `yaml:"stabilityEvidence"`
 	Interactive       bool              `yaml:"interactive"`
 	// ReadyWhenListening: see Preset.ReadyWhenListening.
 	ReadyWhenListening bool `yaml:"readyWhenListening"`
@@ -107,6 +109,7 @@ func parsePreset(data []byte) (*Preset, error) {
 		p.Detect.Files = append(p.Detect.Files, []string(g))
 	}
 	p.AgentPatterns = f.AgentPatterns
+	p.StabilityEvidence = f.StabilityEvidence
 	var err error
 	if p.Probe, err = f.Probe.probe(); err != nil {
 		return nil, err

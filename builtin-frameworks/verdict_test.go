@@ -152,7 +152,10 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	notReady, err := rules.CompilePatterns(p.NotReadyPatterns)
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
-		ReadyTimeout: p.ReadyTimeout, StabilityDelay: p.StabilityDelay, PortInUse: func(int) bool { return false }}
+		ReadyTimeout: p.ReadyTimeout, PortInUse: func(int) bool { return false }}
+	if port == 0 { // as the engine does (compose.DetectionOf)
+		spec.StabilityDelay = p.StabilityDelay
+	}
 	spec.ReloadPatterns, err = rules.CompilePatterns(p.ReloadPatterns)
 	require.NoError(t, err)
 	spec.RecoveredPatterns, err = rules.CompilePatterns(p.RecoveredPatterns)
@@ -221,6 +224,10 @@ func checkVerdicts(t *testing.T, c capture.Capture, p *Preset, port int) {
 	case "ready":
 		assert.Equal(t, rules.StateReady, decided.State, "first verdict: %+v", decided.Verdict)
 		switch {
+		case c.Meta.ReadyLine != nil && decided.Line == "" && portOpenedFirst(c):
+			// Ready as soon as it is true: the port a client connects to
+			// was open before the line said so, and decided at once.
+			assert.Contains(t, decided.Message, "port", "ready on its port, before its line")
 		case c.Meta.ReadyLine != nil:
 			assert.Equal(t, *c.Meta.ReadyLine, decided.Line, "the deciding line")
 		case port != 0:
@@ -249,6 +256,11 @@ func checkVerdicts(t *testing.T, c capture.Capture, p *Preset, port int) {
 	default:
 		t.Fatalf("unknown expect %q", c.Meta.Expect)
 	}
+}
+
+// portOpenedFirst says the capture's server listened before its ready line.
+func portOpenedFirst(c capture.Capture) bool {
+	return c.Meta.PortOpenT != nil && c.Meta.ReadyLineT != nil && *c.Meta.PortOpenT < *c.Meta.ReadyLineT
 }
 
 func reasons(history []timedVerdict) []string {
@@ -287,6 +299,37 @@ func TestCaptureFiles(t *testing.T) {
 			assert.True(t, slices.IsSortedFunc(c.Chunks, func(a, b capture.Chunk) int {
 				return int(a.T*1000) - int(b.T*1000)
 			}), "chunks in time order")
+		})
+	}
+}
+
+// TestStabilityDelaysHaveEvidence walks every preset: one with a stability
+// delay names the recorded runs that need it, and each of them is judged
+// wrongly without the delay (ready, then failed) and rightly with it (see
+// TestCaptureVerdicts). A delay no recorded run needs is a wait on every
+// restart for nothing, so none is allowed.
+func TestStabilityDelaysHaveEvidence(t *testing.T) {
+	for _, p := range All() {
+		t.Run(p.Name, func(t *testing.T) {
+			if p.StabilityDelay == 0 {
+				assert.Empty(t, p.StabilityEvidence, "evidence for no delay")
+				return
+			}
+			require.NotEmpty(t, p.StabilityEvidence, "a stability delay of %s that no recorded run shows is needed", p.StabilityDelay)
+			for _, name := range p.StabilityEvidence {
+				dir := filepath.Join(ownCaptures, filepath.FromSlash(name))
+				if rest, ok := strings.CutPrefix(name, "rules/"); ok {
+					dir = filepath.Join(rulesCaptures, filepath.FromSlash(rest))
+				}
+				c := loadCapture(t, dir)
+				undelayed := *p
+				undelayed.StabilityDelay = 0
+				t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+				// With no port configured: with one, the port check decides.
+				history := replay(detectorFor(t, &undelayed, 0, t0), captureEvents(c, t0))
+				assert.Contains(t, states(history), rules.StateReady, "%s: judged rightly with no delay: %+v", name, history)
+				assert.NotEqual(t, "ready", c.Meta.Expect, "%s: a run that failed", name)
+			}
 		})
 	}
 }

@@ -102,6 +102,35 @@ procs:
 	benchmetric.ReportPercentiles(b, "output-ms", toOutput)
 }
 
+// BenchmarkReadyLineToReady measures a server that binds its port late
+// (after a second, when the port watcher looks only every 250 ms), then
+// says it listens: from its ready line to the ready verdict. The port is
+// looked at on the line itself, so this is the time the look takes, not
+// the watcher's next step.
+func BenchmarkReadyLineToReady(b *testing.B) {
+	var took []time.Duration
+	for b.Loop() {
+		port := freePort(&testing.T{})
+		sub, stop := benchEngine(b, fmt.Sprintf(`
+procs:
+  web:
+    command: >-
+      python3 -c "import socket, time; time.sleep(1); s = socket.socket();
+      s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', %[1]d)); s.listen();
+      print('listening on port %[1]d', flush=True); time.sleep(300)"
+    port: %[1]d
+    framework: none
+    readyPatterns: [listening]
+`, port))
+		events := &eventLog{sub: sub}
+		line := events.find(b, func(ev Event) bool { return ev.Type == EventLine && ev.Proc == "web" })
+		ready := events.find(b, func(ev Event) bool { return ev.Type == EventState && ev.Proc == "web" && ev.To == rules.StateReady })
+		took = append(took, ready.Time.Sub(line.Time))
+		stop()
+	}
+	benchmetric.ReportPercentiles(b, "line-to-ready-ms", took)
+}
+
 // Benchmark200Tree measures launch (config load included) to all ready for
 // 200 processes in a binary dependency tree (each waits for its parent's
 // ready line), and the orderly shutdown of all of them, each beside the

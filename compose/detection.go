@@ -62,7 +62,10 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		if spec.ReadyTimeout == 0 && spec.AssumeReadyAfter == 0 && !spec.Task {
 			spec.ReadyTimeout = preset.ReadyTimeout
 		}
-		if spec.StabilityDelay == 0 {
+		// The recorded runs behind a preset's delay print their ready line
+		// and then fail to bind: with a port configured, readiness waits
+		// for the run's own tree to open it, which such a run never does.
+		if spec.StabilityDelay == 0 && p.Port == 0 {
 			spec.StabilityDelay = preset.StabilityDelay
 		}
 		spec.ReadyProbe, spec.ProbePort = readyProbeOf(p, preset)

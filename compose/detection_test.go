@@ -2,6 +2,7 @@ package compose
 
 import (
 	"testing"
+	"time"
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/stretchr/testify/assert"
@@ -32,4 +33,24 @@ func TestDetectionOfSilentRuntimeWithPort(t *testing.T) {
 	require.NotNil(t, d.Preset)
 	assert.Equal(t, "python", d.Preset.Name)
 	assert.True(t, d.Spec.ReadyOnListen)
+}
+
+// A preset's stability delay is for a ready line printed before a failed
+// bind: with port: set, the port decides and no delay is added; the
+// process's own stabilityDelay always holds.
+func TestDetectionOfStabilityDelayOnlyWithoutAPort(t *testing.T) {
+	d, err := DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}})
+	require.NoError(t, err)
+	require.NotNil(t, d.Preset)
+	require.NotZero(t, d.Preset.StabilityDelay, "express has recorded runs that need one")
+	assert.Equal(t, d.Preset.StabilityDelay, d.Spec.StabilityDelay)
+
+	d, err = DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}, Port: 3000})
+	require.NoError(t, err)
+	assert.Zero(t, d.Spec.StabilityDelay, "the port decides")
+
+	own := config.Duration(250 * time.Millisecond)
+	d, err = DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}, Port: 3000, StabilityDelay: own})
+	require.NoError(t, err)
+	assert.Equal(t, own.D(), d.Spec.StabilityDelay)
 }

@@ -33,6 +33,9 @@ type runLoop struct {
 	stopDeadline time.Time
 	ready        bool
 	healthFails  int
+	// lookedOnReadyLine says the ports were looked at on the ready line
+	// (lookOnReadyLine).
+	lookedOnReadyLine bool
 	// watchCtx ends when the port watcher stops (stopWatch); loopCtx
 	// with the loop.
 	watchCtx  context.Context
@@ -205,6 +208,7 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 func (l *runLoop) handle(ev rules.Event) {
 	v, changed := l.det.Handle(ev)
 	if !changed {
+		l.lookOnReadyLine()
 		return
 	}
 	switch {
@@ -222,6 +226,27 @@ func (l *runLoop) handle(ev rules.Event) {
 		l.watchPorts(l.det.Ports())
 	}
 	l.s.send(report{kind: reportVerdict, verdict: l.advise(v), screen: l.screenTail()})
+}
+
+// lookOnReadyLine looks at the run's ports at once when a ready line has
+// just come and readiness waits only for its port: most servers print it
+// once they listen, so the port is open already, and the watcher's next
+// look may be a quarter of a second away. When it is not open yet (a line
+// printed just before the bind), the watcher starts again from its
+// quickest step. Once per run.
+func (l *runLoop) lookOnReadyLine() {
+	if l.lookedOnReadyLine || !l.det.AwaitsPort() {
+		return
+	}
+	l.lookedOnReadyLine = true
+	ports, err := rules.ListeningPorts(l.c.PID())
+	if err == nil && !slices.Equal(ports, l.det.Ports()) {
+		l.s.send(report{kind: reportPorts, ports: ports})
+		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
+	}
+	if l.det.AwaitsPort() && l.watchCtx.Err() == nil {
+		l.watchPorts(l.det.Ports())
+	}
 }
 
 // advise adds to a failed verdict what to do about it, when procs can tell

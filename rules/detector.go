@@ -160,6 +160,14 @@ func (d *Detector) interactive() bool { return d.spec.Interactive && d.screen !=
 // Verdict returns the current verdict.
 func (d *Detector) Verdict() Verdict { return d.verdict }
 
+// AwaitsPort reports that a ready line has been seen and readiness waits
+// only for the port it stands for (the configured one, or its URL's) to
+// be listened on: the moment to look at the ports at once, rather than on
+// the port watcher's next step.
+func (d *Detector) AwaitsPort() bool {
+	return d.verdict.State == StateStarting && d.readyLine != "" && !d.lineAgreesWithPorts()
+}
+
 // Ports returns the ports the process tree was last seen listening on.
 func (d *Detector) Ports() []int { return slices.Clone(d.ports) }
 

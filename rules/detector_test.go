@@ -457,3 +457,28 @@ func TestDetectorDiesInsideSettleWindow(t *testing.T) {
 		})
 	}
 }
+
+// AwaitsPort says when a ready line has come and only its port is missing:
+// the configured port, or (ReadyLinePort) the one the line's URL names.
+func TestDetectorAwaitsPort(t *testing.T) {
+	line := func(text string) Event {
+		return Event{Kind: EventLine, Time: t0.Add(time.Millisecond), Line: Line{Text: text}}
+	}
+	ports := func(p ...int) Event { return Event{Kind: EventPorts, Time: t0.Add(2 * time.Millisecond), Ports: p} }
+
+	d := NewDetector(&Spec{ReadyPatterns: mustPatterns(t, "listening"), Port: 3000}, 1, t0)
+	assert.False(t, d.AwaitsPort(), "no ready line yet")
+	d.Handle(line("listening on port 3000"))
+	assert.True(t, d.AwaitsPort(), "the ready line waits for port 3000")
+	v, _ := d.Handle(ports(3000))
+	assert.Equal(t, StateReady, v.State)
+	assert.False(t, d.AwaitsPort(), "ready")
+
+	d = NewDetector(&Spec{ReadyPatterns: mustPatterns(t, "Running on"), ReadyLinePort: true}, 1, t0)
+	d.Handle(line(" * Running on http://127.0.0.1:5000"))
+	assert.True(t, d.AwaitsPort(), "the URL's port 5000")
+
+	d = NewDetector(&Spec{ReadyPatterns: mustPatterns(t, "ready")}, 1, t0)
+	d.Handle(line("ready"))
+	assert.False(t, d.AwaitsPort(), "a line with no port to wait for")
+}

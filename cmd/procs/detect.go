@@ -76,6 +76,9 @@ type choiceView struct {
 	Port             int      `json:"port,omitempty"`
 	ReadyTimeout     string   `json:"readyTimeout,omitempty"`
 	StabilityDelay   string   `json:"stabilityDelay,omitempty"`
+	// StabilityWhy names the recorded runs that show the preset's delay
+	// is needed.
+	StabilityWhy string `json:"stabilityWhy,omitempty"`
 	// ReadyOnListen: a port its tree listens on counts as ready.
 	ReadyOnListen bool `json:"readyOnListen,omitempty"`
 	// AssumeReadyAfter: with no sign by then, and no error, it is ready.
@@ -119,6 +122,10 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c.ReadyPatterns, c.ErrorPatterns, c.NotReadyPatterns = sources(spec.ReadyPatterns), sources(spec.ErrorPatterns), sources(spec.NotReadyPatterns)
 	c.ReadyTimeout, c.StabilityDelay = durationText(spec.ReadyTimeout), durationText(spec.StabilityDelay)
 	c.ReadyOnListen, c.AssumeReadyAfter = spec.ReadyOnListen, durationText(spec.AssumeReadyAfter)
+	if pr := det.Preset; pr != nil && pr.StabilityDelay > 0 && spec.StabilityDelay == pr.StabilityDelay {
+		c.StabilityWhy = "recorded runs of " + pr.Name + " failed inside it, after their ready line: " +
+			strings.Join(pr.StabilityEvidence, ", ")
+	}
 	if spec.ReadyProbe != nil {
 		c.Probe = rules.DescribeProbe(*spec.ReadyProbe)
 	}
@@ -169,6 +176,9 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	}
 	if settle := spec.Settle(); settle > 0 {
 		text += fmt.Sprintf(", and then %s without an error line", settle)
+		if c.StabilityWhy != "" {
+			text += " (" + c.StabilityWhy + ")"
+		}
 	}
 	if c.Probe != "" {
 		text += fmt.Sprintf("; once its process tree listens on port %d, only when %s passes", spec.ProbePort, c.Probe)
