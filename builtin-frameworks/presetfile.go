@@ -31,7 +31,7 @@ type presetFile struct {
 	StabilityDelay    string            `yaml:"stabilityDelay"`
 	// StabilityEvidence: see Preset.StabilityEvidence.
 	StabilityEvidence []string `yaml:"stabilityEvidence"`
-	Interactive       bool              `yaml:"interactive"`
+	Interactive       bool     `yaml:"interactive"`
 	// ReadyWhenListening: see Preset.ReadyWhenListening.
 	ReadyWhenListening bool `yaml:"readyWhenListening"`
 	// Probe: see Preset.Probe.
