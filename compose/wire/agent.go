@@ -23,6 +23,9 @@ type AgentStatus struct {
 	Answer string `json:"answer,omitempty"`
 	// Asking is the tool call waiting for permission, "" when none.
 	Asking string `json:"asking,omitempty"`
+	// Asks counts the permission requests waiting through procs' MCP
+	// server (Claude Code's --permission-prompt-tool), Asking the first.
+	Asks int `json:"asks,omitempty"`
 }
 
 // SpentText says what the session has spent in all, as the status table,

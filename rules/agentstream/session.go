@@ -68,6 +68,22 @@ func (s *Session) Prompted() {
 	s.Phase = PhaseBusy
 }
 
+// Ask says the CLI asks whether it may use a tool through a channel other
+// than its output (procs' MCP server, which Claude Code's
+// --permission-prompt-tool calls): it waits for the answer.
+func (s *Session) Ask(ev Event) {
+	ev.Kind = KindPermission
+	s.Phase, s.Asking = PhasePermission, &ev
+}
+
+// AskEnded says the request Ask reported was answered or withdrawn: the
+// CLI works on.
+func (s *Session) AskEnded() {
+	if s.Phase == PhasePermission {
+		s.Phase, s.Asking = PhaseBusy, nil
+	}
+}
+
 func (s *Session) apply(ev Event) {
 	if ev.Session != "" {
 		s.ID = ev.Session
