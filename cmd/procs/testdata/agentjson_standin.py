@@ -6,7 +6,8 @@ It prints the message shapes the CLIs' documentation gives, nothing more:
              stream-json (https://docs.claude.com/en/docs/claude-code/sdk/sdk-headless,
              "Streaming JSON output/input"): system/init, assistant messages
              with text and tool_use, user tool_result, one result per prompt
-             with total_cost_usd and usage; a control_request can_use_tool
+             with total_cost_usd and usage, what the session spent so far;
+             a control_request can_use_tool
              when a prompt says "perm", answered with a control_response.
   codex   -- codex exec --json (https://developers.openai.com/codex/noninteractive):
              thread.started, turn.started, items, turn.completed.
@@ -35,10 +36,19 @@ def out(msg):
     print(json.dumps(msg), flush=True)
 
 
+# What the session has spent so far: Claude Code's results report it, not
+# what each prompt cost (rules/agentstream Protocol.SessionTotals says where
+# that is written); each prompt here costs $0.25, 100 tokens in, 10 out.
+spent = {"cost": 0.0, "input": 0, "output": 0}
+
+
 def result(text, is_error=False):
+    spent["cost"] += 0.25
+    spent["input"] += 100
+    spent["output"] += 10
     out({"type": "result", "subtype": "success", "is_error": is_error, "duration_ms": 5,
-         "num_turns": 1, "result": text, "session_id": "s-1", "total_cost_usd": 0.25,
-         "usage": {"input_tokens": 100, "output_tokens": 10,
+         "num_turns": 1, "result": text, "session_id": "s-1", "total_cost_usd": spent["cost"],
+         "usage": {"input_tokens": spent["input"], "output_tokens": spent["output"],
                    "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
 
 
