@@ -76,7 +76,7 @@ func (ps *procState) agentStatus() *AgentStatus {
 	if ps.detect == nil || ps.detect.AgentProtocol == "" {
 		return nil
 	}
-	out := &AgentStatus{Protocol: string(ps.detect.AgentProtocol), Asks: len(ps.asks)}
+	out := &AgentStatus{Protocol: string(ps.detect.AgentProtocol), TakesInput: ps.detect.AgentProtocol.TakesInput(), Asks: len(ps.asks)}
 	st := ps.agent
 	if st == nil || st.last == nil {
 		return out

@@ -12,6 +12,10 @@ import (
 type AgentStatus struct {
 	// Protocol is the CLI's JSON mode (claude-stream-json, codex-json…).
 	Protocol string `json:"protocol"`
+	// TakesInput says the session reads prompts on its input (procs
+	// send, the web page's box), as Claude Code's stream-json does; the
+	// others take their one prompt on their command line.
+	TakesInput bool `json:"takesInput,omitempty"`
 	// Session and Model are what the session said of itself.
 	Session string `json:"session,omitempty"`
 	Model   string `json:"model,omitempty"`
