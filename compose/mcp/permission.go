@@ -54,9 +54,6 @@ func (s *Server) askPermission(ctx context.Context, in permissionArgs) wire.Perm
 	if name == "" {
 		name, run = s.opts.Agent, s.opts.AgentRun
 	}
-	if name == "" {
-		return wire.DenyPermission("procs mcp does not know which process asks: it was not started by a process procs runs (no PROCS_NAME); pass process")
-	}
 	c, err := s.connect()
 	if err != nil {
 		return wire.DenyPermission(err.Error())

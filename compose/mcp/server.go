@@ -39,7 +39,8 @@ type Options struct {
 	// Agent and AgentRun are the process and run that started this server
 	// (PROCS_NAME and PROCS_RUN in its environment: an agent CLI procs
 	// runs starts its MCP servers with its own environment), whose
-	// permission requests permission_prompt asks; "" when none did.
+	// permission requests permission_prompt asks, a tool offered only
+	// then; "" when none did.
 	Agent    string
 	AgentRun int
 }
@@ -75,7 +76,10 @@ func New(opts Options) *Server {
 	s.addIOTools()
 	s.addProjectTools()
 	s.addTaskTools()
-	s.addPermissionTool()
+	if opts.Agent != "" {
+		// Only the agent's own server offers it: a model has no use for it.
+		s.addPermissionTool()
+	}
 	s.addResources()
 	return s
 }
