@@ -31,7 +31,9 @@ func splitEnter(text []byte) ([]byte, bool) {
 // or steers a busy program. Text ending with Enter, sent to an interactive
 // process, makes it busy until it answers, so a `procs wait --for ready`
 // right after waits for the answer, not for the prompt that was already
-// there; its Enter is written on its own once the text is echoed.
+// there; its Enter is written on its own once the text is echoed. Text
+// sent to an agent whose CLI waits in a permission request through procs'
+// MCP server (AskPermission) answers that request instead.
 func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool) error {
 	var sup *supervisor
 	var submit, interactive, answered bool
