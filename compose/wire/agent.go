@@ -12,13 +12,13 @@ import (
 type AgentStatus struct {
 	// Protocol is the CLI's JSON mode (claude-stream-json, codex-json…).
 	Protocol string `json:"protocol"`
+	// Session and Model are what the session said of itself.
+	Session string `json:"session,omitempty"`
+	Model   string `json:"model,omitempty"`
 	// TakesInput says the session reads prompts on its input (procs
 	// send, the web page's box), as Claude Code's stream-json does; the
 	// others take their one prompt on their command line.
 	TakesInput bool `json:"takesInput,omitempty"`
-	// Session and Model are what the session said of itself.
-	Session string `json:"session,omitempty"`
-	Model   string `json:"model,omitempty"`
 	// Run is what the current (or last) run spent; Total adds the runs
 	// before it. Cost is what the protocol reports (Claude Code, OpenCode).
 	Run   agentstream.Usage `json:"run"`
