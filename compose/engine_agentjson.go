@@ -61,7 +61,7 @@ func agentInput(ps *procState, text []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s %w", ps.cfg.Name, protocol, ErrOneShotAgent)
 	}
 	body := strings.TrimRight(string(text), "\r\n")
-	if st := ps.agent; st != nil && st.last != nil && st.last.Asking != nil && ps.state() == rules.StateAwaitingPermission {
+	if st := ps.agent; st != nil && st.last != nil && st.last.Asking != nil && !st.last.Asking.External && ps.state() == rules.StateAwaitingPermission {
 		return agentstream.PermissionAnswer(*st.last.Asking, agentstream.Allows(body), body), nil
 	}
 	return agentstream.UserMessage(body), nil
@@ -76,7 +76,7 @@ func (ps *procState) agentStatus() *AgentStatus {
 	if ps.detect == nil || ps.detect.AgentProtocol == "" {
 		return nil
 	}
-	out := &AgentStatus{Protocol: string(ps.detect.AgentProtocol)}
+	out := &AgentStatus{Protocol: string(ps.detect.AgentProtocol), TakesInput: ps.detect.AgentProtocol.TakesInput(), Asks: len(ps.asks)}
 	st := ps.agent
 	if st == nil || st.last == nil {
 		return out

@@ -11,6 +11,9 @@ import (
 // keeping what the engine shows of the run (its screen).
 func (e *Engine) handleReport(r report) {
 	ps := e.procs[r.name]
+	if ps != nil && r.kind == reportExited {
+		e.endAsks(ps, r.run)
+	}
 	if ps == nil || r.run != ps.life.Run {
 		return // a report of a run that has been replaced
 	}

@@ -31,11 +31,20 @@ func splitEnter(text []byte) ([]byte, bool) {
 // or steers a busy program. Text ending with Enter, sent to an interactive
 // process, makes it busy until it answers, so a `procs wait --for ready`
 // right after waits for the answer, not for the prompt that was already
-// there; its Enter is written on its own once the text is echoed.
+// there; its Enter is written on its own once the text is echoed. Text
+// sent to an agent whose CLI waits in a permission request through procs'
+// MCP server (AskPermission) answers that request instead.
 func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool) error {
 	var sup *supervisor
-	var submit, interactive bool
+	var submit, interactive, answered bool
 	if err := e.onProc(name, func(ps *procState) error {
+		if len(ps.asks) > 0 && !keysOnly(text) {
+			// The agent waits in a call to procs' MCP server: the text
+			// answers it there, not on the agent's input.
+			e.answerAsk(ps, permissionDecision(ps.asks[0], string(text)))
+			answered = true
+			return nil
+		}
 		switch {
 		case ps.sup == nil:
 			return fmt.Errorf("%s is not running (state %s)", name, ps.state())
@@ -56,7 +65,7 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 			e.markSubmitted(ps)
 		}
 		return nil
-	}); err != nil {
+	}); err != nil || answered {
 		return err
 	}
 	// Written by the run loop's writer: a child that does not read its

@@ -38,6 +38,9 @@ type procState struct {
 	// agent is the session of an agent CLI in its JSON mode, nil until
 	// its first report (engine_agentjson.go).
 	agent *agentState
+	// asks are the permission requests of the agent waiting for an answer
+	// through procs' MCP server, first asked first (engine_permission.go).
+	asks []*permissionAsk
 	// cpuHeld samples the run's time held at its CPU limit (resources.go).
 	cpuHeld cpuHeld
 }

@@ -28,6 +28,10 @@ type inputRequest struct {
 	// agent CLIs take text and Enter in one write for a paste, and keep
 	// the Enter in their composer.
 	enterAfter bool
+	// permission, when set, is no input: it tells detection about a
+	// permission request asked through procs' MCP server, in the order
+	// of the input around it.
+	permission *permissionNote
 	// done receives the outcome of the write; nil when nobody waits.
 	done chan error
 }

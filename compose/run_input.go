@@ -9,6 +9,13 @@ import (
 // handleInput is the run loop's side of an input request: tell detection
 // (a submit, or keys), then queue the write.
 func (l *runLoop) handleInput(req inputRequest) {
+	if req.permission != nil {
+		l.handle(rules.Event{Kind: rules.EventPermission, Time: time.Now(), Permission: req.permission.ask})
+		if req.done != nil {
+			req.done <- nil
+		}
+		return
+	}
 	if l.s.spec.detect != nil && l.s.spec.detect.AgentProtocol != "" && req.submit {
 		l.handle(rules.Event{Kind: rules.EventInput, Time: time.Now(), Input: string(req.data)})
 	} else if l.screen != nil {

@@ -33,6 +33,12 @@ func (d *Detector) handleAgent(ev Event) {
 		}
 	case EventInput:
 		d.agent.Prompted()
+	case EventPermission:
+		if ev.Permission != nil {
+			d.agent.Ask(*ev.Permission)
+		} else {
+			d.agent.AskEnded()
+		}
 	case EventTimer:
 		if d.agent.Phase == agentstream.PhaseStarting && d.awaitsFirstPrompt(ev.Time) {
 			d.agentWaits = true

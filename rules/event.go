@@ -1,6 +1,10 @@
 package rules
 
-import "time"
+import (
+	"time"
+
+	"github.com/procsdev/procs/rules/agentstream"
+)
 
 // EventKind says what an Event reports.
 type EventKind int
@@ -38,6 +42,12 @@ const (
 	// be written to an interactive run: what was on screen before it is
 	// no longer current.
 	EventKeys
+	// EventPermission says an agent CLI in its JSON mode asks, through
+	// procs' MCP server rather than its output (Claude Code's
+	// --permission-prompt-tool), whether it may use a tool
+	// (Event.Permission), or, with Permission nil, that the request it
+	// waited on was answered or withdrawn.
+	EventPermission
 )
 
 // Event is one thing that happened to a run. Time is when it happened; the
@@ -59,6 +69,9 @@ type Event struct {
 	// for the disk (still starting up, where an idle worker sleeps).
 	Program string
 	Busy    bool
+	// Permission is, for EventPermission, the request asked; nil once it
+	// is answered or withdrawn.
+	Permission *agentstream.Event
 }
 
 // Verdict is what the detector concludes about a run.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 	"github.com/procsdev/procs/rules/agentstream"
 )
@@ -23,6 +24,28 @@ func (v *logView) learnAgents(ctx context.Context, c *control.Client) {
 				v.agents = map[string]agentstream.Protocol{}
 			}
 			v.agents[st.Name] = agentstream.Protocol(st.Agent.Protocol)
+		}
+	}
+}
+
+// learnAgentsOffline is learnAgents for `procs logs` when no procs runs:
+// the protocol comes from the folder's procs.yaml, as detection takes it
+// (agent:, else the command line). A config that does not load leaves the
+// lines raw.
+func (v *logView) learnAgentsOffline(load func() (*config.Config, error)) {
+	if v.json.on() {
+		return
+	}
+	cfg, err := load()
+	if err != nil {
+		return
+	}
+	for name, p := range cfg.Procs {
+		if protocol := p.AgentProtocol(); protocol != "" {
+			if v.agents == nil {
+				v.agents = map[string]agentstream.Protocol{}
+			}
+			v.agents[name] = protocol
 		}
 	}
 }

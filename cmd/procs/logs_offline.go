@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
 )
 
@@ -29,6 +30,9 @@ func (a *app) offlineLogs(names []string, fl logsFlags) error {
 		return withCode(exitNoProcs, fmt.Errorf("%w, and no logs in %s", errNoProcs, relPath(dir)))
 	}
 	view := newLogView(a.stdout, shown, fl.prefixed(shown), false, fl.json)
+	view.learnAgentsOffline(func() (*config.Config, error) {
+		return config.Load(config.LoadOptions{File: a.file, Dir: a.projectDir(), Environ: a.environ, Set: a.set})
+	})
 	for _, name := range shown {
 		lines, err := fileLines(filepath.Join(dir, name+".log"))
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -70,7 +71,11 @@ func (a *app) serveMCP(opts mcpOptions) error {
 	}
 	dir := a.projectDir()
 	names, tasks := a.processNames(dir)
-	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: names, Tasks: tasks})
+	// An agent CLI procs runs starts this server with its environment:
+	// its permission requests (permission_prompt) are that process's.
+	agentRun, _ := strconv.Atoi(a.getenv("PROCS_RUN"))
+	server := mcp.New(mcp.Options{Dir: dir, Version: version(), Start: a.mcpStarter(dir), Config: a.configJSON(dir), Names: names, Tasks: tasks,
+		Agent: a.getenv("PROCS_NAME"), AgentRun: agentRun})
 	defer server.Close()
 	ctx, stop := signalContext()
 	defer stop()

@@ -52,6 +52,10 @@ type Engine interface {
 
 	// Input writes text to a process's input.
 	Input(ctx context.Context, name string, text []byte, force bool) error
+	// AskPermission puts an agent process in awaiting-permission with
+	// what its CLI asks through procs' MCP server and waits for the answer
+	// (Input answers it); ctx ending withdraws the request.
+	AskPermission(ctx context.Context, name string, req wire.PermissionRequest) (wire.PermissionDecision, error)
 	// Pause and Resume hold and release a process's onIdle actions.
 	Pause(name string) (*wire.IdleStatus, error)
 	Resume(name string) (*wire.IdleStatus, error)

@@ -23,6 +23,7 @@ func (s *Server) routeTable() []route {
 		{"GET /v1/procs/{name}/wait", s.handleWait},
 		{"GET /v1/wait", s.handleWaitMany},
 		{"POST /v1/procs/{name}/input", s.handleInput},
+		{"POST /v1/procs/{name}/permission", s.handlePermission},
 		{"GET /v1/procs/{name}/logs", s.handleLogs},
 		{"GET /v1/logs", s.handleLogs},
 		{"GET /v1/events", s.handleEvents},

@@ -36,6 +36,13 @@ type Options struct {
 	// Tasks are the tasks of the folder's config, each offered as a tool
 	// run_NAME that runs it with its args: and waits for it to end.
 	Tasks []*config.Proc
+	// Agent and AgentRun are the process and run that started this server
+	// (PROCS_NAME and PROCS_RUN in its environment: an agent CLI procs
+	// runs starts its MCP servers with its own environment), whose
+	// permission requests permission_prompt asks, a tool offered only
+	// then; "" when none did.
+	Agent    string
+	AgentRun int
 }
 
 // Server is the MCP server of one project folder. It serves any number of
@@ -69,6 +76,10 @@ func New(opts Options) *Server {
 	s.addIOTools()
 	s.addProjectTools()
 	s.addTaskTools()
+	if opts.Agent != "" {
+		// Only the agent's own server offers it: a model has no use for it.
+		s.addPermissionTool()
+	}
 	s.addResources()
 	return s
 }

@@ -15,6 +15,10 @@ type AgentStatus struct {
 	// Session and Model are what the session said of itself.
 	Session string `json:"session,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// TakesInput says the session reads prompts on its input (procs
+	// send, the web page's box), as Claude Code's stream-json does; the
+	// others take their one prompt on their command line.
+	TakesInput bool `json:"takesInput,omitempty"`
 	// Run is what the current (or last) run spent; Total adds the runs
 	// before it. Cost is what the protocol reports (Claude Code, OpenCode).
 	Run   agentstream.Usage `json:"run"`
@@ -23,6 +27,9 @@ type AgentStatus struct {
 	Answer string `json:"answer,omitempty"`
 	// Asking is the tool call waiting for permission, "" when none.
 	Asking string `json:"asking,omitempty"`
+	// Asks counts the permission requests waiting through procs' MCP
+	// server (Claude Code's --permission-prompt-tool), Asking the first.
+	Asks int `json:"asks,omitempty"`
 }
 
 // SpentText says what the session has spent in all, as the status table,

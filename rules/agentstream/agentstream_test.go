@@ -1,6 +1,7 @@
 package agentstream
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -110,14 +111,32 @@ func TestSessionPhases(t *testing.T) {
 	}
 }
 
+// TestCostOverThreeTurns: Claude Code's results report what the session
+// has spent so far (Protocol.SessionTotals names the sources), so three
+// turns of $0.25 each read $0.25, $0.50, $0.75, and the run spent $0.75,
+// not their sum; a CLI reporting each turn alone (Codex) adds them up.
 func TestCostOverThreeTurns(t *testing.T) {
 	s := NewSession(Claude)
 	s.Feed(`{"type":"system","subtype":"init","session_id":"s","model":"m"}`)
-	for range 3 {
+	for i, total := range []string{"0.25", "0.5", "0.75"} {
 		s.Prompted()
-		s.Feed(`{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s","total_cost_usd":0.25,"usage":{"input_tokens":100,"output_tokens":10}}`)
+		s.Feed(fmt.Sprintf(`{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s","total_cost_usd":%s,"usage":{"input_tokens":%d,"output_tokens":%d}}`, total, 100*(i+1), 10*(i+1)))
+		assert.Equal(t, i+1, s.Spent.Turns)
 	}
-	assert.Equal(t, Usage{CostUSD: 0.75, InputTokens: 300, OutputTokens: 30, Turns: 3}, s.Spent)
+	assert.InDelta(t, 0.75, s.Spent.CostUSD, 1e-9)
+	assert.Equal(t, Usage{CostUSD: s.Spent.CostUSD, InputTokens: 300, OutputTokens: 30, Turns: 3}, s.Spent)
+
+	// A login resets Claude Code's counters: what was spent before stays.
+	s.Prompted()
+	s.Feed(`{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s","total_cost_usd":0.1,"usage":{"input_tokens":40,"output_tokens":4}}`)
+	assert.InDelta(t, 0.85, s.Spent.CostUSD, 1e-9)
+	assert.Equal(t, int64(340), s.Spent.InputTokens)
+
+	codex := NewSession(Codex)
+	for range 3 {
+		codex.Feed(`{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10}}`)
+	}
+	assert.Equal(t, Usage{InputTokens: 300, OutputTokens: 30, Turns: 3}, codex.Spent)
 }
 
 func TestPermissionAnswer(t *testing.T) {

@@ -156,3 +156,11 @@ func Allows(answer string) bool {
 	}
 	return false
 }
+
+// PermissionAsked is a permission request that came through another
+// channel than the CLI's output: Claude Code calling its
+// --permission-prompt-tool, an MCP tool, with the tool's name, its input
+// and the tool call's id.
+func PermissionAsked(tool string, input json.RawMessage, toolUseID string) Event {
+	return Event{Kind: KindPermission, RequestID: toolUseID, Tool: tool, Input: oneLine(input), RawInput: input, External: true}
+}

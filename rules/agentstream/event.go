@@ -48,6 +48,9 @@ type Event struct {
 	// KindPermission.
 	RequestID string
 	RawInput  json.RawMessage
+	// External marks a KindPermission asked through procs' MCP server
+	// (PermissionAsked), answered there rather than on the CLI's input.
+	External bool
 	// IsError marks a failed result or tool result.
 	IsError bool
 	// Usage is what a KindResult reports.

@@ -61,3 +61,16 @@ func Detect(command string) (Protocol, bool) {
 // session stays open (Claude Code with --input-format stream-json); the
 // others take one prompt on their command line.
 func (p Protocol) TakesInput() bool { return p == Claude }
+
+// SessionTotals reports whether the CLI's results say what its session has
+// spent so far rather than what the prompt they answer cost. Claude Code's
+// do: in 2.1.197 a result's total_cost_usd is its process-wide cost
+// tracker (the one /cost and the status line show, reset only by a login)
+// and its usage the sum of its per-model usage, both kept over the
+// prompts of a stream-json session; the Agent SDK's cost tracking page
+// (https://code.claude.com/docs/en/agent-sdk/cost-tracking) calls them "a
+// cumulative total on the result message", each query() (one CLI
+// process) reporting "its own cost independently". Codex's turn.completed
+// and OpenCode's step_finish report each turn or step alone; Gemini CLI's
+// one-shot result reports its one prompt.
+func (p Protocol) SessionTotals() bool { return p == Claude }

@@ -45,6 +45,10 @@ type Session struct {
 
 	lastText string
 	steps    Usage // OpenCode's tool-calls steps, counted at their result
+	// reported is the last result's figures of a CLI whose results say
+	// what the session spent so far (SessionTotals); carried adds up what
+	// was reported before its counters went back to zero.
+	reported, carried Usage
 }
 
 // NewSession returns the session of one run.
@@ -66,6 +70,22 @@ func (s *Session) Prompted() {
 		s.Asking = nil
 	}
 	s.Phase = PhaseBusy
+}
+
+// Ask says the CLI asks whether it may use a tool through a channel other
+// than its output (procs' MCP server, which Claude Code's
+// --permission-prompt-tool calls): it waits for the answer.
+func (s *Session) Ask(ev Event) {
+	ev.Kind = KindPermission
+	s.Phase, s.Asking = PhasePermission, &ev
+}
+
+// AskEnded says the request Ask reported was answered or withdrawn: the
+// CLI works on.
+func (s *Session) AskEnded() {
+	if s.Phase == PhasePermission {
+		s.Phase, s.Asking = PhaseBusy, nil
+	}
 }
 
 func (s *Session) apply(ev Event) {
@@ -115,7 +135,7 @@ func (s *Session) result(ev Event) {
 	s.Resulted, s.Asking = true, nil
 	ev.Usage.Add(s.steps)
 	s.steps = Usage{}
-	s.Spent.Add(ev.Usage)
+	s.spend(ev.Usage)
 	if ev.IsError {
 		s.Phase, s.Error = PhaseFailed, ev.Text
 		if s.Error == "" {
@@ -129,4 +149,24 @@ func (s *Session) result(ev Event) {
 		s.Answer = s.lastText
 	}
 	s.lastText = ""
+}
+
+// spend counts what a result reports. A CLI whose results report what its
+// session spent so far (Protocol.SessionTotals) spent, in this run, what
+// its last result says, not the sum of its results; should its counters
+// go back (a login resets Claude Code's), what they said before is kept.
+func (s *Session) spend(u Usage) {
+	if !s.Protocol.SessionTotals() {
+		s.Spent.Add(u)
+		return
+	}
+	turns := s.Spent.Turns + u.Turns
+	if u.CostUSD < s.reported.CostUSD || u.InputTokens < s.reported.InputTokens || u.OutputTokens < s.reported.OutputTokens {
+		s.carried.Add(s.reported)
+	}
+	s.reported = Usage{CostUSD: u.CostUSD, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+	s.Spent = s.carried
+	s.Spent.Add(s.reported)
+	s.Spent.Turns = turns
 }

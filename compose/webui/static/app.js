@@ -35,7 +35,7 @@ function onKey(e) {
     r: () => act('restart'), s: () => !$('b-start').hidden && act('start'), x: () => act('stop'),
     a: showAllLogs, R: restartAll,
     p: () => p && p.idle && idleAction(p.idle.paused ? 'resume' : 'pause'),
-    '/': () => $('log-search').focus(), i: () => p && p.pty && $('send-text').focus(),
+    '/': () => $('log-search').focus(), i: () => p && (p.pty || takesPrompts(p)) && $('send-text').focus(),
     f: () => setFollowing(true), g: toggleGraph, t: toggleTheme,
     '?': () => { $('help').hidden = !$('help').hidden; },
   };

@@ -50,10 +50,18 @@ function drawDetail() {
   const sched = p.schedule;
   $('d-schedule').hidden = !sched;
   if (sched) $('d-schedule').textContent = scheduleLine(sched);
+  // A terminal shows its screen and takes text; an agent CLI in its JSON
+  // mode that reads prompts takes text, sent as protocol messages.
   const term = $('term');
-  const wasHidden = term.hidden;
-  term.hidden = !p.pty;
+  const wasHidden = $('screen').hidden;
+  term.hidden = !p.pty && !takesPrompts(p);
+  $('screen').hidden = !p.pty;
   if (p.pty && wasHidden) refreshScreen();
+}
+
+// takesPrompts says the process is an agent session that reads prompts.
+function takesPrompts(p) {
+  return !!(p.agent && p.agent.takesInput);
 }
 
 // scheduleLine is a scheduled task's schedule and last run:
