@@ -92,6 +92,9 @@ type Engine struct {
 	// summary has been published.
 	began          time.Time
 	announcedReady bool
+	// readyScan is how many processes, in start order, announceAllReady
+	// has seen come up.
+	readyScan int
 }
 
 // New prepares an engine for cfg; nothing starts until Run.

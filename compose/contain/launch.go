@@ -50,6 +50,17 @@ type Output struct {
 	Reader io.ReadCloser
 }
 
+// shell is where sh is, found in procs' PATH (exec.Command looks there
+// too) once; "" when it is not found, and the lookup's error is then
+// exec.Command's.
+var shell = sync.OnceValue(func() string {
+	path, err := exec.LookPath("sh")
+	if err != nil {
+		return ""
+	}
+	return path
+})
+
 // launch starts spec.Argv in its own process group (or, with a PTY window,
 // its own session on a new terminal of that size), with a parent-death
 // signal where the platform has one (osproc.GroupAttrs), from a spawner
@@ -59,7 +70,14 @@ func launch(spec Spec) (*Process, error) {
 		return nil, errors.New("empty command")
 	}
 	argv := execArgv(spec.Argv)
-	cmd := exec.Command(argv[0], argv[1:]...)
+	program := argv[0]
+	if program == "sh" && shell() != "" {
+		// Most commands are shell strings: sh is looked up in PATH once,
+		// not on each of two hundred starts.
+		program = shell()
+	}
+	cmd := exec.Command(program, argv[1:]...)
+	cmd.Args[0] = argv[0]
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	if spec.Window != nil && !osproc.Features().PTY {

@@ -126,8 +126,9 @@ func Environ(pid int) ([]byte, error) {
 // statFields returns the fields of /proc/PID/stat after the command name
 // (which is in parentheses and may hold spaces): fields[0] is field 3.
 func statFields(pid int) []string {
-	data, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	var buf [512]byte
+	data := ReadKernelFile(procRoot+"/"+strconv.Itoa(pid)+"/stat", buf[:0])
+	if data == nil {
 		return nil
 	}
 	i := bytes.LastIndexByte(data, ')')
