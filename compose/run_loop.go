@@ -258,23 +258,26 @@ func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
 	return v
 }
 
-// settlePorts decides, when the run is ready (or ready again), whether its
-// ports are still watched. A run that listens where its readiness said
-// (a port, a URL's port) or that is not expected to listen is not watched
-// after ready, so that a procs whose processes are all ready is silent at
-// once: no last look at /proc, which cost 200 starts a tenth of their
-// time. A run expected to listen (rules.Spec.ExpectsPort) but ready by a
-// line before it does (redis, caddy), or whose ready line came just
-// before its bind, is watched from the watcher's quickest step, until it
-// listens or for a while, so status shows its ports.
+// settlePorts takes one last look at the ports when the run is ready (or
+// ready again), since a ready line can come before the watcher's next look
+// (the port a dev server moved to is bound before it says so); then, once
+// it listens, /proc need not be read again. A run that is expected to
+// listen (rules.Spec.ExpectsPort) but is ready by a line before it does
+// (redis, caddy) is watched until it does, for a while, so status shows
+// its ports; any other run is not watched after ready, so that a procs
+// whose processes are all ready is silent at once.
 func (l *runLoop) settlePorts() {
-	expects := l.s.spec.detect != nil && l.s.spec.detect.ExpectsPort()
-	if len(l.det.Ports()) > 0 || !expects {
-		l.stopWatch()
-		return
+	ports, err := rules.ListeningPorts(l.c.PID())
+	if err == nil && !slices.Equal(ports, l.det.Ports()) {
+		l.s.send(report{kind: reportPorts, ports: ports})
+		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
 	}
-	l.watchPorts(l.det.Ports())
-	time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
+	expects := l.s.spec.detect != nil && l.s.spec.detect.ExpectsPort()
+	if err != nil || len(ports) > 0 || !expects {
+		l.stopWatch()
+	} else {
+		time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
+	}
 }
 
 // watchPorts (re)starts the watcher of the ports the run's tree listens
