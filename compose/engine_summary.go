@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
@@ -63,6 +64,9 @@ func (e *Engine) announceAllReady() {
 	// to the system now, rather than keep it for as long as procs idles
 	// (the runtime returns idle memory only slowly by itself).
 	debug.FreeOSMemory()
+	// The same for the binary's pages its start touched (config, detection,
+	// two hundred forks): an idle procs runs on few of them.
+	contain.ShedBinaryPages()
 }
 
 // cameUp says process name is up as the summary counts it: completed, or

@@ -8,19 +8,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// shedBinaryPages drops from this process's memory the pages of its
-// binary (and of the libraries it loaded) that starting it touched: code
-// and read-only data, which every package's initialisation reads although
-// the watchdog needs little of it. They stay in the page cache, shared
-// with procs, and come back on the next access, so nothing changes but the
-// watchdog's resident size (the ~16 MB a procs binary's start touches,
-// down to what its loop does).
+// ShedBinaryPages drops from this process's memory the pages of its
+// binary (and of the libraries it loaded) that it has touched: code and
+// read-only data, which every package's initialisation reads although the
+// watchdog needs little of it, and which procs' start touches although it
+// idles on little of it once every process is up. They stay in the page
+// cache, shared, and come back on the next access, so nothing changes but
+// the resident size (the ~16 MB a procs binary's start touches, down to
+// what its loop does).
 //
 // Only a mapping that holds no page of its own is dropped: a writable one,
 // or a read-only one written before it was made so (the loader's
 // relocations, RELRO), would lose what was written and come back as the
 // file has it.
-func shedBinaryPages() {
+func ShedBinaryPages() {
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		return

@@ -13,7 +13,7 @@ import (
 )
 
 // shedProbeVar makes the test binary report its file-backed resident
-// memory before and after shedBinaryPages, then exit.
+// memory before and after ShedBinaryPages, then exit.
 const shedProbeVar = "PROCS_TEST_SHED_PROBE"
 
 // runShedProbeIfRequested is the probe's side: the test binary's start has
@@ -23,14 +23,14 @@ func runShedProbeIfRequested() {
 		return
 	}
 	before := ownRSSFileKB()
-	shedBinaryPages()
+	ShedBinaryPages()
 	fmt.Println(before, ownRSSFileKB())
 	os.Exit(0)
 }
 
 // TestShedBinaryPagesGivesBackWhatTheStartTouched: the watchdog is the
 // procs binary run again, whose start touches megabytes of code and
-// read-only data it never needs again; shedBinaryPages gives them back
+// read-only data it never needs again; ShedBinaryPages gives them back
 // (issue 34 item 6) and the process goes on running.
 func TestShedBinaryPagesGivesBackWhatTheStartTouched(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

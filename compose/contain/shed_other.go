@@ -2,5 +2,5 @@
 
 package contain
 
-// shedBinaryPages is Linux's: elsewhere the watchdog keeps what it touched.
-func shedBinaryPages() {}
+// ShedBinaryPages is Linux's: elsewhere a process keeps what it touched.
+func ShedBinaryPages() {}

@@ -100,7 +100,7 @@ func RunWatchdogIfRequested() {
 		return
 	}
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	shedBinaryPages()
+	ShedBinaryPages()
 	runWatchdog(os.Stdin)
 	os.Exit(0)
 }
