@@ -21,11 +21,27 @@ func TestSplitParallel(t *testing.T) {
 		{`run-p api web`, []parallelCommand{{"api", "pnpm api"}, {"web", "pnpm web"}}},
 		{`npm-run-all --parallel watch serve`, []parallelCommand{{"watch", "pnpm watch"}, {"serve", "pnpm serve"}}},
 		{`npm-run-all build serve`, nil}, // one after another: not parallel
+		{`concurrently "npm:start:dev" "yarn:gen -w"`, []parallelCommand{{"start:dev", "npm run start:dev"}, {"gen", "yarn gen -w"}}},
 		{`vite`, nil},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, splitParallel(tt.script, "pnpm"), tt.script)
 	}
+}
+
+// TestParallelAppsKeepsOneServerWhole: a script that starts one server
+// beside generators is the script its developers run, not split; one
+// that starts a server and a worker is split.
+func TestParallelAppsKeepsOneServerWhole(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts": {
+		"start:dev": "nest start --watch", "gen": "ts-node gen.ts", "worker": "node worker.js"}}`), 0o644))
+	pl := &plan{dir: dir}
+	assert.Nil(t, pl.parallelApps("", "package.json", "dev", `concurrently "contentlayer dev" "next dev"`, "npm"))
+	assert.Nil(t, pl.parallelApps("", "package.json", "dev", `concurrently "npm:start:dev" "npm:gen"`, "npm"))
+	procs := pl.parallelApps("", "package.json", "dev", `concurrently "npm:start:dev" "celery -A app worker"`, "npm")
+	require.Len(t, procs, 2)
+	assert.Equal(t, "npm run start:dev", procs[0].commandLine())
 }
 
 func TestParseReadme(t *testing.T) {
