@@ -78,11 +78,23 @@ func parseReadme(text string) []readmeCommand {
 	return out
 }
 
-// appendCommand adds a command line, without its prompt and comment.
+// labelled is a line of prose naming a command after a colon ("To run
+// the application: make run"); proseStart a line that starts as a
+// sentence does ("Open the following url").
+var (
+	labelled   = lazyregexp.New("^[A-Z][^:`$]*:\\s+(\\S.*)$")
+	proseStart = lazyregexp.New(`^[A-Z][a-z]+\s`)
+)
+
+// appendCommand adds a command line, without its prompt and comment; of
+// a labelled line, the command after the label; prose, never.
 func appendCommand(out []readmeCommand, n int, line string) []readmeCommand {
 	line = promptPrefix.ReplaceAllString(line, "")
 	line = strings.TrimSpace(trailingComment.ReplaceAllString(line, ""))
-	if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+	if m := labelled.FindStringSubmatch(line); m != nil {
+		line = m[1]
+	}
+	if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") || proseStart.MatchString(line) {
 		return out
 	}
 	return append(out, readmeCommand{line: n, command: line})

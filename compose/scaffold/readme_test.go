@@ -57,6 +57,18 @@ func TestParseReadme(t *testing.T) {
 	assert.Equal(t, []string{"pnpm install", "pnpm dev", "./gradlew bootRun", "npm run dev"}, got)
 }
 
+// An indented block of prose with commands after labels gives the
+// commands, never the prose.
+func TestParseReadmeLabels(t *testing.T) {
+	text := "### Terminal commands\n\n    Initial installation: make install\n\n    To run application: make run\n\n" +
+		"    Open the following url on your browser to view swagger documentation\n"
+	var got []string
+	for _, c := range parseReadme(text) {
+		got = append(got, c.command)
+	}
+	assert.Equal(t, []string{"make install", "make run"}, got)
+}
+
 func TestReadPyTasks(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pyproject.toml"), []byte(`

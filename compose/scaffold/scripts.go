@@ -217,7 +217,7 @@ func (pl *plan) parallelApps(rel, file, scriptName, script, manager string) []*p
 	commands := splitParallel(script, manager)
 	serving := 0
 	for _, c := range commands {
-		if !generatorWords.MatchString(c.name+" "+c.command) && pl.servesOrWorks(rel, c.command) {
+		if !generatorWords.MatchString(c.name+" "+c.command) && pl.commandServes(rel, c.command) {
 			serving++
 		}
 	}
@@ -244,10 +244,10 @@ func (pl *plan) parallelApps(rel, file, scriptName, script, manager string) []*p
 // server, it is not one.
 var generatorWords = lazyregexp.New(`(?i)(^|[\s/:_.-])(gen|generate|codegen|typings?|types)([\s/:_.-]|$)`)
 
-// servesOrWorks reports whether a command of a parallel script, or the
+// commandServes reports whether a command of a parallel script, or the
 // package.json script it runs, is a server or a worker by its own words:
 // a preset's command, or a worker's.
-func (pl *plan) servesOrWorks(rel, command string) bool {
+func (pl *plan) commandServes(rel, command string) bool {
 	if name := scriptRun(command); name != "" {
 		if pkg, ok := frameworks.ReadPackageJSON(pl.abs(rel)); ok && pkg.Scripts[name] != "" {
 			command = pkg.Scripts[name]
