@@ -264,5 +264,10 @@ func stepName(command string) string {
 	case strings.Contains(command, "migrat") || strings.Contains(command, "upgrade") || strings.Contains(command, "db push") || strings.Contains(command, "db:push"):
 		return "migrate"
 	}
+	// A step named by its last word (flask --app flaskr init-db): init-db.
+	words := strings.Fields(command)
+	if last := words[len(words)-1]; oneShotWords.MatchString(last) && !strings.ContainsAny(last, "/.=") {
+		return last
+	}
 	return "setup"
 }
