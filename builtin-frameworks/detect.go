@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // Detection is the preset Detect chose and why.
@@ -58,7 +60,27 @@ func Detect(command string, argv []string, dir string) (Detection, bool) {
 	if strings.TrimSpace(command) == "" {
 		command = strings.Join(argv, " ")
 	}
-	return loaded().detect(command, dir, 0)
+	return loaded().detect(dropOptionalExpansions(command), dir, 0)
+}
+
+var (
+	// optionalExpansion is ${NAME:+words} (or $${...} as procs.yaml
+	// writes it): words only when NAME is set, as in Rails' Procfile.dev
+	// `bundle exec ${DEBUG:+rdbg -O -n -c --} bin/rails server`.
+	optionalExpansion = lazyregexp.New(`\$?\$\{[A-Za-z_][A-Za-z0-9_]*:?\+[^{}]*\}`)
+	// defaultExpansion is ${NAME:-word}: word when NAME is not set.
+	defaultExpansion = lazyregexp.New(`\$?\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^{}]*)\}`)
+)
+
+// dropOptionalExpansions is the command as it usually runs: the words a
+// variable adds only when set taken out, a default written in place of
+// its variable, so that the program behind them is recognised.
+func dropOptionalExpansions(command string) string {
+	if !strings.Contains(command, "${") {
+		return command
+	}
+	command = optionalExpansion.ReplaceAllString(command, "")
+	return defaultExpansion.ReplaceAllString(command, "$1")
 }
 
 func (c *catalog) detect(command, dir string, depth int) (Detection, bool) {

@@ -141,3 +141,18 @@ func TestDetectOnlyWrappers(t *testing.T) {
 		assert.False(t, ok, command)
 	}
 }
+
+// Words a variable adds only when it is set (${DEBUG:+rdbg ... --}) hide
+// the program procs usually runs; a default (${PORT:-3000}) is the word.
+func TestDetectThroughExpansions(t *testing.T) {
+	for command, want := range map[string]string{
+		"bundle exec ${DEBUG:+rdbg -O -n -c --} bin/rails server -b 0.0.0.0":  "rails",
+		"bundle exec $${DEBUG:+rdbg -O -n -c --} bin/rails server -b 0.0.0.0": "rails",
+		"${RUNNER:-uvicorn} main:app --port ${PORT:-8000}":                    "uvicorn",
+	} {
+		d, ok := Detect(command, nil, project("plain"))
+		if assert.True(t, ok, command) {
+			assert.Equal(t, want, d.Preset.Name, command)
+		}
+	}
+}

@@ -76,16 +76,23 @@ func (pl *plan) applyProjectPorts() {
 // found, and whether the program follows PORT when moved.
 func (pl *plan) projectPort(p *process) (int, string, bool) {
 	dir := pl.abs(p.cwd)
-	if port := envFilePort(filepath.Join(dir, ".env")); port != 0 {
-		// The program reads PORT (its .env is for that), which procs sets.
-		return port, "PORT in " + path.Join(p.cwd, ".env"), true
+	for _, name := range envFiles {
+		if port, key, line := envSettingPort(filepath.Join(dir, name)); port != 0 {
+			// PORT is what procs sets; another setting (HTTP_PORT,
+			// SERVER_ADDRESS) stays where the file puts it.
+			return port, fmt.Sprintf("%s in %s:%d", key, path.Join(p.cwd, name), line), key == "PORT"
+		}
+	}
+	if port, note, movable := frameworkConfigPort(dir, p); port != 0 {
+		return port, note, movable
 	}
 	if p.kind == "node" {
 		for _, name := range []string{"vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"} {
-			if m := viteServerPort.FindStringSubmatch(readAll(filepath.Join(dir, name))); m != nil {
-				port, _ := strconv.Atoi(m[1])
+			text := readAll(filepath.Join(dir, name))
+			if m := viteServerPort.Regexp().FindStringSubmatchIndex(text); m != nil {
+				port, _ := strconv.Atoi(text[m[2]:m[3]])
 				p.ownPort = port // vite picks it without --port
-				return port, "server.port in " + path.Join(p.cwd, name), p.movable
+				return port, fmt.Sprintf("server.port in %s:%d", path.Join(p.cwd, name), lineAt(text, m[2])), p.movable
 			}
 		}
 	}
@@ -95,10 +102,10 @@ func (pl *plan) projectPort(p *process) (int, string, bool) {
 	for _, file := range pl.sourceCandidates(p) {
 		text := readAll(filepath.Join(dir, filepath.FromSlash(file)))
 		for _, pat := range sourcePorts {
-			if m := pat.re.FindStringSubmatch(text); m != nil {
-				port, err := strconv.Atoi(m[1])
+			if m := pat.re.Regexp().FindStringSubmatchIndex(text); m != nil {
+				port, err := strconv.Atoi(text[m[2]:m[3]])
 				if err == nil && port > 0 && port <= 65535 {
-					return port, fmt.Sprintf("%s in %s", pat.what, path.Join(p.cwd, file)), pat.movable
+					return port, fmt.Sprintf("%s in %s:%d", pat.what, path.Join(p.cwd, file), lineAt(text, m[2])), pat.movable
 				}
 			}
 		}
@@ -140,6 +147,60 @@ func (pl *plan) sourceCandidates(p *process) []string {
 	}
 	return append(files, sourceFiles...)
 }
+
+// envFiles are the dotenv files whose settings a program reads, in the
+// order they count: the developer's own, then the example the README
+// says to copy.
+var envFiles = []string{".env", ".env.local", ".env.development", ".env.example", ".env.sample", "example.env"}
+
+// portSettings are the settings that name the port a program listens
+// on: a port, or an address ending in one (SERVER_ADDRESS=:9090).
+var portSettings = lazyregexp.New(`^(?:export\s+)?(PORT|HTTP_PORT|APP_PORT|SERVER_PORT|WEB_PORT|(?:SERVER|HTTP|LISTEN|APP)_?ADDR(?:ESS)?|ADDR)\s*=\s*["']?(?:[\w.-]*:)?(\d{2,5})["']?\s*$`)
+
+// envSettingPort is the port a dotenv file sets, the setting that sets
+// it and its line; 0 when it sets none.
+func envSettingPort(file string) (port int, key string, line int) {
+	for i, text := range strings.Split(readAll(file), "\n") {
+		m := portSettings.FindStringSubmatch(strings.TrimSpace(text))
+		if m == nil {
+			continue
+		}
+		if n, err := strconv.Atoi(m[2]); err == nil && n > 0 && n <= 65535 {
+			return n, m[1], i + 1
+		}
+	}
+	return 0, "", 0
+}
+
+// railsPumaPort is the port config/puma.rb gives: `port ENV.fetch("PORT")
+// { 3000 }`, `port ENV.fetch("PORT", 3000)` or `port 3000`.
+var railsPumaPort = lazyregexp.New(`(?m)^\s*port\s+(?:ENV\.fetch\(\s*["'](\w+)["']\s*(?:,\s*|\)\s*\{\s*))?["']?(\d{2,5})`)
+
+// frameworkConfigPort is the port a framework's own config file sets for
+// p: Rails' config/puma.rb.
+func frameworkConfigPort(dir string, p *process) (int, string, bool) {
+	if p.kind != "rails" && presetName(p) != "rails" {
+		return 0, "", false
+	}
+	text := readAll(filepath.Join(dir, "config", "puma.rb"))
+	m := railsPumaPort.Regexp().FindStringSubmatchIndex(text)
+	if m == nil {
+		return 0, "", false
+	}
+	port, err := strconv.Atoi(text[m[4]:m[5]])
+	if err != nil || port < 1 || port > 65535 {
+		return 0, "", false
+	}
+	readsPort := m[2] >= 0 && text[m[2]:m[3]] == "PORT"
+	what := "the port it listens on"
+	if readsPort {
+		what = "the default for PORT"
+	}
+	return port, fmt.Sprintf("%s in %s:%d", what, path.Join(p.cwd, "config/puma.rb"), lineAt(text, m[4])), readsPort
+}
+
+// lineAt is the line number of byte offset i in text.
+func lineAt(text string, i int) int { return strings.Count(text[:i], "\n") + 1 }
 
 // envFilePort is PORT in a dotenv file, 0 when it sets none.
 func envFilePort(file string) int {

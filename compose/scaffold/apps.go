@@ -77,10 +77,11 @@ func (pl *plan) findApps(rel string) []*process {
 }
 
 // runsSame reports whether one of procs already runs what p runs: the
-// same command, or the same preset in the same folder.
+// same command or program (python manage.py run and python3 manage.py
+// run), or the same preset, in the same folder.
 func runsSame(procs []*process, p *process) bool {
 	return slices.ContainsFunc(procs, func(q *process) bool {
-		return q.cwd == p.cwd && (q.commandLine() == p.commandLine() ||
+		return q.cwd == p.cwd && (q.commandLine() == p.commandLine() || sameProgram(q.commandLine(), p.commandLine()) ||
 			(q.preset != nil && p.preset != nil && q.preset.Name == p.preset.Name))
 	})
 }

@@ -15,6 +15,7 @@ import (
 // a database's client library. Globs are relative to the folder.
 var evidenceFiles = []string{".env", ".env.*", "*.env", "config/database.yml", "config/*.yml", "prisma/schema.prisma",
 	"*/settings.py", "*/settings/*.py", "config/*.py", "config/*/*.py", "*/config.py", "*/core/config.py",
+	"src/main/resources/application.properties", "src/main/resources/application.y*ml",
 	"vite.config.*", "next.config.*", "nuxt.config.*", "svelte.config.*", "astro.config.*", "angular.json", "proxy.conf.json",
 	"Gemfile", "requirements.txt", "requirements/*.txt", "pyproject.toml", "go.mod", "package.json", "mix.exs", "composer.json"}
 
@@ -72,7 +73,7 @@ func (pl *plan) evidence(p *process) (text string, configured bool) {
 				if dir == "" && p.cwd != "" && !strings.HasPrefix(filepath.Base(f), ".env") {
 					continue // the project's manifests are not this folder's app's
 				}
-				b.WriteString(readAll(f) + "\n")
+				b.WriteString(withoutComments(readAll(f)) + "\n")
 				if !slices.Contains(manifests, filepath.Base(f)) && !strings.HasPrefix(filepath.Base(f), "requirements") {
 					configured = true
 				}
@@ -80,6 +81,21 @@ func (pl *plan) evidence(p *process) (text string, configured bool) {
 		}
 	}
 	return b.String(), configured
+}
+
+var (
+	// commentLine is a line that is only a comment (#, //, --, ;), in any
+	// of the evidence files' languages; blockComment a /* */ comment
+	// starting a word (not the /** of a glob or a route in a string).
+	commentLine  = lazyregexp.New(`(?m)^[ \t]*(#|//|--|;).*$`)
+	blockComment = lazyregexp.New(`(?s)(^|[ \t\n])/\*.*?\*/`)
+)
+
+// withoutComments is a file's text without its comments: a setting
+// commented out (// const apiBaseUrl = 'http://localhost:3001') is one
+// the project does not use.
+func withoutComments(text string) string {
+	return commentLine.ReplaceAllString(blockComment.ReplaceAllString(text, "$1"), "")
 }
 
 // usedProcesses are the processes p's evidence says it connects to: a

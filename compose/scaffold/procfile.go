@@ -71,8 +71,12 @@ func (pl *plan) addProcfile() (bool, error) {
 		}
 		pl.detect(p)
 		if p.port == 0 && p.preset != nil && p.preset.Category == frameworks.CategoryDevServer && p.preset.DefaultPort != 0 {
-			// The server picks its own port: the preset's default (rails 3000).
+			// The server picks its own port: its config file's (puma.rb),
+			// else the preset's default (rails 3000).
 			p.port, p.portNote = p.preset.DefaultPort, p.preset.Name+"'s default (the command names no port)"
+			if port, note, _ := frameworkConfigPort(pl.dir, p); port != 0 {
+				p.port, p.portNote = port, note
+			}
 		}
 		pl.add(p)
 	}

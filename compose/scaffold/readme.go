@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
@@ -24,6 +23,8 @@ var (
 	// commands are not for running the project locally.
 	readmeHeading  = lazyregexp.New(`^#{1,6}\s+(.*)$`)
 	skippedSection = lazyregexp.New(`(?i)deploy|production|docker|container|kubernetes|\btests?\b|testing|lint|format|publish|release|contribut|build(ing)? (a|the|for)|prod\b|optional`)
+	// rstUnderline is the line under a reStructuredText heading.
+	rstUnderline = lazyregexp.New(`^(={3,}|-{3,}|~{3,}|\^{3,})\s*$`)
 	// inlineCommand is a `command` in a list item or a table cell.
 	inlineCommand = lazyregexp.New("^\\s*(?:[-*+]|\\d+\\.|\\|)\\s.*?`([^`]+)`")
 	// promptPrefix is a shell prompt written before a command.
@@ -35,7 +36,7 @@ var (
 // readmeCommands returns the command lines of the README in the project
 // folder, in order.
 func (pl *plan) readmeCommands() ([]readmeCommand, string) {
-	for _, name := range []string{"README.md", "readme.md", "Readme.md", "README.markdown"} {
+	for _, name := range []string{"README.md", "readme.md", "Readme.md", "README.markdown", "README.rst", "README"} {
 		text := readAll(pl.abs(name))
 		if text != "" {
 			return parseReadme(text), name
@@ -47,13 +48,15 @@ func (pl *plan) readmeCommands() ([]readmeCommand, string) {
 // parseReadme finds the command lines of a Markdown text.
 func parseReadme(text string) []readmeCommand {
 	var out []readmeCommand
-	scanner := bufio.NewScanner(strings.NewReader(text))
-	scanner.Buffer(make([]byte, 64*1024), 1024*1024)
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	fence, skip, blank := "", false, true
-	for n := 1; scanner.Scan(); n++ {
-		line := scanner.Text()
+	for i, line := range lines {
+		n := i + 1
 		trimmed := strings.TrimSpace(line)
 		switch {
+		case fence == "" && i+1 < len(lines) && rstUnderline.MatchString(lines[i+1]) && trimmed != "" && !strings.HasPrefix(line, " "):
+			// A reStructuredText heading: its title, then a line of = or -.
+			skip = skippedSection.MatchString(trimmed)
 		case fence != "":
 			if strings.HasPrefix(trimmed, fence) {
 				fence = ""
@@ -78,11 +81,23 @@ func parseReadme(text string) []readmeCommand {
 	return out
 }
 
-// appendCommand adds a command line, without its prompt and comment.
+// labelled is a line of prose naming a command after a colon ("To run
+// the application: make run"); proseStart a line that starts as a
+// sentence does ("Open the following url").
+var (
+	labelled   = lazyregexp.New("^[A-Z][^:`$]*:\\s+(\\S.*)$")
+	proseStart = lazyregexp.New(`^[A-Z][a-z]+\s`)
+)
+
+// appendCommand adds a command line, without its prompt and comment; of
+// a labelled line, the command after the label; prose, never.
 func appendCommand(out []readmeCommand, n int, line string) []readmeCommand {
 	line = promptPrefix.ReplaceAllString(line, "")
 	line = strings.TrimSpace(trailingComment.ReplaceAllString(line, ""))
-	if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+	if m := labelled.FindStringSubmatch(line); m != nil {
+		line = m[1]
+	}
+	if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") || proseStart.MatchString(line) {
 		return out
 	}
 	return append(out, readmeCommand{line: n, command: line})

@@ -21,11 +21,27 @@ func TestSplitParallel(t *testing.T) {
 		{`run-p api web`, []parallelCommand{{"api", "pnpm api"}, {"web", "pnpm web"}}},
 		{`npm-run-all --parallel watch serve`, []parallelCommand{{"watch", "pnpm watch"}, {"serve", "pnpm serve"}}},
 		{`npm-run-all build serve`, nil}, // one after another: not parallel
+		{`concurrently "npm:start:dev" "yarn:gen -w"`, []parallelCommand{{"start:dev", "npm run start:dev"}, {"gen", "yarn gen -w"}}},
 		{`vite`, nil},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, splitParallel(tt.script, "pnpm"), tt.script)
 	}
+}
+
+// TestParallelAppsKeepsOneServerWhole: a script that starts one server
+// beside generators is the script its developers run, not split; one
+// that starts a server and a worker is split.
+func TestParallelAppsKeepsOneServerWhole(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts": {
+		"start:dev": "nest start --watch", "gen": "ts-node gen.ts", "worker": "node worker.js"}}`), 0o644))
+	pl := &plan{dir: dir}
+	assert.Nil(t, pl.parallelApps("", "package.json", "dev", `concurrently "contentlayer dev" "next dev"`, "npm"))
+	assert.Nil(t, pl.parallelApps("", "package.json", "dev", `concurrently "npm:start:dev" "npm:gen"`, "npm"))
+	procs := pl.parallelApps("", "package.json", "dev", `concurrently "npm:start:dev" "celery -A app worker"`, "npm")
+	require.Len(t, procs, 2)
+	assert.Equal(t, "npm run start:dev", procs[0].commandLine())
 }
 
 func TestParseReadme(t *testing.T) {
@@ -39,6 +55,18 @@ func TestParseReadme(t *testing.T) {
 		got = append(got, c.command)
 	}
 	assert.Equal(t, []string{"pnpm install", "pnpm dev", "./gradlew bootRun", "npm run dev"}, got)
+}
+
+// An indented block of prose with commands after labels gives the
+// commands, never the prose.
+func TestParseReadmeLabels(t *testing.T) {
+	text := "### Terminal commands\n\n    Initial installation: make install\n\n    To run application: make run\n\n" +
+		"    Open the following url on your browser to view swagger documentation\n"
+	var got []string
+	for _, c := range parseReadme(text) {
+		got = append(got, c.command)
+	}
+	assert.Equal(t, []string{"make install", "make run"}, got)
 }
 
 func TestReadPyTasks(t *testing.T) {

@@ -29,11 +29,13 @@ func (pl *plan) addReadmeCommands() {
 				}
 				continue
 			}
-			source := fmt.Sprintf("%s line %d: %s", file, c.line, strings.TrimSpace(segment))
-			if p := pl.readmeProcess(rel, strings.TrimSpace(segment), source); p != nil {
-				pl.add(p, path.Base(p.cwd)+"-"+p.name)
-				if p.task {
-					tasks = append(tasks, p)
+			step := readmeStep{command: strings.TrimSpace(segment), source: fmt.Sprintf("%s line %d: %s", file, c.line, strings.TrimSpace(segment))}
+			for _, s := range pl.expandTarget(rel, step) {
+				if p := pl.readmeProcess(rel, s.command, s.source); p != nil {
+					pl.add(p, path.Base(p.cwd)+"-"+p.name)
+					if p.task {
+						tasks = append(tasks, p)
+					}
 				}
 			}
 		}
@@ -80,7 +82,11 @@ func (pl *plan) readmeProcess(rel, command, source string) *process {
 		if pl.hasMigration(p.cwd) {
 			return nil // the migrate task found from the stack does the repeatable part
 		}
+		if !pl.repeatableStep(p.cwd, command, source) {
+			return nil
+		}
 		p.task, p.tier, p.port, p.kind, p.preset, p.framework = true, tierBackEnd, 0, "readme-task", nil, ""
+		p.name = stepName(command)
 	} else if p.preset == nil || (p.preset.Category != frameworks.CategoryDevServer && !slices.Contains(workerPresets, p.preset.Name)) {
 		if !slices.Contains(serverTaskNames, p.name) {
 			return nil
@@ -223,4 +229,45 @@ func (pl *plan) decideSomething() {
 	first.p.disabled = true
 	first.p.notes = append(first.p.notes, first.question, "disabled until you say: remove disabled: true if procs up should start it")
 	pl.add(first.p)
+}
+
+var (
+	// authoringStep matches a command that writes new migration files (a
+	// revision with a message, makemigrations, the migrations folder
+	// created): a developer runs it when the models change, not at start.
+	authoringStep = lazyregexp.New(`\bmakemigrations\b|\brevision\b|\b(db|alembic)\s+init\b|\bmigrate\b.*\s(-m|--message)\b`)
+	// alembicUpgrade matches Flask-Migrate's and Alembic's upgrade, which
+	// needs the migrations folder the project keeps.
+	alembicUpgrade = lazyregexp.New(`\b(db|alembic)\s+upgrade\b`)
+)
+
+// repeatableStep reports whether a README's one-shot command can run at
+// every start: not one that writes migrations, nor an upgrade with no
+// migrations to apply yet. What it leaves out is listed, with why.
+func (pl *plan) repeatableStep(rel, command, source string) bool {
+	switch {
+	case authoringStep.MatchString(command):
+		pl.skip("%s: writes migration files; run it yourself when the models change", source)
+		return false
+	case alembicUpgrade.MatchString(command) && !exists(pl.abs(rel), "migrations") && !exists(pl.abs(rel), "alembic.ini"):
+		pl.skip("%s: the project has no migrations folder yet; once it has, add it as a task the app waits for", source)
+		return false
+	}
+	return true
+}
+
+// stepName names a README's one-shot step after what it does.
+func stepName(command string) string {
+	switch {
+	case strings.Contains(command, "seed"):
+		return "seed"
+	case strings.Contains(command, "migrat") || strings.Contains(command, "upgrade") || strings.Contains(command, "db push") || strings.Contains(command, "db:push"):
+		return "migrate"
+	}
+	// A step named by its last word (flask --app flaskr init-db): init-db.
+	words := strings.Fields(command)
+	if last := words[len(words)-1]; oneShotWords.MatchString(last) && !strings.ContainsAny(last, "/.=") {
+		return last
+	}
+	return "setup"
 }

@@ -58,7 +58,7 @@ func splitParallel(script, manager string) []parallelCommand {
 			i++ // an option that takes a value
 		case strings.HasPrefix(w, "-"):
 		case m[1] == "concurrently":
-			out = append(out, parallelCommand{command: strings.TrimSpace(w)})
+			out = append(out, concurrentlyCommand(strings.TrimSpace(w)))
 		default:
 			// npm-run-all and run-p take script names (globs left as they are).
 			out = append(out, parallelCommand{name: w, command: runScript(manager, w)})
@@ -73,6 +73,20 @@ func splitParallel(script, manager string) []parallelCommand {
 		}
 	}
 	return out
+}
+
+// managerShorthand is concurrently's way of naming a package.json
+// script: npm:start:dev runs `npm run start:dev`.
+var managerShorthand = lazyregexp.New(`^(npm|yarn|pnpm|bun):(\S+)(.*)$`)
+
+// concurrentlyCommand is one command of a concurrently script, its
+// npm:script shorthand written out as the command it stands for.
+func concurrentlyCommand(command string) parallelCommand {
+	m := managerShorthand.FindStringSubmatch(command)
+	if m == nil {
+		return parallelCommand{command: command}
+	}
+	return parallelCommand{name: m[2], command: runScript(m[1], m[2]) + m[3]}
 }
 
 // shellSplit splits a command line into words, honouring single and
@@ -196,9 +210,22 @@ func scriptRun(command string) string {
 
 // parallelApps turns a script that starts several commands into one
 // process each, named after the script's own names when it gives them.
+// A script with fewer than two servers or workers among them is left
+// whole (nil): a server beside its code generators (next dev with
+// contentlayer dev) is one process, the script its developers run.
 func (pl *plan) parallelApps(rel, file, scriptName, script, manager string) []*process {
+	commands := splitParallel(script, manager)
+	serving := 0
+	for _, c := range commands {
+		if !generatorWords.MatchString(c.name+" "+c.command) && pl.commandServes(rel, c.command) {
+			serving++
+		}
+	}
+	if serving < 2 {
+		return nil
+	}
 	var out []*process
-	for _, c := range splitParallel(script, manager) {
+	for _, c := range commands {
 		if changesFolder.MatchString(c.command) {
 			continue // it starts an app in another folder, found there
 		}
@@ -210,6 +237,28 @@ func (pl *plan) parallelApps(rel, file, scriptName, script, manager string) []*p
 		out = append(out, p)
 	}
 	return out
+}
+
+// generatorWords mark a command that writes code or types for the
+// server (prisma generate --watch, gen-typings): it runs beside the
+// server, it is not one.
+var generatorWords = lazyregexp.New(`(?i)(^|[\s/:_.-])(gen|generate|codegen|typings?|types)([\s/:_.-]|$)`)
+
+// commandServes reports whether a command of a parallel script, or the
+// package.json script it runs, is a server or a worker by its own words:
+// a preset's command, or a worker's.
+func (pl *plan) commandServes(rel, command string) bool {
+	if name := scriptRun(command); name != "" {
+		if pkg, ok := frameworks.ReadPackageJSON(pl.abs(rel)); ok && pkg.Scripts[name] != "" {
+			command = pkg.Scripts[name]
+		}
+	}
+	if workerCommand.MatchString(command) {
+		return true
+	}
+	det, ok := frameworks.Detect(command, nil, pl.abs(rel))
+	return ok && strings.HasPrefix(det.Reason, "command ") &&
+		(det.Preset.Category == frameworks.CategoryDevServer || det.Preset.Category == frameworks.CategoryService)
 }
 
 // nodeParallelApps splits the dev (or start, or serve) script of
