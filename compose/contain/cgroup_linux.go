@@ -187,10 +187,11 @@ func (c *cgroupSet) dir(owner Owner) (string, bool) {
 	return filepath.Join(c.base, runCgroupName(owner)), true
 }
 
-// kill kills every process of owner's run and removes its cgroup. had
-// reports whether the run had a cgroup: then nothing the run started is
-// left alive, wherever it went; killed, that something was still in it.
-func (c *cgroupSet) kill(owner Owner) (had, killed bool) {
+// kill kills every process of owner's run and removes its cgroup; empty
+// says it was just seen empty, and is not read again. had reports whether
+// the run had a cgroup: then nothing the run started is left alive,
+// wherever it went; killed, that something was still in it.
+func (c *cgroupSet) kill(owner Owner, empty bool) (had, killed bool) {
 	c.mu.Lock()
 	had = c.runs[owner]
 	delete(c.runs, owner)
@@ -201,7 +202,7 @@ func (c *cgroupSet) kill(owner Owner) (had, killed bool) {
 	dir := filepath.Join(c.base, runCgroupName(owner))
 	// Mostly the run ended with its main process and the cgroup is empty:
 	// no live process is left in it to fork, so it stays empty.
-	if killed = cgroupPopulated(filepath.Join(dir, "cgroup.events")); killed {
+	if killed = !empty && cgroupPopulated(filepath.Join(dir, "cgroup.events")); killed {
 		killCgroup(dir)
 	}
 	removeCgroup(dir)

@@ -163,14 +163,17 @@ func (s *spawner) forget(pid int) {
 // Finding the strays reads the children of every thread of procs; the runs
 // that end together (a shutdown wave) share one look (see sweepLoop).
 //
-// What a run that never left its process group pgid (left is false) leaves
-// as procs' zombies is in that group: one waitid reaps it, where a look
-// at all of procs' children would read them all, on every stop.
-func (s *spawner) sweepStrays(owner Owner, pgid int, left bool) {
+// What a run that never left its process group (Process.leftGroup)
+// leaves as procs' zombies is in that group: one waitid reaps it, where a
+// look at all of procs' children would read them all, on every stop. gone
+// says the run's cgroup was just seen empty (waitRunGone): nothing alive
+// is left in it to fork, so it is not read again.
+func (s *spawner) sweepStrays(c *Process, gone bool) {
+	owner := c.owner
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
-		if had, killed := e.cgroups.kill(owner); had {
-			if !killed && !left {
-				osproc.ReapGroup(pgid)
+		if had, killed := e.cgroups.kill(owner, gone); had {
+			if !killed && !c.leftGroup {
+				osproc.ReapGroup(c.pid)
 				return
 			}
 			select {
