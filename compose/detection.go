@@ -97,6 +97,7 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		}
 	}
 	spec.AgentProtocol = p.AgentProtocol()
+	spec.AgentInput = spec.AgentProtocol.ReadsPrompts(p.Command.String())
 	d.Spec = spec
 	return d, nil
 }

@@ -17,12 +17,12 @@ import (
 var ErrOneShotAgent = errors.New("takes its prompt on its command line, not on its input")
 
 // agentMode is what procs detect says of a process run in its JSON mode.
-func agentMode(p agentstream.Protocol) string {
-	mode := "agent JSON mode (" + string(p) + "): its state, answer and spending come from the protocol's events"
-	if p.TakesInput() {
-		mode += "; procs send writes prompts as protocol messages"
+func agentMode(spec *rules.Spec) string {
+	mode := "agent JSON mode (" + string(spec.AgentProtocol) + "): its state, answer and spending come from the protocol's events"
+	if spec.AgentInput {
+		return mode + "; procs send writes prompts as protocol messages"
 	}
-	return mode
+	return mode + "; it runs the one prompt of its command line, and its final result decides (procs send does not apply)"
 }
 
 // agentState is what the engine keeps of a process run in an agent CLI's
@@ -33,6 +33,18 @@ type agentState struct {
 	last   *rules.AgentReport
 	before agentstream.Usage
 	run    int
+	// resumed is what the session this run resumed had reported before it
+	// (Claude Code's --continue and --resume restore the session's cost
+	// tracker, and its results report it: Protocol.SessionTotals); the
+	// run spent only what its reports add to it. previous is the last
+	// report of the run before, whose session a run may resume.
+	resumed  agentstream.Usage
+	previous *rules.AgentReport
+}
+
+// runSpent is what the current (or last) run spent.
+func (st *agentState) runSpent() agentstream.Usage {
+	return st.last.Spent.Sub(st.resumed)
 }
 
 // noteAgent keeps what a verdict of run says of the agent's session.
@@ -46,9 +58,16 @@ func (e *Engine) noteAgent(ps *procState, run int, v rules.Verdict) {
 		ps.agent = st
 	}
 	if st.run != run && st.last != nil {
-		st.before.Add(st.last.Spent)
+		st.before.Add(st.runSpent())
+		st.previous, st.resumed = st.last, agentstream.Usage{}
 	}
 	st.run, st.last = run, v.Agent
+	if p := st.previous; p != nil && st.resumed.IsZero() && p.Session != "" && p.Session == v.Agent.Session &&
+		v.Agent.Protocol.SessionTotals() {
+		// Turns are counted per result, never restored: keep them.
+		st.resumed = p.Spent
+		st.resumed.Turns = 0
+	}
 	e.agentAnswered(ps, v)
 }
 
@@ -57,7 +76,7 @@ func (e *Engine) noteAgent(ps *procState, run int, v rules.Verdict) {
 // request it waits on ("yes", or a reason to deny).
 func agentInput(ps *procState, text []byte) ([]byte, error) {
 	protocol := ps.detect.AgentProtocol
-	if !protocol.TakesInput() {
+	if !ps.detect.AgentInput {
 		return nil, fmt.Errorf("%s: %s %w", ps.cfg.Name, protocol, ErrOneShotAgent)
 	}
 	body := strings.TrimRight(string(text), "\r\n")
@@ -76,15 +95,15 @@ func (ps *procState) agentStatus() *AgentStatus {
 	if ps.detect == nil || ps.detect.AgentProtocol == "" {
 		return nil
 	}
-	out := &AgentStatus{Protocol: string(ps.detect.AgentProtocol), TakesInput: ps.detect.AgentProtocol.TakesInput(), Asks: len(ps.asks)}
+	out := &AgentStatus{Protocol: string(ps.detect.AgentProtocol), TakesInput: ps.detect.AgentInput, Asks: len(ps.asks)}
 	st := ps.agent
 	if st == nil || st.last == nil {
 		return out
 	}
 	out.Session, out.Model, out.Answer = st.last.Session, st.last.Model, st.last.Answer
-	out.Run = st.last.Spent
+	out.Run = st.runSpent()
 	out.Total = st.before
-	out.Total.Add(st.last.Spent)
+	out.Total.Add(out.Run)
 	if st.last.Asking != nil {
 		out.Asking = strings.TrimSpace(st.last.Asking.Tool + " " + st.last.Asking.Input)
 	}
@@ -98,7 +117,7 @@ func (ps *procState) agentSpent() agentstream.Usage {
 		return agentstream.Usage{}
 	}
 	total := st.before
-	total.Add(st.last.Spent)
+	total.Add(st.runSpent())
 	return total
 }
 
@@ -108,12 +127,7 @@ func cycleSpent(ps *procState) string {
 	if ps.idle == nil || ps.agent == nil {
 		return ""
 	}
-	spent := ps.agentSpent()
-	at := ps.idle.spentAt
-	cycle := agentstream.Usage{CostUSD: spent.CostUSD - at.CostUSD, InputTokens: spent.InputTokens - at.InputTokens,
-		OutputTokens: spent.OutputTokens - at.OutputTokens, CacheReadTokens: spent.CacheReadTokens - at.CacheReadTokens,
-		CacheWriteTokens: spent.CacheWriteTokens - at.CacheWriteTokens, Turns: spent.Turns - at.Turns}
-	if s := cycle.String(); s != "" {
+	if s := ps.agentSpent().Sub(ps.idle.spentAt).String(); s != "" {
 		return " (spent " + s + ")"
 	}
 	return ""
@@ -139,7 +153,7 @@ func (e *Engine) agentAnswered(ps *procState, v rules.Verdict) {
 // an interactive one, or an agent session that takes prompts. An error
 // (on its screen, or an error result) leaves it running and usable.
 func (ps *procState) drivenByInput() bool {
-	return ps.interactive() || (ps.detect != nil && ps.detect.AgentProtocol.TakesInput() && !ps.cfg.IsTask())
+	return ps.interactive() || (ps.detect != nil && ps.detect.AgentInput && !ps.cfg.IsTask())
 }
 
 // acceptsText says whether a process driven by input takes text now: at

@@ -66,7 +66,7 @@ func checkIdleConfig(ps *procState) error {
 	if ps.cfg.OnIdle == nil {
 		return nil
 	}
-	if (!ps.detect.Interactive || !ps.pty) && !ps.detect.AgentProtocol.TakesInput() {
+	if (!ps.detect.Interactive || !ps.pty) && !ps.detect.AgentInput {
 		return fmt.Errorf("%s: onIdle needs an interactive process in a terminal: use an agent, shell or REPL framework, or `interactive: true`", ps.cfg.Name)
 	}
 	ps.idle = &idleState{cfg: ps.cfg.OnIdle}

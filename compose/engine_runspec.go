@@ -37,7 +37,7 @@ func (e *Engine) runSpec(ps *procState, run int) (runSpec, error) {
 	spec.limits = containLimits(e.cfg.ResourcesOf(p))
 	// An agent CLI in a one-shot JSON mode reads its stdin to the end
 	// before it starts: a pipe nobody closes would hold it for ever.
-	if d := ps.detect; d != nil && d.AgentProtocol != "" && !d.AgentProtocol.TakesInput() && spec.window == nil {
+	if d := ps.detect; d != nil && d.AgentProtocol != "" && !d.AgentInput && spec.window == nil {
 		spec.noInput = true
 	}
 	return spec, nil

@@ -92,7 +92,7 @@ func ModeOf(p *config.Proc, d Detection) string {
 	}
 	switch {
 	case d.Spec != nil && d.Spec.AgentProtocol != "":
-		return agentMode(d.Spec.AgentProtocol)
+		return agentMode(d.Spec)
 	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset):
 		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission)"
 	case d.Spec != nil && d.Spec.Interactive:

@@ -54,7 +54,7 @@ func (d *Detector) handleAgent(ev Event) {
 // stdin has been quiet since its start for the settle delay: Claude Code
 // with --input-format stream-json says init only once a first prompt came.
 func (d *Detector) awaitsFirstPrompt(now time.Time) bool {
-	return d.agent.Protocol.TakesInput() && !now.Before(d.started.Add(d.settle()))
+	return d.spec.AgentInput && !now.Before(d.started.Add(d.settle()))
 }
 
 // agentVerdict maps the session's phase to a state.

@@ -101,7 +101,7 @@ func NewDetector(spec *Spec, run int, started time.Time) *Detector {
 	}
 	d.bindEnv()
 	if spec.AgentProtocol != "" {
-		d.agent = agentstream.NewSession(spec.AgentProtocol)
+		d.agent = agentstream.NewSession(spec.AgentProtocol, spec.AgentInput)
 		return d
 	}
 	if d.condition(started, "") {
@@ -175,7 +175,7 @@ func (d *Detector) Ports() []int { return slices.Clone(d.ports) }
 // of the stability delay or the readiness timeout. false when none is due.
 func (d *Detector) Deadline() (time.Time, bool) {
 	if d.agent != nil {
-		if d.exited || d.agentWaits || d.agent.Phase != agentstream.PhaseStarting || !d.agent.Protocol.TakesInput() {
+		if d.exited || d.agentWaits || d.agent.Phase != agentstream.PhaseStarting || !d.spec.AgentInput {
 			return time.Time{}, false
 		}
 		return d.started.Add(d.settle()), true

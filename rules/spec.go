@@ -61,4 +61,8 @@ type Spec struct {
 	// AgentProtocol, when set, is the JSON mode of the agent CLI the run
 	// is: its state comes from the protocol's events (agentjson.go).
 	AgentProtocol agentstream.Protocol
+	// AgentInput says that agent CLI reads its prompts on stdin, a session
+	// procs send writes to, rather than running the one prompt of its
+	// command line (agentstream.Protocol.ReadsPrompts).
+	AgentInput bool
 }

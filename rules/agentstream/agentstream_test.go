@@ -93,7 +93,7 @@ func TestSessionPhases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewSession(tt.protocol)
+			s := NewSession(tt.protocol, tt.protocol.TakesInput())
 			if tt.prompted {
 				s.Prompted()
 			}
@@ -116,7 +116,7 @@ func TestSessionPhases(t *testing.T) {
 // turns of $0.25 each read $0.25, $0.50, $0.75, and the run spent $0.75,
 // not their sum; a CLI reporting each turn alone (Codex) adds them up.
 func TestCostOverThreeTurns(t *testing.T) {
-	s := NewSession(Claude)
+	s := NewSession(Claude, true)
 	s.Feed(`{"type":"system","subtype":"init","session_id":"s","model":"m"}`)
 	for i, total := range []string{"0.25", "0.5", "0.75"} {
 		s.Prompted()
@@ -132,7 +132,7 @@ func TestCostOverThreeTurns(t *testing.T) {
 	assert.InDelta(t, 0.85, s.Spent.CostUSD, 1e-9)
 	assert.Equal(t, int64(340), s.Spent.InputTokens)
 
-	codex := NewSession(Codex)
+	codex := NewSession(Codex, false)
 	for range 3 {
 		codex.Feed(`{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10}}`)
 	}
@@ -140,7 +140,7 @@ func TestCostOverThreeTurns(t *testing.T) {
 }
 
 func TestPermissionAnswer(t *testing.T) {
-	s := NewSession(Claude)
+	s := NewSession(Claude, true)
 	s.Feed(`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"}}}`)
 	require.NotNil(t, s.Asking)
 	assert.Equal(t, "Bash", s.Asking.Tool)
@@ -201,4 +201,25 @@ func TestRender(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "● session s1 m\nLet me look.\n⏺ Bash ls -la\n  ⎿ a.go b.go\n✔ done ($0.0100, 5 in / 7 out tokens)\nnode: warning", strings.Join(out, "\n"))
+}
+
+// ReadsPrompts: Claude Code reads prompts on stdin in a session
+// (--input-format stream-json), not when its command asks for the JSON
+// output alone; a command that says neither is taken at its protocol's
+// word; the one-shot CLIs never do.
+func TestReadsPrompts(t *testing.T) {
+	for _, tc := range []struct {
+		protocol Protocol
+		command  string
+		want     bool
+	}{
+		{Claude, `claude -p --input-format stream-json --output-format stream-json`, true},
+		{Claude, `claude -p --output-format=stream-json --input-format=stream-json --verbose`, true},
+		{Claude, `claude -p "fix the tests" --output-format stream-json`, false},
+		{Claude, `python3 standin.py claude`, true},
+		{Codex, `codex exec --json "fix it"`, false},
+		{Gemini, `gemini -p "hi" --output-format stream-json`, false},
+	} {
+		assert.Equal(t, tc.want, tc.protocol.ReadsPrompts(tc.command), tc.command)
+	}
 }

@@ -82,5 +82,18 @@ func (u *Usage) Add(o Usage) {
 	u.Turns += o.Turns
 }
 
+// Sub returns u less o, field by field, none below zero: what was spent
+// since o was what u says now.
+func (u Usage) Sub(o Usage) Usage {
+	return Usage{
+		CostUSD:          max(u.CostUSD-o.CostUSD, 0),
+		InputTokens:      max(u.InputTokens-o.InputTokens, 0),
+		OutputTokens:     max(u.OutputTokens-o.OutputTokens, 0),
+		CacheReadTokens:  max(u.CacheReadTokens-o.CacheReadTokens, 0),
+		CacheWriteTokens: max(u.CacheWriteTokens-o.CacheWriteTokens, 0),
+		Turns:            max(u.Turns-o.Turns, 0),
+	}
+}
+
 // IsZero reports whether nothing was spent nor any turn ended.
 func (u Usage) IsZero() bool { return u == Usage{} }

@@ -57,10 +57,25 @@ func Detect(command string) (Protocol, bool) {
 	return "", false
 }
 
-// TakesInput reports whether the CLI reads prompts on its stdin while its
-// session stays open (Claude Code with --input-format stream-json); the
+// TakesInput reports whether the CLI can read prompts on its stdin while
+// its session stays open (Claude Code with --input-format stream-json); the
 // others take one prompt on their command line.
 func (p Protocol) TakesInput() bool { return p == Claude }
+
+// ReadsPrompts reports whether the CLI that command runs reads its prompts
+// on stdin: a protocol that can, unless the command asks for the JSON
+// output alone (`claude -p "…" --output-format stream-json` runs the one
+// prompt of its command line). A command that says neither (a wrapper,
+// with agent: in procs.yaml) is taken at its protocol's word.
+func (p Protocol) ReadsPrompts(command string) bool {
+	return p.TakesInput() && (!streamOutput.MatchString(command) || streamInput.MatchString(command))
+}
+
+// streamOutput and streamInput are Claude Code's flags for its JSON modes.
+var (
+	streamOutput = lazyregexp.New(`--output-format[= ]stream-json\b`)
+	streamInput  = lazyregexp.New(`--input-format[= ]stream-json\b`)
+)
 
 // SessionTotals reports whether the CLI's results say what its session has
 // spent so far rather than what the prompt they answer cost. Claude Code's

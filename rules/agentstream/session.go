@@ -49,10 +49,14 @@ type Session struct {
 	// what the session spent so far (SessionTotals); carried adds up what
 	// was reported before its counters went back to zero.
 	reported, carried Usage
+	// input says the CLI reads its prompts on stdin (NewSession).
+	input bool
 }
 
 // NewSession returns the session of one run.
-func NewSession(p Protocol) *Session { return &Session{Protocol: p} }
+// input says the CLI reads its prompts on stdin (Protocol.ReadsPrompts):
+// it waits for one at its start rather than working on its command line's.
+func NewSession(p Protocol, input bool) *Session { return &Session{Protocol: p, input: input} }
 
 // Feed reads one line of output; ok is false for a line that is not JSON.
 func (s *Session) Feed(line string) (events []Event, ok bool) {
@@ -104,7 +108,7 @@ func (s *Session) apply(ev Event) {
 			// A one-shot run works on its prompt from its start; a session
 			// with input waits for one.
 			s.Phase = PhaseBusy
-			if s.Protocol.TakesInput() {
+			if s.input {
 				s.Phase = PhaseIdle
 			}
 		}

@@ -11,7 +11,12 @@ It prints the message shapes the CLIs' documentation gives, nothing more:
              when a prompt says "perm", answered with a control_response.
   codex   -- codex exec --json (https://developers.openai.com/codex/noninteractive):
              thread.started, turn.started, items, turn.completed.
+             With --continue it resumes the session the last run left
+             (its id and what it spent, kept in standin-session.json), as
+             Claude Code's --continue restores the session's cost tracker.
   claude-fail -- one prompt that ends in an error result, exit 1.
+  claude-oneshot -- claude -p "PROMPT" --output-format stream-json: init,
+             then (once the file go exists) its one result, exit 0.
   claude-mcp -- claude as above, but asking permission as Claude Code does
              with --permission-prompt-tool mcp__SERVER__TOOL and
              --mcp-config FILE: it starts the MCP server FILE names (with its
@@ -42,17 +47,25 @@ def out(msg):
 spent = {"cost": 0.0, "input": 0, "output": 0}
 
 
+SESSION_FILE = "standin-session.json"
+
+
 def result(text, is_error=False):
     spent["cost"] += 0.25
     spent["input"] += 100
     spent["output"] += 10
+    with open(SESSION_FILE, "w") as f:
+        json.dump(spent, f)
     out({"type": "result", "subtype": "success", "is_error": is_error, "duration_ms": 5,
          "num_turns": 1, "result": text, "session_id": "s-1", "total_cost_usd": spent["cost"],
          "usage": {"input_tokens": spent["input"], "output_tokens": spent["output"],
                    "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
 
 
-def claude():
+def claude(args):
+    if "--continue" in args and os.path.exists(SESSION_FILE):
+        with open(SESSION_FILE) as f:
+            spent.update(json.load(f))
     out({"type": "system", "subtype": "init", "session_id": "s-1", "model": "stand-in", "tools": ["Bash"]})
     for line in sys.stdin:
         msg = json.loads(line)
@@ -157,6 +170,13 @@ def claude_mcp(args):
         result("the tool was " + said)
 
 
+def claude_oneshot(prompt):
+    out({"type": "system", "subtype": "init", "session_id": "s-4", "model": "stand-in"})
+    while not os.path.exists("go"):
+        time.sleep(0.05)
+    result("did: " + prompt)
+
+
 def claude_fail():
     out({"type": "system", "subtype": "init", "session_id": "s-2", "model": "stand-in"})
     result("Not logged in · Please run /login", is_error=True)
@@ -166,10 +186,12 @@ def claude_fail():
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "claude":
-        claude()
+        claude(sys.argv[2:])
     elif mode == "codex":
         codex(sys.argv[2])
     elif mode == "claude-mcp":
         claude_mcp(sys.argv[2:])
     elif mode == "claude-fail":
         claude_fail()
+    elif mode == "claude-oneshot":
+        claude_oneshot(sys.argv[2])
