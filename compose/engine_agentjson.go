@@ -37,9 +37,23 @@ type agentState struct {
 	// (Claude Code's --continue and --resume restore the session's cost
 	// tracker, and its results report it: Protocol.SessionTotals); the
 	// run spent only what its reports add to it. previous is the last
-	// report of the run before, whose session a run may resume.
+	// report of a run before that said what its session had spent: the
+	// figures a run that resumes that session starts from.
 	resumed  agentstream.Usage
 	previous *rules.AgentReport
+}
+
+// ended keeps what the run that ended last left its session at. Claude
+// Code 2.1.197 keeps the project's last session and what it had spent when
+// it exits, and restores them when that session is resumed: a run that
+// ended before it said its session, or before any result of the session
+// it resumed, left them as they were.
+func (st *agentState) ended() {
+	last, prev := st.last, st.previous
+	if last.Session == "" || (prev != nil && last.Session == prev.Session && last.Spent.IsZero()) {
+		return
+	}
+	st.previous = last
 }
 
 // runSpent is what the current (or last) run spent.
@@ -59,7 +73,8 @@ func (e *Engine) noteAgent(ps *procState, run int, v rules.Verdict) {
 	}
 	if st.run != run && st.last != nil {
 		st.before.Add(st.runSpent())
-		st.previous, st.resumed = st.last, agentstream.Usage{}
+		st.ended()
+		st.resumed = agentstream.Usage{}
 	}
 	st.run, st.last = run, v.Agent
 	if p := st.previous; p != nil && st.resumed.IsZero() && p.Session != "" && p.Session == v.Agent.Session &&
