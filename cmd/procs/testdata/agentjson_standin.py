@@ -9,11 +9,13 @@ It prints the message shapes the CLIs' documentation gives, nothing more:
              with total_cost_usd and usage, what the session spent so far;
              a control_request can_use_tool
              when a prompt says "perm", answered with a control_response.
+             Each run is a new session (s-1, s-2, ...), unless --continue
+             (-c) or --resume ID resumes one. As Claude Code 2.1.197 does,
+             the folder keeps its last session and what it had spent
+             (standin-session.json here), and resuming that session starts
+             from what it had spent: its results count on from there.
   codex   -- codex exec --json (https://developers.openai.com/codex/noninteractive):
              thread.started, turn.started, items, turn.completed.
-             With --continue it resumes the session the last run left
-             (its id and what it spent, kept in standin-session.json), as
-             Claude Code's --continue restores the session's cost tracker.
   claude-fail -- one prompt that ends in an error result, exit 1.
   claude-oneshot -- claude -p "PROMPT" --output-format stream-json: init,
              then (once the file go exists) its one result, exit 0.
@@ -45,28 +47,62 @@ def out(msg):
 # what each prompt cost (rules/agentstream Protocol.SessionTotals says where
 # that is written); each prompt here costs $0.25, 100 tokens in, 10 out.
 spent = {"cost": 0.0, "input": 0, "output": 0}
+session = {"id": ""}
 
-
+# The folder's last session and what it had spent, and how many new
+# sessions "claude" started in it.
 SESSION_FILE = "standin-session.json"
+COUNT_FILE = "standin-sessions"
+
+
+def keep_session():
+    with open(SESSION_FILE, "w") as f:
+        json.dump(dict(spent, id=session["id"]), f)
+
+
+def start(session_id, model="stand-in", **init):
+    session["id"] = session_id
+    keep_session()
+    out(dict({"type": "system", "subtype": "init", "session_id": session_id, "model": model}, **init))
+
+
+def claude_session(args):
+    """The session a claude run is: a new one, or the one it resumes."""
+    last = None
+    if os.path.exists(SESSION_FILE):
+        with open(SESSION_FILE) as f:
+            last = json.load(f)
+    resume = None
+    if "--continue" in args or "-c" in args:
+        resume = last["id"] if last else None
+    elif "--resume" in args:
+        resume = args[args.index("--resume") + 1]
+    if resume is not None:
+        if last and last["id"] == resume:
+            spent.update({k: last[k] for k in spent})
+        return resume
+    count = 0
+    if os.path.exists(COUNT_FILE):
+        with open(COUNT_FILE) as f:
+            count = int(f.read())
+    with open(COUNT_FILE, "w") as f:
+        f.write(str(count + 1))
+    return "s-%d" % (count + 1)
 
 
 def result(text, is_error=False):
     spent["cost"] += 0.25
     spent["input"] += 100
     spent["output"] += 10
-    with open(SESSION_FILE, "w") as f:
-        json.dump(spent, f)
+    keep_session()
     out({"type": "result", "subtype": "success", "is_error": is_error, "duration_ms": 5,
-         "num_turns": 1, "result": text, "session_id": "s-1", "total_cost_usd": spent["cost"],
+         "num_turns": 1, "result": text, "session_id": session["id"], "total_cost_usd": spent["cost"],
          "usage": {"input_tokens": spent["input"], "output_tokens": spent["output"],
                    "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}})
 
 
 def claude(args):
-    if "--continue" in args and os.path.exists(SESSION_FILE):
-        with open(SESSION_FILE) as f:
-            spent.update(json.load(f))
-    out({"type": "system", "subtype": "init", "session_id": "s-1", "model": "stand-in", "tools": ["Bash"]})
+    start(claude_session(args), tools=["Bash"])
     for line in sys.stdin:
         msg = json.loads(line)
         if msg.get("type") != "user":
@@ -74,19 +110,19 @@ def claude(args):
         text = msg["message"]["content"]
         if "perm" in text:
             out({"type": "assistant", "message": {"role": "assistant", "content": [
-                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}, "session_id": "s-1"})
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}, "session_id": session["id"]})
             out({"type": "control_request", "request_id": "r1", "request": {
                 "subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "rm -rf build"}}})
             answer = json.loads(sys.stdin.readline())
             behavior = answer["response"]["response"]["behavior"]
             out({"type": "user", "message": {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": "t1", "content": "permission: " + behavior}]}, "session_id": "s-1"})
+                {"type": "tool_result", "tool_use_id": "t1", "content": "permission: " + behavior}]}, "session_id": session["id"]})
             result("the tool was " + behavior + "ed")
         elif "fail" in text:
             result("API Error: 500 overloaded", is_error=True)
         else:
             out({"type": "assistant", "message": {"role": "assistant", "content": [
-                {"type": "text", "text": "echo: " + text}]}, "session_id": "s-1"})
+                {"type": "text", "text": "echo: " + text}]}, "session_id": session["id"]})
             result("echo: " + text)
 
 
@@ -139,14 +175,14 @@ def claude_mcp(args):
     config = args[args.index("--mcp-config") + 1]
     _, server, tool = args[args.index("--permission-prompt-tool") + 1].split("__", 2)
     client = MCPClient(config, server)
-    out({"type": "system", "subtype": "init", "session_id": "s-3", "model": "stand-in", "tools": ["Bash"]})
+    start("s-mcp", tools=["Bash"])
     for line in sys.stdin:
         msg = json.loads(line)
         if msg.get("type") != "user":
             continue
         text = msg["message"]["content"]
         out({"type": "assistant", "message": {"role": "assistant", "content": [
-            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}, "session_id": "s-3"})
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}, "session_id": session["id"]})
         call = {"name": tool, "arguments": {"tool_name": "Bash", "input": {"command": "rm -rf build"}, "tool_use_id": "t1"}}
         if "drop" in text:
             client.next_id += 1
@@ -166,19 +202,19 @@ def claude_mcp(args):
         else:
             said = "denied: " + decision["message"]
         out({"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": "permission " + said}]}, "session_id": "s-3"})
+            {"type": "tool_result", "tool_use_id": "t1", "content": "permission " + said}]}, "session_id": session["id"]})
         result("the tool was " + said)
 
 
 def claude_oneshot(prompt):
-    out({"type": "system", "subtype": "init", "session_id": "s-4", "model": "stand-in"})
+    start("s-oneshot")
     while not os.path.exists("go"):
         time.sleep(0.05)
     result("did: " + prompt)
 
 
 def claude_fail():
-    out({"type": "system", "subtype": "init", "session_id": "s-2", "model": "stand-in"})
+    start("s-fail")
     result("Not logged in · Please run /login", is_error=True)
     sys.exit(1)
 
