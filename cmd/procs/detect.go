@@ -132,6 +132,9 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c.ReadyWhen = readyWhen(c, spec)
 	c.Mode = compose.ModeOf(p, det)
 	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask())
+	if spec.AgentProtocol != "" {
+		c.ReadyWhen, c.FailedWhen = agentReadyWhen(spec), agentFailedWhen(spec)
+	}
 	c.Limits = limitsText(cfg.ResourcesOf(p))
 	return c, nil
 }
