@@ -37,8 +37,8 @@ type cgroupSet struct {
 	base string
 	// mu is a leaf of the spawner's lock order (see spawner).
 	mu sync.Mutex
-	// runs holds the runs that have a cgroup.
-	runs map[Owner]bool
+	// runs holds the runs that have had a cgroup, until their end.
+	runs map[Owner]runCgroup
 }
 
 // newCgroupSet creates the cgroup of an engine, or returns nil (and why)
@@ -59,7 +59,7 @@ func newCgroupSet(instance string) (*cgroupSet, error) {
 	if err := os.Mkdir(base, 0o755); err != nil {
 		return nil, err
 	}
-	c := &cgroupSet{base: base, runs: make(map[Owner]bool)}
+	c := &cgroupSet{base: base, runs: make(map[Owner]runCgroup)}
 	if err := c.probe(); err != nil {
 		removeCgroup(base)
 		return nil, err
@@ -167,7 +167,7 @@ func (c *cgroupSet) open(owner Owner) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.runs[owner] = true
+	c.runs[owner] = cgroupLive
 	return f, nil
 }
 
@@ -181,33 +181,76 @@ func runCgroupName(owner Owner) string {
 func (c *cgroupSet) dir(owner Owner) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.runs[owner] {
+	if c.runs[owner] != cgroupLive {
 		return "", false
 	}
 	return filepath.Join(c.base, runCgroupName(owner)), true
 }
 
-// kill kills every process of owner's run and removes its cgroup; empty
-// says it was just seen empty, and is not read again. had reports whether
-// the run had a cgroup: then nothing the run started is left alive,
-// wherever it went; killed, that something was still in it.
-func (c *cgroupSet) kill(owner Owner, empty bool) (had, killed bool) {
+// kill kills every process of owner's run and removes its cgroup. had
+// reports whether the run had a cgroup: then nothing the run started is
+// left alive, wherever it went; killed, that something was still in it.
+func (c *cgroupSet) kill(owner Owner) (had, killed bool) {
 	c.mu.Lock()
-	had = c.runs[owner]
+	state := c.runs[owner]
 	delete(c.runs, owner)
 	c.mu.Unlock()
-	if !had {
+	switch state {
+	case cgroupNone:
 		return false, false
+	case cgroupRemoved:
+		return true, false
 	}
 	dir := filepath.Join(c.base, runCgroupName(owner))
 	// Mostly the run ended with its main process and the cgroup is empty:
-	// no live process is left in it to fork, so it stays empty.
-	if killed = !empty && cgroupPopulated(filepath.Join(dir, "cgroup.events")); killed {
+	// removing it is the whole look (see removeIfEmpty).
+	if rmdirEmpty(dir) {
+		return true, false
+	}
+	if killed = cgroupPopulated(filepath.Join(dir, "cgroup.events")); killed {
 		killCgroup(dir)
 	}
 	removeCgroup(dir)
 	return true, killed
 }
+
+// removeIfEmpty removes the cgroup of owner's run if no live process is
+// left in it, and reports whether it did: the kernel refuses (EBUSY) to
+// remove a populated cgroup, so one rmdir both asks and does what reading
+// cgroup.events first would ask, in one system call instead of four. An
+// exited process not yet reaped is not in it any more (cgroup v2 counts
+// live tasks), so a run's zombies do not keep it.
+func (c *cgroupSet) removeIfEmpty(owner Owner) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch c.runs[owner] {
+	case cgroupRemoved:
+		return true
+	case cgroupNone:
+		return false
+	}
+	if !rmdirEmpty(filepath.Join(c.base, runCgroupName(owner))) {
+		return false
+	}
+	c.runs[owner] = cgroupRemoved
+	return true
+}
+
+// rmdirEmpty removes the cgroup dir if it is empty and has no cgroup
+// below it, and reports whether it is gone.
+func rmdirEmpty(dir string) bool {
+	err := unix.Rmdir(dir)
+	return err == nil || errors.Is(err, unix.ENOENT)
+}
+
+// runCgroup is what a cgroupSet knows of one run's cgroup.
+type runCgroup uint8
+
+const (
+	cgroupNone    runCgroup = iota // the run never had one, or has ended
+	cgroupLive                     // made, and not yet removed
+	cgroupRemoved                  // removed while its run ends (removeIfEmpty)
+)
 
 // close kills every process of every run and removes the engine's cgroup.
 func (c *cgroupSet) close() {

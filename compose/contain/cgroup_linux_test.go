@@ -84,3 +84,42 @@ func TestCgroupMembersReadsNestedCgroups(t *testing.T) {
 	assert.Equal(t, []int{b}, osproc.CgroupMembers(inner))
 	assert.Empty(t, osproc.CgroupMembers(filepath.Join(outer, "missing")))
 }
+
+// TestRemoveIfEmptyAsksTheKernel: a run's cgroup is removed by the look
+// that asks whether it is empty (one rmdir): never while a process of it
+// lives, as soon as none does, though the exited one is not yet reaped
+// (a zombie is no longer a member), and then kill finds nothing to do.
+func TestRemoveIfEmptyAsksTheKernel(t *testing.T) {
+	cg, err := newCgroupSet(NewInstance())
+	if err != nil {
+		t.Skip("no cgroups here: ", err)
+	}
+	t.Cleanup(cg.close)
+	owner := Owner{Instance: "test", Name: "web", Run: 1}
+	dir, err := cg.open(owner)
+	require.NoError(t, err)
+	cmd := exec.Command("sleep", "60")
+	setCgroupFD(cmd, dir)
+	require.NoError(t, cmd.Start())
+	dir.Close()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	path, ok := cg.dir(owner)
+	require.True(t, ok)
+
+	assert.False(t, cg.removeIfEmpty(owner), "a live member keeps it")
+	assert.DirExists(t, path)
+
+	require.NoError(t, cmd.Process.Kill())
+	require.Eventually(t, func() bool { return !osproc.Live(cmd.Process.Pid) }, 5*time.Second, 10*time.Millisecond)
+	require.True(t, osproc.Alive(cmd.Process.Pid), "a zombie until reaped")
+	assert.True(t, cg.removeIfEmpty(owner), "a zombie is no member")
+	assert.NoDirExists(t, path)
+	_, ok = cg.dir(owner)
+	assert.False(t, ok, "removed: no run of it to look at")
+
+	had, killed := cg.kill(owner)
+	assert.True(t, had, "the run had a cgroup")
+	assert.False(t, killed, "nothing was left to kill")
+	had, _ = cg.kill(owner)
+	assert.False(t, had, "the run has ended")
+}

@@ -21,13 +21,14 @@ var errNoCgroups = errors.New("cgroups are Linux only; on " + runtime.GOOS +
 // the portable code needs no build tags.
 type cgroupSet struct{ base string }
 
-func newCgroupSet(string) (*cgroupSet, error)            { return nil, errNoCgroups }
-func (c *cgroupSet) open(Owner) (*os.File, error)        { return nil, errNoCgroups }
-func (c *cgroupSet) dir(Owner) (string, bool)            { return "", false }
-func (c *cgroupSet) kill(Owner, bool) (had, killed bool) { return false, false }
-func (c *cgroupSet) close()                              {}
-func setCgroupFD(*exec.Cmd, *os.File)                    {}
-func killCgroup(string)                                  {}
-func removeCgroup(string)                                {}
-func waitCgroupEmpty(string, time.Duration) bool         { return true }
-func cgroupMembers(string) []int                         { return nil }
+func newCgroupSet(string) (*cgroupSet, error)      { return nil, errNoCgroups }
+func (c *cgroupSet) open(Owner) (*os.File, error)  { return nil, errNoCgroups }
+func (c *cgroupSet) dir(Owner) (string, bool)      { return "", false }
+func (c *cgroupSet) kill(Owner) (had, killed bool) { return false, false }
+func (c *cgroupSet) removeIfEmpty(Owner) bool      { return false }
+func (c *cgroupSet) close()                        {}
+func setCgroupFD(*exec.Cmd, *os.File)              {}
+func killCgroup(string)                            {}
+func removeCgroup(string)                          {}
+func waitCgroupEmpty(string, time.Duration) bool   { return true }
+func cgroupMembers(string) []int                   { return nil }

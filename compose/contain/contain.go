@@ -130,15 +130,13 @@ func (c *engineContainment) Close() error {
 // the run was still running at deadline, and was killed.
 func (c *Process) End(deadline time.Time) (killed bool) {
 	s := getSpawner()
-	gone := false
 	if !deadline.IsZero() {
-		gone = s.waitRunGone(c.owner, c.pid, deadline)
-		killed = !gone
+		killed = !s.waitRunGone(c.owner, c.pid, deadline)
 	}
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	c.Signal(syscall.SIGKILL)
-	s.sweepStrays(c, gone)
+	s.sweepStrays(c)
 	c.limits.remove()
 	c.watchdog.untrack(c.pid)
 	return killed

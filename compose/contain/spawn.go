@@ -165,13 +165,11 @@ func (s *spawner) forget(pid int) {
 //
 // What a run that never left its process group (Process.leftGroup)
 // leaves as procs' zombies is in that group: one waitid reaps it, where a
-// look at all of procs' children would read them all, on every stop. gone
-// says the run's cgroup was just seen empty (waitRunGone): nothing alive
-// is left in it to fork, so it is not read again.
-func (s *spawner) sweepStrays(c *Process, gone bool) {
+// look at all of procs' children would read them all, on every stop.
+func (s *spawner) sweepStrays(c *Process) {
 	owner := c.owner
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
-		if had, killed := e.cgroups.kill(owner, gone); had {
+		if had, killed := e.cgroups.kill(owner); had {
 			if !killed && !c.leftGroup {
 				osproc.ReapGroup(c.pid)
 				return
@@ -251,6 +249,9 @@ func (s *spawner) engine(owner Owner) *enrolled {
 // at on a short backoff: the kernel gives no event for a group). gone
 // reports that nothing of it is left.
 func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) (gone bool) {
+	if e := s.engine(owner); e != nil && e.cgroups != nil && e.cgroups.removeIfEmpty(owner) {
+		return true // mostly so: the run ended with its main process
+	}
 	if dir, ok := s.cgroupDir(owner); ok {
 		// waitCgroupEmpty returns early on a change that left it populated.
 		for !gone && time.Now().Before(deadline) {
