@@ -10,9 +10,9 @@ import (
 
 // ShedBinaryPages drops from this process's memory the pages of its
 // binary (and of the libraries it loaded) that it has touched: code and
-// read-only data, which every package's initialisation reads although the
-// watchdog needs little of it, and which procs' start touches although it
-// idles on little of it once every process is up. They stay in the page
+// read-only data, which procs' start (every package's initialisation
+// included) touches although it idles on little of it once every process
+// is up. They stay in the page
 // cache, shared, and come back on the next access, so nothing changes but
 // the resident size (the ~16 MB a procs binary's start touches, down to
 // what its loop does).

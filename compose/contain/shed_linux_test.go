@@ -17,7 +17,7 @@ import (
 const shedProbeVar = "PROCS_TEST_SHED_PROBE"
 
 // runShedProbeIfRequested is the probe's side: the test binary's start has
-// touched what a procs binary's start touches, as the watchdog's has.
+// touched what a procs binary's start touches.
 func runShedProbeIfRequested() {
 	if os.Getenv(shedProbeVar) != "1" {
 		return
@@ -28,10 +28,10 @@ func runShedProbeIfRequested() {
 	os.Exit(0)
 }
 
-// TestShedBinaryPagesGivesBackWhatTheStartTouched: the watchdog is the
-// procs binary run again, whose start touches megabytes of code and
-// read-only data it never needs again; ShedBinaryPages gives them back
-// (issue 34 item 6) and the process goes on running.
+// TestShedBinaryPagesGivesBackWhatTheStartTouched: a procs binary's start
+// touches megabytes of code and read-only data it never needs again;
+// ShedBinaryPages gives them back (issue 34 item 6) and the process goes
+// on running.
 func TestShedBinaryPagesGivesBackWhatTheStartTouched(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), shedProbeVar+"=1")

@@ -2,6 +2,7 @@ package contain
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -24,16 +25,35 @@ const WatchdogVar = "PROCS_INTERNAL_WATCHDOG"
 // SIGTERM before it kills them.
 const watchdogGrace = 2 * time.Second
 
-// watchdog is a small helper process (procs re-executed in a hidden mode)
-// that holds a pipe from procs. When procs disappears in any way, SIGKILL
-// included, the pipe reaches EOF and the watchdog stops every process group
-// procs recorded and every process marked with its instance ID.
+// The watchdog inherits the two files of the journal as descriptors 3 and
+// 4 (cmd.ExtraFiles), and on Linux the procs binary as descriptor 5.
+const (
+	journalFD = 3
+	binaryFD  = 5
+)
+
+// watchdogScript is the idle watchdog: sh (a small process, where procs
+// would take megabytes) waits on a pipe from procs. "close" on it means a
+// clean shutdown; its end without one means procs died, in any way, and sh
+// then executes procs ($1) as the watchdog, which reads the journal and
+// stops what it records. Signals from a terminal or a process manager are
+// for procs, not for it.
+const watchdogScript = `trap '' INT TERM HUP QUIT
+while read -r line; do [ "$line" = close ] && exit 0; done
+exec "$1"`
+
+// watchdog is a small helper process that holds a pipe from procs and
+// shares the journal with it. When procs disappears in any way, SIGKILL
+// included, the pipe reaches EOF and the watchdog stops every process
+// group the journal records and every process marked with its instance ID.
 type watchdog struct {
-	// mu orders the lines written to the pipe; a leaf of the spawner's
-	// lock order (see spawner).
-	mu  sync.Mutex
-	cmd *exec.Cmd
-	w   io.WriteCloser
+	// mu orders the writes to the journal and the pipe; a leaf of the
+	// spawner's lock order (see spawner).
+	mu      sync.Mutex
+	journal *journal
+	closed  bool
+	cmd     *exec.Cmd
+	w       io.WriteCloser
 }
 
 // startWatchdog starts the watchdog for the processes of instance.
@@ -44,24 +64,47 @@ func startWatchdog(instance string) (*watchdog, error) {
 	if osproc.Features().Jobs {
 		return nil, nil
 	}
-	exe, err := os.Executable()
+	j, err := newJournal("I " + instance)
 	if err != nil {
 		return nil, fmt.Errorf("start watchdog: %w", err)
 	}
-	cmd := exec.Command(exe)
+	wd, err := spawnWatchdog(j)
+	if err != nil {
+		j.close()
+		return nil, fmt.Errorf("start watchdog: %w", err)
+	}
+	return wd, nil
+}
+
+// spawnWatchdog starts the watchdog process sharing j: sh running
+// watchdogScript or, where there is no sh, the procs binary itself, which
+// then waits as the script does.
+func spawnWatchdog(j *journal) (*watchdog, error) {
+	binary, file, err := watchdogBinary(binaryFD)
+	if err != nil {
+		return nil, err
+	}
+	if file != nil {
+		defer file.Close() // the watchdog has its own once started
+	}
+	cmd := exec.Command(binary)
+	if shell() != "" {
+		cmd = exec.Command(shell(), "-c", watchdogScript, "procs-watchdog", binary)
+	}
+	// Descriptors journalFD, journalFD+1 and binaryFD (none if file is nil).
+	cmd.ExtraFiles = []*os.File{j.files[0], j.files[1], file}
 	cmd.Env = append(withoutVar(os.Environ(), OwnerVar), WatchdogVar+"=1")
 	// Its own process group: a Ctrl-C at the terminal must not reach it.
+	// No parent-death signal: it is there for procs' death.
 	cmd.SysProcAttr = osproc.OwnGroupAttrs()
 	w, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, fmt.Errorf("start watchdog: %w", err)
+		return nil, err
 	}
 	if err := getSpawner().start(cmd, Owner{}, cmd.Start); err != nil {
-		return nil, fmt.Errorf("start watchdog: %w", err)
+		return nil, err
 	}
-	wd := &watchdog{cmd: cmd, w: w}
-	wd.send("I " + instance)
-	return wd, nil
+	return &watchdog{journal: j, cmd: cmd, w: w}, nil
 }
 
 // track records a process group to kill if procs dies.
@@ -70,22 +113,37 @@ func (wd *watchdog) track(pgid int) { wd.send("+" + strconv.Itoa(pgid)) }
 // untrack forgets a process group that has been stopped.
 func (wd *watchdog) untrack(pgid int) { wd.send("-" + strconv.Itoa(pgid)) }
 
+// send records one protocol line in the journal.
 func (wd *watchdog) send(line string) {
 	if wd == nil {
 		return
 	}
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	_, _ = io.WriteString(wd.w, line+"\n")
+	if !wd.closed {
+		wd.journal.append(line)
+	}
 }
 
-// close ends the watchdog after a clean shutdown.
+// close ends the watchdog after a clean shutdown. procs first does what
+// the watchdog did then: one last look for what the runs left (marked
+// processes that escaped every stop); a procs killed during it leaves the
+// rest to the watchdog, which is told to exit only after.
 func (wd *watchdog) close() error {
 	if wd == nil {
 		return nil
 	}
 	wd.mu.Lock()
+	left := readLeftovers(bytes.NewReader(wd.journal.current()))
+	wd.mu.Unlock()
+	left.kill()
+
+	wd.mu.Lock()
+	wd.closed = true
+	// A watchdog already gone (killed) has nothing to be told.
+	_, _ = io.WriteString(wd.w, "close\n")
 	err := wd.w.Close()
+	wd.journal.close()
 	wd.mu.Unlock()
 	_ = wd.cmd.Wait()
 	getSpawner().forget(wd.cmd.Process.Pid)
@@ -100,17 +158,38 @@ func RunWatchdogIfRequested() {
 		return
 	}
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	ShedBinaryPages()
-	runWatchdog(os.Stdin)
+	// Executed by sh, procs is gone already: its pipe is at its end.
+	if closedCleanly(os.Stdin) {
+		os.Exit(0)
+	}
+	journal := readJournal(os.NewFile(journalFD, "journal"), os.NewFile(journalFD+1, "journal"))
+	runWatchdog(bytes.NewReader(journal))
 	os.Exit(0)
 }
 
-// runWatchdog reads the protocol until EOF, then stops what is left:
-// "I instance" names the marker to look for, "+PGID"/"-PGID" track process
-// groups, "C DIR" is the cgroup of procs' runs, "P PID START" a process
-// re-parented to procs without a marker (START tells it from a later
-// process with its pid).
+// closedCleanly waits for the end of procs' pipe r, and reports whether
+// procs said "close" before it.
+func closedCleanly(r io.Reader) bool {
+	scanner := bufio.NewScanner(r)
+	for scanner.Scan() {
+		if scanner.Text() == "close" {
+			return true
+		}
+	}
+	return false
+}
+
+// runWatchdog reads the protocol until EOF, then stops what is left.
 func runWatchdog(r io.Reader) {
+	w := readLeftovers(r)
+	w.kill()
+}
+
+// readLeftovers reads the protocol until EOF: "I instance" names the
+// marker to look for, "+PGID"/"-PGID" track process groups, "C DIR" is the
+// cgroup of procs' runs, "P PID START" a process re-parented to procs
+// without a marker (START tells it from a later process with its pid).
+func readLeftovers(r io.Reader) leftovers {
 	w := leftovers{groups: make(map[int]bool), unmarked: make(map[int]uint64)}
 	scanner := bufio.NewScanner(r)
 	for scanner.Scan() {
@@ -133,7 +212,30 @@ func runWatchdog(r io.Reader) {
 			}
 		}
 	}
-	w.kill()
+	return w
+}
+
+// lines is the protocol that records w: the groups still tracked and the
+// unmarked processes still running, not the ones procs has forgotten.
+func (w *leftovers) lines() []byte {
+	var b bytes.Buffer
+	if w.instance != "" {
+		fmt.Fprintf(&b, "I %s\n", w.instance)
+	}
+	for _, dir := range w.cgroups {
+		fmt.Fprintf(&b, "C %s\n", dir)
+	}
+	for pid, start := range w.unmarked {
+		if now, ok := osproc.StartTime(pid); ok && now == start {
+			fmt.Fprintf(&b, "P %d %d\n", pid, start)
+		}
+	}
+	for pgid, live := range w.groups {
+		if live {
+			fmt.Fprintf(&b, "+%d\n", pgid)
+		}
+	}
+	return b.Bytes()
 }
 
 // leftovers is what the watchdog was told to stop should procs die.
