@@ -3,8 +3,9 @@
 // threads, so that the parent-death signal means "procs died"), puts it in
 // a cgroup of its own where Linux allows, marks it with the owner marker
 // (PROCS_OWNER) everywhere else, finds and stops what a run leaves behind,
-// and runs the watchdog: a second procs process that stops everything
-// when procs dies in any way.
+// and runs the watchdog: a small sh that waits on a pipe from procs and,
+// when procs dies in any way, executes procs to stop everything it had
+// recorded.
 //
 // The engine sees it through Containment and *Process: start a process
 // tree, know when it ended (Wait), stop it completely (Signal, End), say
