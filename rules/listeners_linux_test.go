@@ -1,0 +1,49 @@
+package rules
+
+import (
+	"net"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestFreshListenersShareAReadThatBeganAfterThem: many runs ready at once
+// each ask for a fresh look at the listening sockets; those that wait while
+// another reads share the next read (it began after they asked) instead of
+// each making its own, and every one of them sees a socket that listened
+// before it asked.
+func TestFreshListenersShareAReadThatBeganAfterThem(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	inode := socketInode(t, ln.(*net.TCPListener))
+
+	const callers = 50
+	listenerCache.mu.Lock()
+	before := listenerCache.reads
+	listenerCache.mu.Unlock()
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	seen := make([]bool, callers)
+	for i := range callers {
+		wg.Go(func() {
+			<-start
+			table, err := freshListeners()
+			if err == nil {
+				_, seen[i] = table.byInode[inode]
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	listenerCache.mu.Lock()
+	reads := listenerCache.reads - before
+	listenerCache.mu.Unlock()
+
+	for i := range callers {
+		assert.True(t, seen[i], "caller %d did not see a socket listening before it asked", i)
+	}
+	assert.Less(t, reads, uint64(callers/2), "%d callers asking at once made %d reads", callers, reads)
+}
