@@ -222,17 +222,19 @@ func (c *cgroupSet) kill(owner Owner) (had, killed bool) {
 // live tasks), so a run's zombies do not keep it.
 func (c *cgroupSet) removeIfEmpty(owner Owner) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch c.runs[owner] {
-	case cgroupRemoved:
-		return true
-	case cgroupNone:
-		return false
+	state := c.runs[owner]
+	c.mu.Unlock()
+	if state != cgroupLive {
+		return state == cgroupRemoved
 	}
+	// Not under c.mu: runs ending together would wait for each other's
+	// rmdir, and starts for the folder of theirs. A run ends once.
 	if !rmdirEmpty(filepath.Join(c.base, runCgroupName(owner))) {
 		return false
 	}
+	c.mu.Lock()
 	c.runs[owner] = cgroupRemoved
+	c.mu.Unlock()
 	return true
 }
 
