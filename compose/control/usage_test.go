@@ -22,7 +22,8 @@ procs:
     command: echo done
     kind: task
 `)
-	h.waitReady(t, "web")
+	// The task too: until it has ended, it uses something.
+	h.waitReady(t, "web", "task")
 	ctx := testCtx(t)
 
 	plain, err := h.client.Get(ctx, "web")
