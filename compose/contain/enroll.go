@@ -43,9 +43,14 @@ func (s *spawner) enroll(instance string, wd *watchdog) (release func()) {
 	s.engines[instance] = e
 	s.mu.Unlock()
 	return func() {
-		s.mu.Lock()
-		delete(s.engines, instance)
-		s.mu.Unlock()
+		// The engine stays enrolled until what its runs left is killed:
+		// without a subreaper (macOS, FreeBSD) its strays are found by the
+		// engines' markers (adopted), and its own would not be among them.
+		defer func() {
+			s.mu.Lock()
+			delete(s.engines, instance)
+			s.mu.Unlock()
+		}()
 		if ls := e.limitsIfMade(); ls != nil {
 			defer ls.close() // once what its runs left is killed
 		}
