@@ -42,6 +42,9 @@ type Machine struct {
 	killAll      bool
 	endReason    string
 	firstFailure string
+	// stopQueue holds, once shutdown has begun, the processes still
+	// running in reverse start order (see advanceShutdown).
+	stopQueue []stopEntry
 
 	// scheduled names the processes whose schedule the engine has armed.
 	scheduled map[string]bool

@@ -36,21 +36,58 @@ func (m *Machine) beginShutdown(reason string) {
 
 // advanceShutdown stops each running process whose dependents have all
 // stopped: reverse dependency order, as far as it can go now.
+//
+// It runs on every event of a shutdown, so it walks a queue of the
+// processes still running, with their dependents at hand, not the whole
+// config through its maps: two hundred processes made that forty thousand
+// map lookups on the engine loop. A process leaves the queue once its run
+// has ended: none starts during a shutdown (schedule).
 func (m *Machine) advanceShutdown() {
-	for i := len(m.order) - 1; i >= 0; i-- {
-		ps := m.procs[m.order[i]]
-		if !ps.running || ps.State == stopping {
+	if m.stopQueue == nil {
+		m.stopQueue = m.newStopQueue()
+	}
+	kept := m.stopQueue[:0]
+	for _, e := range m.stopQueue {
+		if !e.proc.running {
 			continue
 		}
-		if m.killAll || !m.hasRunningDependents(ps.Cfg.Name) {
-			m.stopRun(ps, !m.killAll)
+		kept = append(kept, e)
+		if e.proc.State != stopping && (m.killAll || !anyRunning(e.dependents)) {
+			m.stopRun(e.proc, !m.killAll)
 		}
 	}
+	clear(m.stopQueue[len(kept):])
+	m.stopQueue = kept
 }
 
-func (m *Machine) hasRunningDependents(name string) bool {
-	for _, d := range m.dependents[name] {
-		if ps := m.procs[d]; ps != nil && ps.running {
+// stopEntry is a process of the shutdown's queue and its dependents.
+type stopEntry struct {
+	proc       *Proc
+	dependents []*Proc
+}
+
+// newStopQueue lists the running processes in reverse start order.
+func (m *Machine) newStopQueue() []stopEntry {
+	queue := make([]stopEntry, 0, len(m.order))
+	for i := len(m.order) - 1; i >= 0; i-- {
+		ps := m.procs[m.order[i]]
+		if !ps.running {
+			continue
+		}
+		e := stopEntry{proc: ps}
+		for _, d := range m.dependents[ps.Cfg.Name] {
+			if dp := m.procs[d]; dp != nil {
+				e.dependents = append(e.dependents, dp)
+			}
+		}
+		queue = append(queue, e)
+	}
+	return queue
+}
+
+func anyRunning(procs []*Proc) bool {
+	for _, ps := range procs {
+		if ps.running {
 			return true
 		}
 	}
