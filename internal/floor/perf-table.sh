@@ -2,7 +2,9 @@
 # Prints procs' performance table: procs and process-compose side by side
 # (the scenario harness: run.py, interleave.py and table.py), then the
 # machine's floor for the 200-process rows (internal/floor), measured in
-# the same session, so that every figure has its reference beside it.
+# the same session, so that every figure has its reference beside it;
+# then the rows the harness cannot give exactly (exact.py): shutdown timed
+# with a blocking wait, and the memory of every helper the tool runs.
 #
 #   BENCH_DIR=path/to/bench PC_BIN=path/to/process-compose internal/floor/perf-table.sh
 set -euo pipefail
@@ -28,3 +30,5 @@ echo
 echo "| the machine's floor, same session | p50 |"
 echo "|---|---|"
 echo "$floor"
+echo
+python3 internal/floor/exact.py "$work/procs" "$PC_BIN" 5
