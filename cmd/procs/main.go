@@ -10,7 +10,8 @@ import (
 )
 
 func main() {
-	// procs re-executes itself as its own watchdog; that mode never returns.
+	// Once procs has died, its watchdog (an idle sh) executes procs in
+	// the watchdog's mode to stop what it left; that mode never returns.
 	contain.RunWatchdogIfRequested()
 	os.Exit(run(os.Args[1:]))
 }
