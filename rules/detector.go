@@ -139,7 +139,10 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 			d.decide(ev.Time, line)
 		}
 	}
-	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh() || d.takeExplained()
+	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh() || d.takeExplained() ||
+		// An agent's events say more than its state: an init event after
+		// it was taken for waiting names the session and the model.
+		d.agent != nil && d.verdict.Message != prev.Message
 	return d.verdict, changed
 }
 
