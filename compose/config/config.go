@@ -8,9 +8,10 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -64,21 +65,24 @@ func (c *Config) Names() []string {
 	for name := range c.Procs {
 		names = append(names, name)
 	}
-	sort.Slice(names, func(i, j int) bool { return c.before(names[i], names[j]) })
+	slices.SortFunc(names, c.compareNames)
 	return names
 }
 
-// before orders process names: by name, the instances of a replicated
-// process by number.
-func (c *Config) before(x, y string) bool {
+// compareNames orders process names: by name, the instances of a
+// replicated process by number.
+func (c *Config) compareNames(x, y string) int {
 	a, b := c.Procs[x], c.Procs[y]
-	if a == nil || b == nil || a.Group() == b.Group() && a.Replica.Index == b.Replica.Index {
-		return x < y
+	if a == nil || b == nil {
+		return strings.Compare(x, y)
 	}
-	if a.Group() != b.Group() {
-		return a.Group() < b.Group()
+	if order := strings.Compare(a.Group(), b.Group()); order != 0 {
+		return order
 	}
-	return a.Replica.Index < b.Replica.Index
+	if order := cmp.Compare(a.Replica.Index, b.Replica.Index); order != 0 {
+		return order
+	}
+	return strings.Compare(x, y)
 }
 
 // Kind says whether a process is a long-running service or a one-shot task.

@@ -91,23 +91,14 @@ func (c *Config) StartOrder() ([]string, error) {
 	// free stays sorted: each freed process is put in its place, where
 	// sorting the list again on every step made 200 processes cost
 	// 200 sorts.
-	cmp := func(x, y string) int {
-		switch {
-		case c.before(x, y):
-			return -1
-		case c.before(y, x):
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(free, cmp)
+	slices.SortFunc(free, c.compareNames)
 	for len(free) > 0 {
 		name := free[0]
 		free = free[1:]
 		order = append(order, name)
 		for _, dependent := range dependents[name] {
 			if waiting[dependent]--; waiting[dependent] == 0 {
-				at, _ := slices.BinarySearchFunc(free, dependent, cmp)
+				at, _ := slices.BinarySearchFunc(free, dependent, c.compareNames)
 				free = slices.Insert(free, at, dependent)
 			}
 		}
