@@ -330,7 +330,7 @@ func setCgroupFD(cmd *exec.Cmd, dir *os.File) {
 func removeCgroup(dir string) {
 	// A run's cgroup mostly has none below it: the folder is read only
 	// when removing it alone fails.
-	if err := unix.Rmdir(dir); err == nil || errors.Is(err, unix.ENOENT) {
+	if rmdirEmpty(dir) {
 		return
 	}
 	entries, _ := os.ReadDir(dir)
