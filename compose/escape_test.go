@@ -3,6 +3,7 @@
 package compose
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -63,14 +64,31 @@ func daemonPIDs(t *testing.T, dir string) []int {
 // waits until every process is ready.
 func startEngineHelper(t *testing.T, file string, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), engineHelperEnv+"="+file), env...)
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	waitForLine(t, out, "READY")
-	return cmd
+	return startEngineHelperFrom(t, os.Args[0], file, env...)
+}
+
+// startEngineHelperFrom is startEngineHelper with the test binary at
+// binary, which may just have been written: a fork elsewhere in this
+// process may hold it open for writing a moment longer (ETXTBSY).
+func startEngineHelperFrom(t *testing.T, binary, file string, env ...string) *exec.Cmd {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		cmd := exec.Command(binary, "-test.run=^$")
+		cmd.Env = append(append(os.Environ(), engineHelperEnv+"="+file), env...)
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		err = cmd.Start()
+		if err == nil {
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			waitForLine(t, out, "READY")
+			return cmd
+		}
+		if !errors.Is(err, syscall.ETXTBSY) || time.Now().After(deadline) {
+			require.NoError(t, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // TestEnvlessDaemonsDoNotEscape ends a procs running escaped daemons in

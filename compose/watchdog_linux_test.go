@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,9 +30,7 @@ procs:
     command: "sleep 300 & sleep 300 & setsid sh -c 'sleep 300' & echo ready; wait"
     readyPatterns: [ready]
 `), 0o644))
-	cmd, out := startEngineHelperFrom(t, binary, file)
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	waitForLine(t, out, "READY")
+	cmd := startEngineHelperFrom(t, binary, file)
 	var marked []int
 	require.Eventually(t, func() bool {
 		marked = contain.FindMarked(fmt.Sprintf("%d-", cmd.Process.Pid))
@@ -58,26 +54,4 @@ func copyExecutable(t *testing.T, from, to string) {
 	require.NoError(t, err)
 	_, err = io.Copy(dst, src)
 	require.NoError(t, errors.Join(err, dst.Close()))
-}
-
-// startEngineHelperFrom starts the engine helper on file from binary,
-// which was just written: a fork elsewhere in this process may hold it open
-// for writing a moment longer (ETXTBSY).
-func startEngineHelperFrom(t *testing.T, binary, file string) (*exec.Cmd, io.Reader) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		cmd := exec.Command(binary, "-test.run=^$")
-		cmd.Env = append(os.Environ(), engineHelperEnv+"="+file)
-		out, err := cmd.StdoutPipe()
-		require.NoError(t, err)
-		err = cmd.Start()
-		if err == nil {
-			return cmd, out
-		}
-		if !errors.Is(err, syscall.ETXTBSY) || time.Now().After(deadline) {
-			require.NoError(t, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
