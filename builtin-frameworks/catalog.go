@@ -31,6 +31,12 @@ var loaded = sync.OnceValue(func() *catalog {
 	return c
 })
 
+// Warm decodes the catalog in the background, for a caller that will
+// detect soon and has other work first: procs decodes its config on one
+// core while the presets are decoded on another, where the two used to
+// take turns before the first process could start.
+func Warm() { go loaded() }
+
 // loadCatalog parses every *.yaml file in dir of fsys.
 func loadCatalog(fsys fs.FS, dir string) (*catalog, error) {
 	entries, err := fs.ReadDir(fsys, dir)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
+	"github.com/procsdev/procs/internal/regexfilter"
 )
 
 // Detection is the preset Detect chose and why.
@@ -20,10 +21,14 @@ type Detection struct {
 	Reason string
 }
 
-// commandPattern is one compiled detect.command regex.
+// commandPattern is one compiled detect.command regex, with the literals
+// a command line must contain for it to match: every command is matched
+// against every preset's patterns, and most are ruled out by a substring
+// search.
 type commandPattern struct {
 	source string
 	re     *regexp.Regexp
+	filter regexfilter.Filter
 }
 
 func compileCommands(srcs []string) ([]commandPattern, error) {
@@ -33,7 +38,7 @@ func compileCommands(srcs []string) ([]commandPattern, error) {
 	}
 	out := make([]commandPattern, len(res))
 	for i, re := range res {
-		out[i] = commandPattern{source: srcs[i], re: re}
+		out[i] = commandPattern{source: srcs[i], re: re, filter: regexfilter.For(re)}
 	}
 	return out, nil
 }
@@ -135,6 +140,9 @@ func (c *catalog) matchCommand(words []string, fallback bool) (Detection, bool) 
 			continue
 		}
 		for _, cp := range c.commands[p.Name] {
+			if !cp.filter.MayMatch(line) {
+				continue
+			}
 			loc := cp.re.FindStringIndex(line)
 			if loc == nil || loc[0] >= headEnd {
 				continue

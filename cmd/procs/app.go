@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose/config"
 )
 
@@ -56,6 +57,8 @@ func (a *app) execute(args []string) int {
 // loadConfig loads procs.yaml with the layering of ARCHITECTURE.md §2. Config errors
 // exit 2; a missing file exits 2 with a hint.
 func (a *app) loadConfig() (*config.Config, error) {
+	// Most commands that load the config detect its processes next.
+	frameworks.Warm()
 	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
 	if err != nil {
 		var cfgErrs config.ConfigErrors

@@ -26,3 +26,11 @@ func TestInvalidPatternPanicsOnFirstUse(t *testing.T) {
 	r := New(`(`)
 	assert.Panics(t, func() { r.MatchString("x") })
 }
+
+func TestFilteredMatchesAgreeWithTheRegexp(t *testing.T) {
+	r := New(`(^|[\s/])claude(\s|$)`)
+	for _, text := range []string{"claude", "npx claude --continue", "/usr/bin/claude", "claudette", "codex", ""} {
+		assert.Equal(t, r.Regexp().MatchString(text), r.MatchString(text), text)
+		assert.Equal(t, r.Regexp().FindStringSubmatch(text), r.FindStringSubmatch(text), text)
+	}
+}
