@@ -49,6 +49,10 @@ type Options struct {
 	// UntilDown keeps Run going once every process has ended, until Down
 	// or ctx: the background procs of `up -d` still shows them.
 	UntilDown bool
+	// AllReady is called on the engine goroutine the first time every
+	// process has come up (when procs says "all N ready"), just before
+	// the engine gives the start's garbage back to the system.
+	AllReady func()
 }
 
 // Engine runs the processes of a config. One goroutine (Run) owns all

@@ -60,6 +60,9 @@ func (e *Engine) announceAllReady() {
 		}
 	}
 	e.bus.Publish(Event{Type: EventInfo, Time: time.Now(), Reason: rules.ReasonAllReady, Message: msg})
+	if e.opts.AllReady != nil {
+		e.opts.AllReady()
+	}
 	// Starting is procs' busiest moment and is over: give its garbage back
 	// to the system now, rather than keep it for as long as procs idles
 	// (the runtime returns idle memory only slowly by itself).

@@ -1,7 +1,9 @@
 package compose
 
 import (
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -10,13 +12,14 @@ import (
 )
 
 func TestAllReadySummaryOnceEverythingIsUp(t *testing.T) {
+	var allReadyCalls atomic.Int32 // Options.AllReady, once, with the summary
 	te := startEngine(t, `
 procs:
   db: {command: "echo up; sleep 60", readyPatterns: [up]}
   migrate: {kind: task, command: "echo migrated", dependsOn: [db]}
   api: {command: "sleep 0.1; echo up; sleep 60", readyPatterns: [up], dependsOn: {migrate: completed}}
   off: {command: "sleep 60", disabled: true}
-`, Options{NoWatchdog: true})
+`, Options{NoWatchdog: true, AllReady: func() { allReadyCalls.Add(1) }})
 	var before []Event
 	summary := te.waitFor("all-ready summary", func(ev Event) bool {
 		before = append(before, ev)
@@ -29,6 +32,7 @@ procs:
 	assert.Contains(t, summary.Message, "api ")
 	assert.Contains(t, summary.Message, "completed: migrate")
 	assert.NotContains(t, summary.Message, "off")
+	assert.Eventually(t, func() bool { return allReadyCalls.Load() == 1 }, 10*time.Second, time.Millisecond)
 
 	// A restart brings api back, but the startup summary is not repeated.
 	_, err := te.Restart("api")
@@ -41,6 +45,7 @@ procs:
 	for _, ev := range after {
 		assert.NotEqual(t, rules.ReasonAllReady, ev.Reason)
 	}
+	assert.Equal(t, int32(1), allReadyCalls.Load(), "nor is Options.AllReady called again")
 }
 
 // TestAllReadyWaitsForAnAgentPastItsFirstRunDialog: an agent that asks

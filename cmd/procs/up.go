@@ -17,6 +17,7 @@ import (
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/internal/startgc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -34,7 +35,12 @@ type upOptions struct {
 	profiles      []string // --profile values; activeProfiles adds PROCS_PROFILES
 	scaleArgs     []string // --scale NAME=N values
 	scale         map[string]int
+	endStartGC    func() // ends the garbage collector's start pace (startgc)
 }
+
+// startGCLimit bounds the garbage collector's start pace (startgc) for a
+// start that never has all its processes ready.
+const startGCLimit = 30 * time.Second
 
 // untilDownFlag tells the background procs of `up -d` to stay until
 // `procs down`: a process that ended (a REPL left with exit()) is still
@@ -59,6 +65,10 @@ When procs already runs in the folder, procs up applies the edited
 procs.yaml to it (like procs reload): what changed restarts, new processes
 start, removed ones stop; with --wait it waits for what changed.`,
 		RunE: func(cmd *cobra.Command, names []string) error {
+			// The pace ends once all are ready (upForeground), or here
+			// when this procs only asks another one to do the work.
+			opts.endStartGC = startgc.Begin(startGCLimit)
+			defer opts.endStartGC()
 			cfg, err := a.loadConfig()
 			if err != nil {
 				return err
@@ -116,7 +126,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 // `procs down`, or until nothing runs any more.
 func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) error {
 	load := a.reloader(cfg)
-	engine, err := compose.New(cfg, compose.Options{Only: names, Profiles: opts.profiles, Scale: opts.scale, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load})
+	engine, err := compose.New(cfg, compose.Options{Only: names, Profiles: opts.profiles, Scale: opts.scale, StayUp: true, UntilDown: opts.untilDown, ExitOnFailure: opts.exitOnFailure, Load: load, AllReady: opts.endStartGC})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
