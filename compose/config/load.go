@@ -13,7 +13,6 @@ import (
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/env/v2"
-	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
@@ -212,19 +211,56 @@ func newLoader(file string, environ []string) *loader {
 }
 
 // addFile merges one YAML file, after goccy/go-yaml has recorded positions.
+// The two parses of the file, goccy's for positions and koanf's for values,
+// run on two cores: a config of two hundred processes is a few
+// milliseconds of each, before any process can start.
 func (ld *loader) addFile(file string, data []byte) {
 	if err := checkLimits(file, data); err != nil {
 		ld.errs = append(ld.errs, err)
 		return
 	}
+	values := make(chan decodedFile, 1)
+	go func() { values <- decodeValues(data) }()
 	if errs := recordFile(file, data, ld.src); len(errs) > 0 {
 		ld.errs = append(ld.errs, errs...)
 		return
 	}
-	if err := ld.loadSafely(rawbytes.Provider(data), yaml.Parser()); err != nil {
-		ld.errs = append(ld.errs, yamlError(file, err))
+	decoded := <-values
+	if decoded.err == nil {
+		decoded.err = ld.loadSafely(decoded, nil)
+	}
+	if decoded.err != nil {
+		ld.errs = append(ld.errs, yamlError(file, decoded.err))
 	}
 }
+
+// decodedFile is a file's values as koanf's YAML parser decoded them, or
+// why it could not; it is the koanf.Provider that merges them.
+type decodedFile struct {
+	values map[string]any
+	err    error
+}
+
+// decodeValues runs koanf's YAML parser on data; a panic of the parser is
+// an error, as in loadSafely.
+func decodeValues(data []byte) (d decodedFile) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = decodedFile{err: fmt.Errorf("%v", r)}
+		}
+	}()
+	values, err := yaml.Parser().Unmarshal(data)
+	return decodedFile{values: values, err: err}
+}
+
+// ReadBytes is not used: Read gives the decoded values.
+func (d decodedFile) ReadBytes() ([]byte, error) {
+	return nil, errors.New("a decoded file has no bytes to read")
+}
+
+// Read gives the decoded values to koanf, which merges them; nothing else
+// holds them, so they are not copied.
+func (d decodedFile) Read() (map[string]any, error) { return d.values, nil }
 
 func (ld *loader) loadSafely(p koanf.Provider, pa koanf.Parser) (err error) {
 	defer func() {
