@@ -26,8 +26,8 @@ type Process struct {
 	// terminal is the PTY master of a PTY child, nil for pipes.
 	terminal *os.File
 	// owner is the run the tree belongs to; startTicks is when the root
-	// started (osproc.StartTime; 0 when unknown), to tell what it leaves
-	// behind from older processes.
+	// started or a moment before (osproc.StartTimeNow before the fork; 0
+	// when unknown), to tell what it leaves behind from older processes.
 	owner      Owner
 	startTicks uint64
 	watchdog   *watchdog // nil without one
@@ -92,6 +92,9 @@ func launch(spec Spec) (*Process, error) {
 	}
 	var p *Process
 	var err error
+	// Taken before the fork, not read from the child: that was a read of
+	// /proc per start, for a comparison this value serves as well.
+	started := osproc.StartTimeNow()
 	if spec.Window != nil {
 		p, err = launchPTY(cmd, spec.Owner, spec.Window)
 	} else {
@@ -101,8 +104,7 @@ func launch(spec Spec) (*Process, error) {
 		limits.remove()
 		return nil, err
 	}
-	p.owner, p.limits = spec.Owner, limits
-	p.startTicks, _ = osproc.StartTime(p.pid)
+	p.owner, p.limits, p.startTicks = spec.Owner, limits, started
 	return p, nil
 }
 

@@ -2,6 +2,7 @@ package osproc
 
 import (
 	"golang.org/x/sys/unix"
+	"time"
 )
 
 // macOS has no subreaper, no parent-death signal and no cgroups: orphans
@@ -48,6 +49,10 @@ func StartTime(pid int) (uint64, bool) {
 	t := k.Proc.P_starttime
 	return uint64(t.Sec)*1_000_000 + uint64(t.Usec), true
 }
+
+// StartTimeNow returns the time in StartTime's unit: a process forked
+// after the call started at it or later.
+func StartTimeNow() uint64 { return uint64(time.Now().UnixMicro()) }
 
 // ParentOf returns the parent of pid, 0 when unknown.
 func ParentOf(pid int) int {

@@ -3,6 +3,7 @@ package osproc
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
@@ -38,6 +39,10 @@ func StartTime(pid int) (uint64, bool) {
 	ms, err := (&process.Process{Pid: int32(pid)}).CreateTime()
 	return uint64(ms), err == nil && ms > 0
 }
+
+// StartTimeNow returns the time in StartTime's unit: a process forked
+// after the call started at it or later.
+func StartTimeNow() uint64 { return uint64(time.Now().UnixMilli()) }
 
 // ParentOf returns the parent of pid, 0 when unknown.
 func ParentOf(pid int) int {

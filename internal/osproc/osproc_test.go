@@ -66,6 +66,29 @@ func TestEnvironAndStartTime(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestStartTimeNowIsNoLaterThanWhatStartsAfter: a process forked after
+// StartTimeNow started at it or later, one that ran before at it or
+// earlier, and the clock is StartTime's (the two agree within a second).
+func TestStartTimeNowIsNoLaterThanWhatStartsAfter(t *testing.T) {
+	self, ok := StartTime(os.Getpid())
+	require.True(t, ok)
+	for range 20 {
+		now := StartTimeNow()
+		assert.LessOrEqual(t, self, now)
+		cmd := exec.Command("true")
+		require.NoError(t, cmd.Start())
+		child, ok := StartTime(cmd.Process.Pid)
+		require.True(t, ok)
+		require.NoError(t, cmd.Wait())
+		assert.GreaterOrEqual(t, child, now)
+		// The clock is StartTime's: a child starts within a second of it.
+		second := StartTimeNow()
+		time.Sleep(100 * time.Millisecond)
+		perSecond := (StartTimeNow() - second) * 10
+		assert.LessOrEqual(t, child-now, perSecond)
+	}
+}
+
 func TestSignalGroupReachesTheWholeGroup(t *testing.T) {
 	cmd := startTree(t)
 	pgid := cmd.Process.Pid

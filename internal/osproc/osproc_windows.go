@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/shirou/gopsutil/v4/process"
@@ -147,6 +148,10 @@ func StartTime(pid int) (uint64, bool) {
 	ms, err := (&process.Process{Pid: int32(pid)}).CreateTime()
 	return uint64(ms), err == nil && ms > 0
 }
+
+// StartTimeNow returns the time in StartTime's unit: a process created
+// after the call started at it or later.
+func StartTimeNow() uint64 { return uint64(time.Now().UnixMilli()) }
 
 // Running reports false: Windows gives no cheap run state per process.
 func Running(int) bool { return false }
