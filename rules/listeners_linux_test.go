@@ -4,6 +4,7 @@ import (
 	"net"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,7 +37,13 @@ func TestFreshListenersShareAReadThatBeganAfterThem(t *testing.T) {
 			}
 		})
 	}
+	// The callers ask while a read holds the cache (as when two hundred
+	// runs become ready during one), so that all of them have asked
+	// before the next read begins, however the scheduler spreads them.
+	listenerCache.mu.Lock()
 	close(start)
+	time.Sleep(200 * time.Millisecond)
+	listenerCache.mu.Unlock()
 	wg.Wait()
 	listenerCache.mu.Lock()
 	reads := listenerCache.reads - before
