@@ -94,9 +94,35 @@ func (te *testEngine) waitFor(desc string, match func(Event) bool) Event {
 			evs, _ := te.sub.Next()
 			te.events = append(te.events, evs...)
 		case <-deadline:
-			te.t.Fatalf("timed out waiting for %s", desc)
+			te.t.Fatalf("timed out waiting for %s\n%s", desc, te.describe())
 		}
 	}
+}
+
+// describe says where every process is, for a test that timed out: its
+// state, why, and what its screen shows or its last lines said.
+func (te *testEngine) describe() string {
+	statuses, err := te.Status()
+	if err != nil {
+		return fmt.Sprintf("(no status: %v)", err)
+	}
+	var b strings.Builder
+	for _, st := range statuses {
+		fmt.Fprintf(&b, "%s: %s (%s) %s\n", st.Name, st.State, st.Reason, st.Message)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		screen, err := te.Screen(ctx, st.Name)
+		cancel()
+		if err == nil {
+			fmt.Fprintf(&b, "  screen:\n%s\n", screen.Text)
+			continue
+		}
+		if lines, err := te.Logs(st.Name, 10); err == nil {
+			for _, l := range lines {
+				fmt.Fprintf(&b, "  | %s\n", l.Text)
+			}
+		}
+	}
+	return b.String()
 }
 
 // history returns every state event seen so far, in order.
