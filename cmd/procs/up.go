@@ -152,6 +152,7 @@ func (a *app) upForeground(cfg *config.Config, names []string, opts upOptions) e
 	go func() { printer.Run(sub, stopPrinter); close(printed) }()
 
 	go a.forwardSignals(ctx, engine)
+	surviveBrokenOutput()
 	outcome, err := engine.Run(context.Background())
 	close(stopPrinter)
 	<-printed
@@ -197,6 +198,18 @@ func (a *app) upExit(outcome compose.Outcome) error {
 		return silentExit(exitFailure)
 	}
 	return nil
+}
+
+// surviveBrokenOutput keeps procs up running when the reader of its output
+// ends (`procs up | head`, a killed tee, the grep of `procs up | grep`
+// that Ctrl-C ended first): Go ends a program that writes to a broken
+// pipe on its stdout, which would leave the processes to the watchdog's
+// kill in the middle of their orderly stop. Asked for, SIGPIPE is only
+// delivered, and the writes fail (the printer then writes nothing more).
+// It is caught, not ignored: an ignored signal would stay ignored in the
+// processes procs starts, and `yes | head` in one of them would never end.
+func surviveBrokenOutput() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }
 
 // forwardSignals turns the first Ctrl-C or SIGTERM into an orderly shutdown
