@@ -32,9 +32,7 @@ var loaded = sync.OnceValue(func() *catalog {
 })
 
 // Warm decodes the catalog in the background, for a caller that will
-// detect soon and has other work first: procs decodes its config on one
-// core while the presets are decoded on another, where the two used to
-// take turns before the first process could start.
+// detect soon and has other work first (procs loading its config).
 func Warm() { go loaded() }
 
 // loadCatalog parses every *.yaml file in dir of fsys.

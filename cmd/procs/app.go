@@ -57,8 +57,6 @@ func (a *app) execute(args []string) int {
 // loadConfig loads procs.yaml with the layering of ARCHITECTURE.md §2. Config errors
 // exit 2; a missing file exits 2 with a hint.
 func (a *app) loadConfig() (*config.Config, error) {
-	// Most commands that load the config detect its processes next.
-	frameworks.Warm()
 	cfg, err := config.Load(config.LoadOptions{File: a.file, Environ: a.environ, Set: a.set})
 	if err != nil {
 		var cfgErrs config.ConfigErrors
@@ -75,6 +73,15 @@ func (a *app) loadConfig() (*config.Config, error) {
 		return nil, withCode(exitUsage, err)
 	}
 	return cfg, nil
+}
+
+// loadConfigToDetect is loadConfig for a command that detects the
+// presets of the processes next (up, detect, export): the preset catalog
+// is decoded on another core while the config loads, where the two took
+// turns before the first process could start.
+func (a *app) loadConfigToDetect() (*config.Config, error) {
+	frameworks.Warm()
+	return a.loadConfig()
 }
 
 // workDir is the folder procs works in.

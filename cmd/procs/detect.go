@@ -26,7 +26,7 @@ failed, with the preset's settings merged with its own.
 
 Nothing is started.`,
 		RunE: func(cmd *cobra.Command, names []string) error {
-			cfg, err := a.loadConfig()
+			cfg, err := a.loadConfigToDetect()
 			if err != nil {
 				return err
 			}

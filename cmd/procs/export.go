@@ -50,7 +50,7 @@ one machine").`,
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			cfg, err := a.loadConfig()
+			cfg, err := a.loadConfigToDetect()
 			if err != nil {
 				return err
 			}

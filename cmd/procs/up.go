@@ -69,7 +69,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 			// when this procs only asks another one to do the work.
 			opts.endStartGC = startgc.Begin(startGCLimit)
 			defer opts.endStartGC()
-			cfg, err := a.loadConfig()
+			cfg, err := a.loadConfigToDetect()
 			if err != nil {
 				return err
 			}
