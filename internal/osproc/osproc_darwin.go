@@ -1,8 +1,9 @@
 package osproc
 
 import (
-	"golang.org/x/sys/unix"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // macOS has no subreaper, no parent-death signal and no cgroups: orphans
