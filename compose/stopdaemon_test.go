@@ -44,6 +44,39 @@ procs:
 	}
 }
 
+// TestStopSignalsADaemonItsMainProcessWaitsFor: a main process that
+// outlives the stop signal because it waits for the daemon it started in
+// a session of its own (a wrapper) does not keep that daemon from the
+// signal: where the run has a cgroup, the look outside the group that a
+// quick exit makes needless is still made, a moment later.
+func TestStopSignalsADaemonItsMainProcessWaitsFor(t *testing.T) {
+	for _, cgroups := range []string{"", "off"} {
+		t.Run("cgroups="+cgroups, func(t *testing.T) {
+			t.Setenv(contain.NoCgroupsVar, cgroups)
+			marker := filepath.Join(t.TempDir(), "term")
+			te := startEngine(t, `
+procs:
+  app:
+    command: [sh, -c, 'trap "echo wrapper got TERM" TERM; MARK="$0" setsid sh -c "trap \"echo term > \$MARK; exit 0\" TERM; echo up; while :; do sleep 0.05; done" & until wait $!; do :; done', `+marker+`]
+    readyPatterns: ['^up$']
+    shutdown: {signal: SIGTERM, timeout: 10s}
+`, Options{NoWatchdog: true})
+			te.waitState("app", rules.StateReady)
+			began := time.Now()
+			_, err := te.Stop("app")
+			require.NoError(t, err)
+			ev := te.waitState("app", rules.StateStopped)
+			took := time.Since(began)
+			data, err := os.ReadFile(marker)
+			require.NoError(t, err, "the daemon never got SIGTERM")
+			assert.Equal(t, "term\n", string(data))
+			assert.NotContains(t, ev.Message, "SIGKILL")
+			// Far below the 10 s timeout that a daemon left to SIGKILL costs.
+			assert.Less(t, took, 5*time.Second)
+		})
+	}
+}
+
 // TestStopSaysWhatSIGKILLEnded: a stop whose signal ended the main process
 // but not a child that ignores it says that the rest was killed after the
 // shutdown timeout, not only "killed by SIGTERM".

@@ -132,8 +132,11 @@ func (c *engineContainment) Close() error {
 func (c *Process) End(deadline time.Time) (killed bool) {
 	s := getSpawner()
 	if !deadline.IsZero() {
-		killed = !s.waitRunGone(c.owner, c.pid, deadline)
+		// Something of the run outside the group is still running: the
+		// stop's look for it is due now (see SignalRun).
+		killed = !s.waitRunGone(c.owner, c.pid, deadline, c.outside.now)
 	}
+	c.outside.drop()
 	// No orphans: the group and anything that escaped it but carries the
 	// run's marker go with the main process.
 	c.Signal(syscall.SIGKILL)
@@ -148,6 +151,8 @@ func (c *Process) End(deadline time.Time) (killed bool) {
 // which kills them without a grace.
 func (c *Process) Daemons() Daemons {
 	d := getSpawner().leftBehind(c.owner, c.startTicks)
-	c.leftGroup = c.leftGroup || len(d.roots) > 0
+	if len(d.roots) > 0 {
+		c.leftGroup.Store(true)
+	}
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -37,7 +38,10 @@ type Process struct {
 	// leftGroup records that some process of the run was seen outside its
 	// process group (a setsid daemon, what was left behind): once gone, it
 	// may wait as procs' zombie where the group's reaping does not look.
-	leftGroup bool
+	leftGroup atomic.Bool // set by a deferred look too
+	// outside is a stop's look for the run's processes outside its
+	// process group, while it is deferred (see SignalRun).
+	outside deferredLook
 
 	// inputMu orders writes to the child's stdin or terminal between the
 	// run's input writer and attached terminals.

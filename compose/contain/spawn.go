@@ -170,7 +170,7 @@ func (s *spawner) sweepStrays(c *Process) {
 	owner := c.owner
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		if had, killed := e.cgroups.kill(owner); had {
-			if !killed && !c.leftGroup {
+			if !killed && !c.leftGroup.Load() {
 				osproc.ReapGroup(c.pid)
 				return
 			}
@@ -247,12 +247,14 @@ func (s *spawner) engine(owner Owner) *enrolled {
 // exited, or until deadline: the members of its cgroup where it has one
 // (the kernel says when it empties), else of its process group pgid (looked
 // at on a short backoff: the kernel gives no event for a group). gone
-// reports that nothing of it is left.
-func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time) (gone bool) {
+// reports that nothing of it is left. populated is called once, before
+// the wait, when the cgroup is found still populated.
+func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time, populated func()) (gone bool) {
 	if e := s.engine(owner); e != nil && e.cgroups != nil && e.cgroups.removeIfEmpty(owner) {
 		return true // mostly so: the run ended with its main process
 	}
 	if dir, ok := s.cgroupDir(owner); ok {
+		populated()
 		// waitCgroupEmpty returns early on a change that left it populated.
 		for !gone && time.Now().Before(deadline) {
 			gone = waitCgroupEmpty(dir, time.Until(deadline))
