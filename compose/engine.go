@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/procsdev/procs/internal/statedir"
-
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/contain"
 	"github.com/procsdev/procs/compose/lifecycle"
+	"github.com/procsdev/procs/internal/osproc"
+	"github.com/procsdev/procs/internal/statedir"
 )
 
 // Options tunes an Engine.
@@ -103,6 +103,8 @@ type Engine struct {
 
 // New prepares an engine for cfg; nothing starts until Run.
 func New(cfg *config.Config, opts Options) (*Engine, error) {
+	// On another thread: it waits for the kernel (see osproc.ReserveFDs).
+	go osproc.ReserveFDs(reservedDescriptors(len(cfg.Procs)))
 	order, err := cfg.StartOrder()
 	if err != nil {
 		return nil, err
@@ -299,3 +301,12 @@ func (e *Engine) lookup(name string) (*procState, error) {
 	}
 	return e.procs[name], nil
 }
+
+// descriptorsPerRun is what each running process holds open in procs: the
+// pipes of its stdout, stderr and stdin, two pidfds (os/exec's and the exit
+// watch's, osproc.AwaitExit) and its log file.
+const descriptorsPerRun = 6
+
+// reservedDescriptors is the descriptor table that running n processes
+// takes, with room for procs' own (its control socket, clients, probes).
+func reservedDescriptors(n int) int { return 32 + n*descriptorsPerRun }

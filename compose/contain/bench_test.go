@@ -48,3 +48,13 @@ func BenchmarkSpawn(b *testing.B) {
 	}
 	benchmetric.ReportPercentiles(b, "spawn-ms", took)
 }
+
+// BenchmarkFindMarked measures one look through every process's
+// environment for a marker, the last look of a clean shutdown (and each
+// stop's look where there is no cgroup). Its cost grows with the machine's
+// process count, not procs'.
+func BenchmarkFindMarked(b *testing.B) {
+	for b.Loop() {
+		FindMarked("no-such-instance:")
+	}
+}

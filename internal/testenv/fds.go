@@ -2,6 +2,8 @@ package testenv
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -14,4 +16,26 @@ func OpenFDs(t testing.TB) int {
 		t.Skipf("counting open descriptors needs /proc/self/fd: %v", err)
 	}
 	return len(entries)
+}
+
+// FDTableSize is the size of this process's descriptor table (FDSize in
+// /proc/self/status: it only grows); it skips the test where there is no
+// such line (not Linux).
+func FDTableSize(t testing.TB) int {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("the descriptor table's size needs /proc/self/status: %v", err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "FDSize:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				t.Fatalf("FDSize in /proc/self/status: %v", err)
+			}
+			return n
+		}
+	}
+	t.Skip("no FDSize in /proc/self/status")
+	return 0
 }
