@@ -239,7 +239,7 @@ func (l *runLoop) lookOnReadyLine() {
 		return
 	}
 	l.lookedOnReadyLine = true
-	ports, err := rules.ListeningPorts(l.c.PID())
+	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore)
 	if err == nil && !slices.Equal(ports, l.det.Ports()) {
 		l.s.send(report{kind: reportPorts, ports: ports})
 		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
@@ -267,7 +267,7 @@ func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
 // its ports; any other run is not watched after ready, so that a procs
 // whose processes are all ready is silent at once.
 func (l *runLoop) settlePorts() {
-	ports, err := rules.ListeningPorts(l.c.PID())
+	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore)
 	if err == nil && !slices.Equal(ports, l.det.Ports()) {
 		l.s.send(report{kind: reportPorts, ports: ports})
 		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})

@@ -30,3 +30,38 @@ func TestWatchPortsFromABaseline(t *testing.T) {
 		t.Fatal("the listeners of a process started after the baseline were not reported")
 	}
 }
+
+// TestListeningPortsSinceReadsNoTreeWhenNothingNewListens: when the
+// machine's listeners are the set the baseline saw, a tree that started
+// after it cannot listen, and its fd tables are not read: asked about a
+// process that does not exist, the look says "no ports", where reading it
+// would fail. Other tests of the package may open or close a listener in
+// between, so the look is tried a few times.
+func TestListeningPortsSinceReadsNoTreeWhenNothingNewListens(t *testing.T) {
+	const gone = 1 << 30 // above pid_max: no such process
+	_, err := ListeningPorts(gone)
+	require.Error(t, err, "a look that reads the tree fails for a process that does not exist")
+	for range 5 {
+		_, err := freshListeners()
+		require.NoError(t, err)
+		ports, err := ListeningPortsSince(gone, PortsBefore())
+		if err == nil {
+			assert.Empty(t, ports)
+			return
+		}
+	}
+	t.Fatal("the look read the tree though nothing new listened")
+}
+
+// TestListeningPortsSinceSeesANewListener: a process that started after the
+// baseline and listens has its ports in the look.
+func TestListeningPortsSinceSeesANewListener(t *testing.T) {
+	_, err := freshListeners()
+	require.NoError(t, err)
+	before := PortsBefore()
+	require.True(t, before.known)
+	h := startHelper(t, "parent")
+	ports, err := ListeningPortsSince(h.cmd.Process.Pid, before)
+	require.NoError(t, err)
+	assert.Equal(t, slices.Sorted(slices.Values(h.ports)), ports)
+}

@@ -21,6 +21,31 @@ func ListeningPorts(rootPID int) ([]int, error) {
 	return table.portsOf(inodes), nil
 }
 
+// ListeningPortsSince is ListeningPorts for a tree that started after
+// before was taken. The machine's listeners are read first (one read that
+// runs ready together share): when they are the very set of the baseline,
+// nothing has started listening since the tree started, so its fd tables
+// are not read. Those reads were half of procs' CPU per process in a
+// start of 200 that listen on nothing, and each fd they list leaves the
+// kernel an entry to drop when the process is reaped.
+func ListeningPortsSince(rootPID int, before PortsBaseline) ([]int, error) {
+	if !before.known {
+		return ListeningPorts(rootPID)
+	}
+	table, err := freshListeners()
+	if err != nil {
+		return nil, err
+	}
+	if table.version == before.version {
+		return nil, nil
+	}
+	sockets, err := treeSockets(rootPID)
+	if err != nil || len(sockets) == 0 {
+		return nil, err
+	}
+	return table.portsOf(sockets), nil
+}
+
 // treeSockets returns the inodes of the sockets the tree under rootPID has
 // open, sorted. Reading a few fd tables is much cheaper than reading the
 // socket tables, and most processes have no socket at all.

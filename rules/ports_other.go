@@ -21,6 +21,12 @@ func ListeningPorts(rootPID int) ([]int, error) {
 	return osproc.ListeningPortsOf(tree)
 }
 
+// ListeningPortsSince is ListeningPorts here: without a shared read of
+// the machine's listeners, a baseline tells nothing.
+func ListeningPortsSince(rootPID int, _ PortsBaseline) ([]int, error) {
+	return ListeningPorts(rootPID)
+}
+
 // PortsBefore returns the zero baseline: here every look reads the tree's
 // sockets, which gopsutil gives without a shared table.
 func PortsBefore() PortsBaseline { return PortsBaseline{} }
