@@ -113,18 +113,18 @@ func launch(spec Spec) (*Process, error) {
 }
 
 func launchPipes(cmd *exec.Cmd, owner Owner, noInput bool) (*Process, error) {
-	outR, outW, err := os.Pipe()
+	outR, outW, err := childPipe(false)
 	if err != nil {
 		return nil, err
 	}
-	errR, errW, err := os.Pipe()
+	errR, errW, err := childPipe(false)
 	if err != nil {
 		closeAll(outR, outW)
 		return nil, err
 	}
 	var inR, inW *os.File // nil: os/exec gives the child /dev/null
 	if !noInput {
-		if inR, inW, err = os.Pipe(); err != nil {
+		if inW, inR, err = childPipe(true); err != nil {
 			closeAll(outR, outW, errR, errW)
 			return nil, err
 		}
