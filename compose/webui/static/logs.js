@@ -111,7 +111,7 @@ function drawPending() {
     while (extra-- > 0) logs.firstElementChild.remove();
   }
   const t1 = performance.now();
-  logs.scrollTop = logs.scrollHeight;
+  scrollToTail(logs);
   ui.scrollMs = Math.max(ui.scrollMs || 0, performance.now() - t1);
   $('log-count').textContent = ui.lines.length + ' lines';
   ui.drawMs = Math.max(ui.drawMs || 0, performance.now() - t0);
@@ -127,7 +127,7 @@ function redrawLogs() {
   const frag = document.createDocumentFragment();
   for (let i = hits.length - 1; i >= 0; i--) frag.appendChild(lineElement(hits[i]));
   logs.appendChild(frag);
-  logs.scrollTop = logs.scrollHeight;
+  scrollToTail(logs);
   $('log-count').textContent = hits.length + (hits.length === MAX_DOM ? '+' : '') + ' of ' + ui.lines.length + ' lines';
 }
 
@@ -172,13 +172,22 @@ function setFollowing(on) {
   $('follow').hidden = on;
   if (on) {
     if (ui.unseen) { ui.unseen = 0; redrawLogs(); }
-    const logs = $('logs');
-    logs.scrollTop = logs.scrollHeight;
+    scrollToTail($('logs'));
   }
+}
+
+// scrollToTail shows the last line, and remembers where that put the view.
+function scrollToTail(logs) {
+  logs.scrollTop = logs.scrollHeight;
+  ui.tailTop = logs.scrollTop;
 }
 
 function onLogScroll() {
   const logs = $('logs');
   const atBottom = logs.scrollTop + logs.clientHeight >= logs.scrollHeight - 8;
+  // The page's own scroll to the tail reports later, maybe after more
+  // lines (or a late layout) made the log taller: only a move up from
+  // where the page put the view is the reader leaving the tail.
+  if (ui.following && !atBottom && logs.scrollTop >= (ui.tailTop || 0) - 8) return;
   if (atBottom !== ui.following) setFollowing(atBottom);
 }

@@ -19,6 +19,7 @@ const ui = {
   rawBatches: [], // batches received, not parsed yet
   logSource: null,
   following: true,
+  tailTop: 0, // where the page last scrolled the log to show its tail
   unseen: 0,
   eventCount: 0, // state events applied, and the count at each process's last
   eventAt: new Map(),
