@@ -239,11 +239,7 @@ func (l *runLoop) lookOnReadyLine() {
 		return
 	}
 	l.lookedOnReadyLine = true
-	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore)
-	if err == nil && !slices.Equal(ports, l.det.Ports()) {
-		l.s.send(report{kind: reportPorts, ports: ports})
-		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
-	}
+	_, _ = l.lookAtPorts()
 	if l.det.AwaitsPort() && l.watchCtx.Err() == nil {
 		l.watchPorts(l.det.Ports())
 	}
@@ -267,17 +263,24 @@ func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
 // its ports; any other run is not watched after ready, so that a procs
 // whose processes are all ready is silent at once.
 func (l *runLoop) settlePorts() {
-	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore)
-	if err == nil && !slices.Equal(ports, l.det.Ports()) {
-		l.s.send(report{kind: reportPorts, ports: ports})
-		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
-	}
+	ports, err := l.lookAtPorts()
 	expects := l.s.spec.detect != nil && l.s.spec.detect.ExpectsPort()
 	if err != nil || len(ports) > 0 || !expects {
 		l.stopWatch()
 	} else {
 		time.AfterFunc(portsAfterReadyWatch, l.stopWatch)
 	}
+}
+
+// lookAtPorts reads the ports the run's tree listens on now, apart from
+// the watcher, and tells status and detection when they changed.
+func (l *runLoop) lookAtPorts() ([]int, error) {
+	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore)
+	if err == nil && !slices.Equal(ports, l.det.Ports()) {
+		l.s.send(report{kind: reportPorts, ports: ports})
+		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})
+	}
+	return ports, err
 }
 
 // watchPorts (re)starts the watcher of the ports the run's tree listens
