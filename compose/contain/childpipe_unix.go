@@ -20,16 +20,20 @@ func childPipe(toChild bool) (ours, theirs *os.File, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	own, child := r, w
+	own := r
 	if toChild {
-		own, child = w, r
+		own = w
 	}
 	if err := syscall.SetNonblock(own, true); err != nil {
-		syscall.Close(own)
-		syscall.Close(child)
+		syscall.Close(r)
+		syscall.Close(w)
 		return nil, nil, os.NewSyscallError("fcntl", err)
 	}
 	// NewFile puts a non-blocking descriptor in the poller, and leaves a
-	// blocking one out of it.
-	return os.NewFile(uintptr(own), "|0"), os.NewFile(uintptr(child), "|1"), nil
+	// blocking one out of it. The names are os.Pipe's.
+	rf, wf := os.NewFile(uintptr(r), "|0"), os.NewFile(uintptr(w), "|1")
+	if toChild {
+		return wf, rf, nil
+	}
+	return rf, wf, nil
 }
