@@ -188,6 +188,6 @@ function onLogScroll() {
   // The page's own scroll to the tail reports later, maybe after more
   // lines (or a late layout) made the log taller: only a move up from
   // where the page put the view is the reader leaving the tail.
-  if (ui.following && !atBottom && logs.scrollTop >= (ui.tailTop || 0) - 8) return;
+  if (ui.following && !atBottom && logs.scrollTop >= ui.tailTop - 8) return;
   if (atBottom !== ui.following) setFollowing(atBottom);
 }
