@@ -64,11 +64,17 @@ func lockPIDFile(path string) (*pidLock, error) {
 	}
 }
 
+// write puts pid in the file, over what a procs that died left there. It
+// writes first and then cuts the file to what it wrote: a file truncated
+// to nothing and written again is one ext4 flushes to disk when it is
+// closed (its guard against losing a file replaced in place), and
+// release, the last step of every shutdown, would wait for that write.
 func (l *pidLock) write(pid int) error {
-	if err := l.file.Truncate(0); err != nil {
+	text := []byte(strconv.Itoa(pid) + "\n")
+	if _, err := l.file.WriteAt(text, 0); err != nil {
 		return fmt.Errorf("write pid file: %w", err)
 	}
-	if _, err := l.file.WriteAt([]byte(strconv.Itoa(pid)+"\n"), 0); err != nil {
+	if err := l.file.Truncate(int64(len(text))); err != nil {
 		return fmt.Errorf("write pid file: %w", err)
 	}
 	return nil
