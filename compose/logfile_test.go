@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -87,6 +88,36 @@ procs:
 	assert.Equal(t, os.FileMode(logFilePerm), info.Mode().Perm())
 	_, err = os.Stat(filepath.Join(logs, "never.log"))
 	assert.ErrorIs(t, err, os.ErrNotExist, "a process that never started has no log")
+}
+
+// TestARunClosesItsLogWhenItEnds: the run that opened its log closes it
+// as it ends, while procs goes on (a shutdown used to end on two hundred
+// closes, one after another); the next run of the process opens it again.
+func TestARunClosesItsLogWhenItEnds(t *testing.T) {
+	logs := t.TempDir()
+	te := startEngine(t, `
+procs:
+  once:
+    kind: task
+    command: [sh, -c, "echo ran"]
+  server:
+    command: [sh, -c, "echo up; exec sleep 60"]
+    readyPatterns: [up]
+    dependsOn: {once: completed}
+`, Options{NoWatchdog: true, LogDir: logs, StayUp: true})
+	te.waitRunState("once", 1, rules.StateCompleted)
+	te.waitState("server", rules.StateReady)
+	open := testenv.OpenFiles(t)
+	assert.Contains(t, open, filepath.Join(logs, "server.log"), "the log of a run that goes on")
+	assert.NotContains(t, open, filepath.Join(logs, "once.log"), "the log of a run that ended")
+
+	_, err := te.Restart("once")
+	require.NoError(t, err)
+	te.waitRunState("once", 2, rules.StateCompleted)
+	assert.NotContains(t, testenv.OpenFiles(t), filepath.Join(logs, "once.log"))
+	data, err := os.ReadFile(filepath.Join(logs, "once.log"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(data), "ran\n"), "both runs are in the log:\n%s", data)
 }
 
 // openedLogFile returns the open log of name in dir, as a run has it.

@@ -71,6 +71,11 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 			// Readers end once their streams close; their lines are already logged.
 		}
 	}
+	// The run opened its log (openForRun); it closes it, here where runs
+	// end side by side, not at the end of a shutdown, where two hundred
+	// closes one after another were the last thing procs waited for. A
+	// write after this (a later run) opens the file again.
+	_ = l.s.logs.Close()
 	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail(), lastScreen: l.lastScreen()})
 }
 

@@ -39,3 +39,21 @@ func FDTableSize(t testing.TB) int {
 	t.Skip("no FDSize in /proc/self/status")
 	return 0
 }
+
+// OpenFiles lists the paths of the files this process has open, from the
+// links in /proc/self/fd; it skips the test where there are none (not
+// Linux).
+func OpenFiles(t testing.TB) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("listing open files needs /proc/self/fd: %v", err)
+	}
+	var paths []string
+	for _, e := range entries {
+		if target, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil {
+			paths = append(paths, target)
+		}
+	}
+	return paths
+}
