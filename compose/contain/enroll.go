@@ -1,7 +1,6 @@
 package contain
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"os"
@@ -184,14 +183,6 @@ func (s *spawner) reportUnmarked(pids []int) {
 
 // ownerOf returns the instance of the owner marker of pid, if it has one.
 func ownerOf(pid int) (string, bool) {
-	env, err := osproc.Environ(pid)
-	if err != nil {
-		return "", false
-	}
-	for _, kv := range bytes.Split(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, []byte(OwnerVar+"=")); ok {
-			return instanceOf(string(v)), true
-		}
-	}
-	return "", false
+	marker, ok := markerOf(pid)
+	return instanceOf(marker), ok
 }

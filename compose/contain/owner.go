@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -27,32 +30,88 @@ func NewInstance() string {
 // starting with prefix, excluding the calling process. It reads every
 // process of the machine: the watchdog needs that, since once procs is gone
 // its descendants belong to init.
-func FindMarked(prefix string) []int {
-	return markedAmong(osproc.AllPIDs(), prefix)
+//
+// Looks asked for at once share one read (see markedScan): without a
+// cgroup, each stop of a run looks for its processes outside its group,
+// and a shutdown of two hundred runs made two hundred reads of every
+// process's environment, one after another (a quarter of a second).
+func FindMarked(prefix string) []int { return withPrefix(scanMarked(), prefix) }
+
+// markedScan is the last read of the owner markers of every process.
+var markedScan struct {
+	mu sync.Mutex
+	// began is when the last read began: a process started before then is
+	// in it, if it still ran when the read came to it.
+	began time.Time
+	// markers holds the PROCS_OWNER value of each marked process.
+	markers map[int]string
+	reads   int // how many reads were made (for tests)
+}
+
+// scanMarked returns the owner markers of every marked process but this
+// one, from a read that began after the call: it sees every process that
+// ran when it was asked. Callers that ask while a read is under way wait
+// for it, and then share the next one.
+func scanMarked() map[int]string {
+	asked := time.Now()
+	markedScan.mu.Lock()
+	defer markedScan.mu.Unlock()
+	if markedScan.began.After(asked) {
+		return markedScan.markers
+	}
+	markedScan.began = time.Now()
+	markedScan.markers = markersAmong(osproc.AllPIDs())
+	markedScan.reads++
+	return markedScan.markers
+}
+
+// markersAmong returns the PROCS_OWNER value of each marked process among
+// candidates, but not of the calling process.
+func markersAmong(candidates []int) map[int]string {
+	markers := make(map[int]string)
+	self := os.Getpid()
+	for _, pid := range candidates {
+		if pid == self {
+			continue
+		}
+		if marker, ok := markerOf(pid); ok {
+			markers[pid] = marker
+		}
+	}
+	return markers
 }
 
 // markedAmong returns the pids among candidates (but not the calling
 // process) whose PROCS_OWNER value starts with prefix.
 func markedAmong(candidates []int, prefix string) []int {
-	needle := []byte(OwnerVar + "=" + prefix)
-	self := os.Getpid()
+	return withPrefix(markersAmong(candidates), prefix)
+}
+
+// withPrefix returns, in order, the pids whose marker starts with prefix.
+func withPrefix(markers map[int]string, prefix string) []int {
 	var pids []int
-	for _, pid := range candidates {
-		if pid == self {
-			continue
-		}
-		env, err := osproc.Environ(pid)
-		if err != nil {
-			continue
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.HasPrefix(kv, needle) {
-				pids = append(pids, pid)
-				break
-			}
+	for pid, marker := range markers {
+		if strings.HasPrefix(marker, prefix) {
+			pids = append(pids, pid)
 		}
 	}
+	slices.Sort(pids)
 	return pids
+}
+
+// markerOf returns the PROCS_OWNER value pid was started with.
+func markerOf(pid int) (string, bool) {
+	env, err := osproc.Environ(pid)
+	if err != nil {
+		return "", false
+	}
+	key := []byte(OwnerVar + "=")
+	for kv := range bytes.SplitSeq(env, []byte{0}) {
+		if value, ok := bytes.CutPrefix(kv, key); ok {
+			return string(value), true
+		}
+	}
+	return "", false
 }
 
 // signalAll sends sig to every pid, ignoring those already gone.

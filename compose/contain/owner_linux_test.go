@@ -1,0 +1,72 @@
+package contain
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// markedReads is how many reads of every process's marker were made.
+func markedReads() int {
+	markedScan.mu.Lock()
+	defer markedScan.mu.Unlock()
+	return markedScan.reads
+}
+
+// TestFindMarkedSeesAProcessStartedAfterTheLastRead: a look shares a read
+// only if the read began after it was asked, so a process started a moment
+// ago is always in it.
+func TestFindMarkedSeesAProcessStartedAfterTheLastRead(t *testing.T) {
+	marker := NewInstance() + ":late:1:"
+	assert.Empty(t, FindMarked(marker))
+	cmd := exec.Command("sleep", "60")
+	cmd.Env = append(os.Environ(), OwnerVar+"="+marker)
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	assert.Equal(t, []int{cmd.Process.Pid}, FindMarked(marker))
+}
+
+// TestStopsWithoutCgroupsShareTheirLooks: without a cgroup each stop looks
+// for the run's processes outside its group by reading every process's
+// environment. Runs stopped together (a shutdown) share those reads: thirty
+// stops at once made thirty reads, one after another.
+func TestStopsWithoutCgroupsShareTheirLooks(t *testing.T) {
+	t.Setenv(NoCgroupsVar, "off")
+	instance := NewInstance()
+	c, err := New(instance, Options{})
+	require.NoError(t, err)
+	defer c.Close()
+	const runs = 30
+	procs := make([]*Process, runs)
+	for i := range procs {
+		procs[i] = startMarked(t, c, Owner{Instance: instance, Name: fmt.Sprintf("p%d", i), Run: 1}, "exec sleep 60")
+		defer procs[i].CloseIO()
+	}
+	require.Eventually(t, func() bool { return len(FindMarked(instance+":")) == runs }, waitLimit, 20*time.Millisecond)
+
+	before := markedReads()
+	var stops sync.WaitGroup
+	begin := make(chan struct{})
+	for _, p := range procs {
+		stops.Go(func() {
+			<-begin
+			p.SignalRun(syscall.SIGTERM)
+		})
+	}
+	close(begin)
+	stops.Wait()
+	reads := markedReads() - before
+	assert.LessOrEqual(t, reads, runs/3, "reads of every process's environment for %d stops at once", runs)
+	assert.Positive(t, reads, "each stop looks outside its group")
+	for _, p := range procs {
+		assert.Equal(t, syscall.SIGTERM, p.Wait().Signal)
+		p.End(time.Time{})
+	}
+}
