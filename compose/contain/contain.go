@@ -116,7 +116,17 @@ func (c *engineContainment) Start(spec Spec) (*Process, error) {
 }
 
 func (c *engineContainment) Close() error {
-	c.release()
+	// The last look for what the runs left reads every process's
+	// environment; removing the engine's cgroup needs nothing of it. Both
+	// are what a shutdown waits for last: they are made side by side, and
+	// the watchdog is told to go only once both are done.
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		c.release()
+	}()
+	c.watchdog.lastLook()
+	<-released
 	return c.watchdog.close()
 }
 

@@ -125,19 +125,25 @@ func (wd *watchdog) send(line string) {
 	}
 }
 
-// close ends the watchdog after a clean shutdown. procs first does what
-// the watchdog did then: one last look for what the runs left (marked
-// processes that escaped every stop); a procs killed during it leaves the
-// rest to the watchdog, which is told to exit only after.
-func (wd *watchdog) close() error {
+// lastLook does, after a clean shutdown, what the watchdog would do: one
+// last look for what the runs left (marked processes that escaped every
+// stop), killing what it finds. A procs killed during it leaves the rest
+// to the watchdog, which close tells to exit only after.
+func (wd *watchdog) lastLook() {
 	if wd == nil {
-		return nil
+		return
 	}
 	wd.mu.Lock()
 	left := readLeftovers(bytes.NewReader(wd.journal.current()))
 	wd.mu.Unlock()
 	left.kill()
+}
 
+// close ends the watchdog after a clean shutdown, once lastLook is done.
+func (wd *watchdog) close() error {
+	if wd == nil {
+		return nil
+	}
 	wd.mu.Lock()
 	wd.closed = true
 	// A watchdog already gone (killed) has nothing to be told.
