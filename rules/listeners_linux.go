@@ -42,10 +42,19 @@ func listenersNewerThan(maxAge time.Duration) (listenerTable, error) {
 	if last := listenerCache.readAt; !last.IsZero() && (last.After(asked) || time.Since(last) < maxAge) {
 		return listenerCache.table, nil
 	}
+	if err := readListeners(); err != nil {
+		return listenerTable{}, err
+	}
+	return listenerCache.table, nil
+}
+
+// readListeners reads the listening sockets into listenerCache, which the
+// caller holds locked.
+func readListeners() error {
 	began := time.Now()
 	byInode, err := tcpListeners()
 	if err != nil {
-		return listenerTable{}, err
+		return err
 	}
 	listenerCache.reads++
 	if listenerCache.table.byInode == nil || !maps.Equal(byInode, listenerCache.table.byInode) {
@@ -53,5 +62,5 @@ func listenersNewerThan(maxAge time.Duration) (listenerTable, error) {
 	}
 	listenerCache.table = listenerTable{byInode: byInode, version: listenerCache.version}
 	listenerCache.readAt = began
-	return listenerCache.table, nil
+	return nil
 }

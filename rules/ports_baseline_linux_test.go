@@ -65,3 +65,29 @@ func TestListeningPortsSinceSeesANewListener(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, slices.Sorted(slices.Values(h.ports)), ports)
 }
+
+// TestPortsBeforeTheFirstReadReadsOnce: the first start of a procs makes
+// the first read of the machine's listeners, so that its baseline is
+// known and its ready look reads no fd table; the starts after it share
+// that read.
+func TestPortsBeforeTheFirstReadReadsOnce(t *testing.T) {
+	listenerCache.mu.Lock()
+	saved := listenerCache.readAt
+	listenerCache.readAt = time.Time{} // as in a procs that has read nothing
+	reads := listenerCache.reads
+	listenerCache.mu.Unlock()
+	t.Cleanup(func() {
+		listenerCache.mu.Lock()
+		if listenerCache.readAt.IsZero() {
+			listenerCache.readAt = saved
+		}
+		listenerCache.mu.Unlock()
+	})
+
+	first, second := PortsBefore(), PortsBefore()
+	assert.True(t, first.known, "the first start's baseline")
+	assert.Equal(t, first, second)
+	listenerCache.mu.Lock()
+	assert.Equal(t, reads+1, listenerCache.reads, "one read for both starts")
+	listenerCache.mu.Unlock()
+}

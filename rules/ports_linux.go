@@ -77,12 +77,16 @@ func (t listenerTable) portsOf(inodes []uint64) []int {
 // PortsBefore returns the baseline of a process about to start: the last
 // read of the machine's listeners, however old, for any read made before
 // the process starts is a true baseline (an older one has only seen fewer
-// of the machine's other listeners). It reads nothing: a start does not
-// wait for it. Before the first read, the baseline knows nothing.
+// of the machine's other listeners). Only the first call of a procs reads
+// them (one netlink request); the starts made at the same moment wait for
+// that read and share it. A baseline that knows nothing (before any read)
+// makes the run's every look read its tree's fd tables, and the first two
+// hundred runs of a start all had one: the /proc entries those reads made
+// cost again when each run's process was reaped.
 func PortsBefore() PortsBaseline {
 	listenerCache.mu.Lock()
 	defer listenerCache.mu.Unlock()
-	if listenerCache.readAt.IsZero() {
+	if listenerCache.readAt.IsZero() && readListeners() != nil {
 		return PortsBaseline{}
 	}
 	return PortsBaseline{version: listenerCache.table.version, known: true}
