@@ -187,6 +187,8 @@ func (c *Process) Wait() rules.Exit {
 	osproc.AwaitExit(c.pid)
 	err := c.cmd.Wait()
 	getSpawner().forget(c.pid)
+	// After the exit is read, the OOM count of the run's cgroup included.
+	defer c.afterMainExit()
 	state := c.cmd.ProcessState
 	if state == nil {
 		return rules.Exit{Code: -1, Err: err}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -69,4 +71,48 @@ func TestStopsWithoutCgroupsShareTheirLooks(t *testing.T) {
 		assert.Equal(t, syscall.SIGTERM, p.Wait().Signal)
 		p.End(time.Time{})
 	}
+}
+
+// TestStopLooksOutsideTheGroupOnceTheMainProcessExits: a stop of a run
+// with a cgroup looks for the run's processes outside its group (a setsid
+// daemon) as soon as the main process has exited, not at the look's timer:
+// the daemon mostly holds the run's output open, and the run reads it to
+// the end before it ends. The timer is made an hour here, so only the exit
+// can bring the look; where the cgroup is empty at the exit, it is removed
+// then, and End finds nothing to do.
+func TestStopLooksOutsideTheGroupOnceTheMainProcessExits(t *testing.T) {
+	if err := CgroupsAvailable(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	saved := outsideLookDelay
+	outsideLookDelay = time.Hour
+	t.Cleanup(func() { outsideLookDelay = saved })
+	instance := NewInstance()
+	c, err := New(instance, Options{})
+	require.NoError(t, err)
+	defer c.Close()
+
+	owner := Owner{Instance: instance, Name: "wrapper", Run: 1}
+	p := startMarked(t, c, owner, "setsid sleep 300 & exec sleep 300")
+	defer p.CloseIO()
+	var daemon []int
+	require.Eventually(t, func() bool {
+		daemon = slices.DeleteFunc(FindMarked(owner.String()), func(pid int) bool { return pid == p.PID() })
+		return len(daemon) == 1
+	}, waitLimit, 20*time.Millisecond, "the daemon outside the group")
+	p.SignalRun(syscall.SIGTERM)
+	assert.Equal(t, syscall.SIGTERM, p.Wait().Signal)
+	assert.Eventually(t, func() bool { return allGone(daemon) }, waitLimit, 20*time.Millisecond,
+		"the daemon %v did not get the stop's signal when the main process exited", daemon)
+	assert.False(t, p.End(time.Now().Add(waitLimit)), "nothing was left to kill")
+
+	quiet := Owner{Instance: instance, Name: "plain", Run: 1}
+	q := startMarked(t, c, quiet, "exec sleep 300")
+	defer q.CloseIO()
+	dir := filepath.Join(getSpawner().engine(quiet).cgroups.base, runCgroupName(quiet))
+	require.DirExists(t, dir, "the run's cgroup")
+	q.SignalRun(syscall.SIGTERM)
+	q.Wait()
+	assert.NoDirExists(t, dir, "the empty cgroup is removed when the main process exits")
+	assert.False(t, q.End(time.Now().Add(waitLimit)))
 }

@@ -250,7 +250,7 @@ func (s *spawner) engine(owner Owner) *enrolled {
 // reports that nothing of it is left. populated is called once, before
 // the wait, when the cgroup is found still populated.
 func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time, populated func()) (gone bool) {
-	if e := s.engine(owner); e != nil && e.cgroups != nil && e.cgroups.removeIfEmpty(owner) {
+	if s.removeRunCgroupIfEmpty(owner) {
 		return true // mostly so: the run ended with its main process
 	}
 	if dir, ok := s.cgroupDir(owner); ok {
@@ -272,6 +272,14 @@ func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time, populat
 	}
 	osproc.ReapGroup(pgid)
 	return !osproc.GroupAlive(pgid)
+}
+
+// removeRunCgroupIfEmpty removes the cgroup of owner's run if nothing
+// lives in it, and reports whether it is gone (see removeIfEmpty): false
+// where the run has none.
+func (s *spawner) removeRunCgroupIfEmpty(owner Owner) bool {
+	e := s.engine(owner)
+	return e != nil && e.cgroups != nil && e.cgroups.removeIfEmpty(owner)
 }
 
 // strays lists the direct children of procs that it did not start: the

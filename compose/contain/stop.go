@@ -65,8 +65,27 @@ func (c *Process) signalOutside(members []int, sigs []syscall.Signal) {
 // outsideLookDelay is how long a stop of a run with a cgroup waits for the
 // main process to exit before it looks for the run's processes outside its
 // process group (see SignalRun). It delays only the stop of a main process
-// that waits for what it started in a session of its own.
-const outsideLookDelay = 50 * time.Millisecond
+// that waits for what it started in a session of its own. A variable for
+// the tests that show the look does not wait for it otherwise.
+var outsideLookDelay = 50 * time.Millisecond
+
+// afterMainExit settles a stop's pending look as soon as the main process
+// has exited (Wait): a cgroup that is empty then is removed at once, and
+// the look is not needed; one still populated has the look made now, not
+// at its timer. What lives on (a setsid daemon) mostly holds the run's
+// output open, and the run reads its output to the end before it ends:
+// waiting for the run's end to make the look made every such stop take
+// the timer's 50 ms.
+func (c *Process) afterMainExit() {
+	if !c.outside.pending() {
+		return
+	}
+	if getSpawner().removeRunCgroupIfEmpty(c.owner) {
+		c.outside.drop()
+		return
+	}
+	c.outside.now()
+}
 
 // deferredLook is a stop's look outside the process group, due once: at
 // its timer, or when the run's end finds its cgroup still populated
@@ -88,6 +107,13 @@ func (d *deferredLook) arm(look func()) {
 	}
 	d.look = look
 	d.timer = time.AfterFunc(outsideLookDelay, d.now)
+}
+
+// pending reports whether a look is due.
+func (d *deferredLook) pending() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.look != nil
 }
 
 // now makes the pending look, if there is one.
