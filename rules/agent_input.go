@@ -41,16 +41,22 @@ func (d *Detector) answered(prompt string, now time.Time) bool {
 // below the one input was last submitted on: the program printed a new
 // prompt, as a REPL or a shell does after each command.
 func (d *Detector) freshPromptBelow() bool {
-	_, cursor, visible := d.screen.Cursor()
+	col, cursor, visible := d.screen.Cursor()
 	shift := d.live.shiftOf(d.screen)
 	echoRow := d.live.submitRow - shift
 	if !visible || cursor <= echoRow || echoRow < 0 {
 		return false
 	}
+	rows := d.screen.Rows()
+	// A prompt is printed before the cursor. The terminal's echo of the
+	// Enter moves the cursor to the start of the next row at once, before
+	// the program has read the line: that is no prompt.
+	if before := []rune(rows[cursor]); strings.TrimSpace(string(before[:min(col, len(before))])) == "" {
+		return false
+	}
 	// The input stays where it was typed, under what was there before,
 	// above the new prompt; a TUI that redrew its view and moved its
 	// prompt has not answered by that alone.
-	rows := d.screen.Rows()
 	if !d.live.keptAbove(rows, shift) {
 		return false
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -244,4 +245,24 @@ func TestShellCtrlCEchoIsNotAQuestion(t *testing.T) {
 			assert.Equal(t, StateReady, v.State, v.Message)
 		})
 	}
+}
+
+// TestAgentEnterEchoIsNotAFreshPrompt: the terminal echoes the Enter of
+// submitted input at once, moving the cursor to the start of the next row,
+// before the agent has read the line. With its prompt footer still on
+// screen below (Claude Code's "? for shortcuts"), that cursor is no fresh
+// prompt: the agent has not answered until it works or prints one.
+func TestAgentEnterEchoIsNotAFreshPrompt(t *testing.T) {
+	spec := agentSpec(t)
+	spec.ReadyPatterns = mustPatterns(t, `\? for shortcuts`)
+	r := newAgentRun(t, spec)
+	box := "\x1b[H\x1b[2Jfake agent\x1b[6;1H────\x1b[7;1H❯ \x1b[8;1H────\x1b[9;1H  ? for shortcuts\x1b[7;3H"
+	require.Equal(t, StateReady, r.draw(box).State)
+	r.now = r.now.Add(time.Millisecond)
+	r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: "write the tests\r"})
+	r.event(EventInputWritten)
+	assert.Equal(t, StateBusy, r.draw("write the tests").State, "the echo of the text")
+	assert.Equal(t, StateBusy, r.draw("\r\n").State, "the echo of Enter")
+	assert.Equal(t, StateBusy, r.draw(box+"\x1b7\x1b[4;1H✻ Thinking… (esc to interrupt)\x1b8").State, "working")
+	assert.Equal(t, StateReady, r.draw(strings.Replace(box, "fake agent", "fake agent\r\n● done: write the tests", 1)).State, "answered")
 }
