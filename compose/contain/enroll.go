@@ -151,21 +151,22 @@ func (s *spawner) scanStrays() {
 	defer s.forking.Unlock()
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
-			s.reportUnmarked(tree)
+			s.reportUnmarked(tree, markersAmong(tree))
 		}
 	}
 }
 
 // reportUnmarked tells the watchdogs about the processes among pids that
-// carry no owner marker: procs cannot tell which run they belong to, but
-// they are its own, and must not outlive it.
-func (s *spawner) reportUnmarked(pids []int) {
+// carry no owner marker (none in markers, markersAmong(pids)): procs
+// cannot tell which run they belong to, but they are its own, and must not
+// outlive it.
+func (s *spawner) reportUnmarked(pids []int, markers map[int]string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	s.reportMu.Lock()
 	defer s.reportMu.Unlock()
 	for _, pid := range pids {
-		if _, ok := ownerOf(pid); ok {
+		if _, marked := markers[pid]; marked {
 			continue
 		}
 		start, ok := osproc.StartTime(pid)

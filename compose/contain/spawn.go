@@ -226,10 +226,12 @@ func (s *spawner) sweepOnce(batch []sweepRequest) {
 	defer s.forking.Unlock()
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
+			// Each process's environment is read once, for every request.
+			markers := markersAmong(tree)
 			for _, req := range batch {
-				signalAll(markedAmong(tree, req.owner.String()), syscall.SIGKILL)
+				signalAll(withPrefix(markers, req.owner.String()), syscall.SIGKILL)
 			}
-			s.reportUnmarked(tree)
+			s.reportUnmarked(tree, markers)
 		}
 		osproc.Reap(pid)
 	}
