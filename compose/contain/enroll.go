@@ -184,6 +184,6 @@ func (s *spawner) reportUnmarked(pids []int, markers map[int]string) {
 
 // ownerOf returns the instance of the owner marker of pid, if it has one.
 func ownerOf(pid int) (string, bool) {
-	marker, ok := markerOf(pid)
+	marker, _, ok := markerOf(pid, make([]byte, 0, environBuffer))
 	return instanceOf(marker), ok
 }

@@ -66,20 +66,30 @@ func scanMarked() map[int]string {
 }
 
 // markersAmong returns the PROCS_OWNER value of each marked process among
-// candidates, but not of the calling process.
+// candidates, but not of the calling process. One buffer serves every
+// read: a look through all the machine's processes is what a clean
+// shutdown waits for last (the watchdog's last look), and a laptop has
+// hundreds of them.
 func markersAmong(candidates []int) map[int]string {
 	markers := make(map[int]string)
 	self := os.Getpid()
+	buf := make([]byte, 0, environBuffer)
 	for _, pid := range candidates {
 		if pid == self {
 			continue
 		}
-		if marker, ok := markerOf(pid); ok {
+		var marker string
+		var ok bool
+		if marker, buf, ok = markerOf(pid, buf); ok {
 			markers[pid] = marker
 		}
 	}
 	return markers
 }
+
+// environBuffer holds most environments whole: each is then read in one
+// system call (see osproc.AppendEnviron).
+const environBuffer = 16 << 10
 
 // markedAmong returns the pids among candidates (but not the calling
 // process) whose PROCS_OWNER value starts with prefix.
@@ -99,19 +109,17 @@ func withPrefix(markers map[int]string, prefix string) []int {
 	return pids
 }
 
-// markerOf returns the PROCS_OWNER value pid was started with.
-func markerOf(pid int) (string, bool) {
-	env, err := osproc.Environ(pid)
-	if err != nil {
-		return "", false
-	}
+// markerOf returns the PROCS_OWNER value pid was started with, reading its
+// environment into buf, which it returns for the next read.
+func markerOf(pid int, buf []byte) (string, []byte, bool) {
+	env := osproc.AppendEnviron(buf[:0], pid)
 	key := []byte(OwnerVar + "=")
 	for kv := range bytes.SplitSeq(env, []byte{0}) {
 		if value, ok := bytes.CutPrefix(kv, key); ok {
-			return string(value), true
+			return string(value), env, true
 		}
 	}
-	return "", false
+	return "", env, false
 }
 
 // signalAll sends sig to every pid, ignoring those already gone.

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -33,6 +34,28 @@ func TestFindMarkedSeesAProcessStartedAfterTheLastRead(t *testing.T) {
 	require.NoError(t, cmd.Start())
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	assert.Equal(t, []int{cmd.Process.Pid}, FindMarked(marker))
+}
+
+// TestFindMarkedReadsAnEnvironmentLargerThanItsBuffer: the look reads
+// each environment into one buffer it reuses; a process whose environment
+// outgrows it (a CI job's, tens of kilobytes) is read to its end, where
+// the marker may be, and the processes read after it with the grown buffer
+// are not mistaken for it.
+func TestFindMarkedReadsAnEnvironmentLargerThanItsBuffer(t *testing.T) {
+	marker := NewInstance() + ":big:1:"
+	filler := "PROCS_TEST_FILLER=" + strings.Repeat("x", 3*environBuffer)
+	start := func(env ...string) int {
+		cmd := exec.Command("sleep", "60")
+		cmd.Env = env
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		return cmd.Process.Pid
+	}
+	big := start(filler, OwnerVar+"="+marker)
+	small := start("PATH=" + os.Getenv("PATH"))
+	markers := markersAmong([]int{big, small})
+	assert.Equal(t, map[int]string{big: marker}, markers)
+	assert.Equal(t, []int{big}, FindMarked(marker))
 }
 
 // TestStopsWithoutCgroupsShareTheirLooks: without a cgroup each stop looks

@@ -66,6 +66,22 @@ func TestEnvironAndStartTime(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestAppendEnvironAppendsOrLeavesTheBuffer: the environment is appended
+// to what the buffer holds, whatever its capacity (it grows), and a
+// process that is gone leaves the buffer as it was.
+func TestAppendEnvironAppendsOrLeavesTheBuffer(t *testing.T) {
+	cmd := startTree(t)
+	want, err := Environ(cmd.Process.Pid)
+	require.NoError(t, err)
+	for _, capacity := range []int{0, 8, 1 << 16} {
+		buf := append(make([]byte, 0, capacity), "head"...)
+		got := AppendEnviron(buf, cmd.Process.Pid)
+		assert.Equal(t, append([]byte("head"), want...), got, "capacity %d", capacity)
+	}
+	buf := []byte("head")
+	assert.Equal(t, []byte("head"), AppendEnviron(buf, 1<<30))
+}
+
 // TestStartTimeNowIsNoLaterThanWhatStartsAfter: a process forked after
 // StartTimeNow started at it or later, one that ran before at it or
 // earlier, and the clock is StartTime's (the two agree within a second).
