@@ -31,4 +31,4 @@ echo "| the machine's floor, same session | p50 |"
 echo "|---|---|"
 echo "$floor"
 echo
-python3 internal/floor/exact.py "$work/procs" "$PC_BIN" 5
+python3 internal/floor/exact.py "$work/procs" "$PC_BIN" 11
