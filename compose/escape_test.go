@@ -197,6 +197,54 @@ func TestNextProcsKillsWhatADeadOneLeft(t *testing.T) {
 		"daemons the next procs left: %v", alive(daemons))
 }
 
+// TestCleanShutdownTakesWhatLeftItsCgroups: a daemon that leaves its
+// run's process group and moves itself out of procs' cgroups (into the
+// cgroup procs itself runs in, which procs' user may write) is in no
+// cgroup or group procs stops; it still carries the run's marker, and the
+// last look of a clean shutdown, through every process's environment,
+// finds and stops it. (It does not hold the run's output: one that did
+// would keep the run reading it for outputEndGrace first.)
+func TestCleanShutdownTakesWhatLeftItsCgroups(t *testing.T) {
+	skipWithoutCgroups(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "procs.yaml")
+	// The mount point of cgroup v2 is the fifth field of its line in
+	// mountinfo; the run's cgroup is two levels below procs' own. procs
+	// reads $$ in a command as $.
+	config := fmt.Sprintf(`
+procs:
+  mover:
+    command: |
+      setsid sh -c '
+        mount=$(awk '"'"'{for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i+1) == "cgroup2") print $5; break }}'"'"' /proc/self/mountinfo)
+        run=$(sed -n "s/^0:://p" /proc/self/cgroup)
+        if echo $$$$ > "$mount$(dirname "$(dirname "$run")")/cgroup.procs"; then echo $$$$ > %[1]s/moved.pid; else echo no > %[1]s/failed; fi
+        exec sleep 300' </dev/null >/dev/null 2>&1 &
+      until [ -s %[1]s/moved.pid ] || [ -e %[1]s/failed ]; do sleep 0.01; done
+      echo ready
+      exec sleep 300
+    readyPatterns: [ready]
+`, dir)
+	require.NoError(t, os.WriteFile(file, []byte(config), 0o644))
+	cmd := startEngineHelper(t, file)
+	data, err := os.ReadFile(filepath.Join(dir, "moved.pid"))
+	if err != nil {
+		testenv.Missing(t, "a process here cannot move itself into the cgroup procs runs in")
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	cgroup, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	require.NoError(t, err)
+	require.NotContains(t, string(cgroup), "/procs-", "the daemon left procs' cgroups")
+	require.True(t, contain.Marked(pid), "the daemon kept the run's marker")
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait())
+	assert.Eventually(t, func() bool { return allGone([]int{pid}) }, waitLimit, 20*time.Millisecond,
+		"the daemon outside procs' cgroups outlived a clean shutdown")
+}
+
 // watchdogOf finds the watchdog among the children of a procs.
 func watchdogOf(t *testing.T, pid int) int {
 	t.Helper()
