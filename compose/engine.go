@@ -99,6 +99,8 @@ type Engine struct {
 	// readyScan is how many processes, in start order, announceAllReady
 	// has seen come up.
 	readyScan int
+	// toldClosing says the containment was told the shutdown began.
+	toldClosing bool
 }
 
 // New prepares an engine for cfg; nothing starts until Run.

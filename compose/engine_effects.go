@@ -38,6 +38,12 @@ func (e *Engine) handleReport(r report) {
 // act carries out the effects the machine decided, and those that
 // carrying them out makes it decide, until there are none.
 func (e *Engine) act() {
+	if e.life.ShuttingDown() && !e.toldClosing {
+		// Before the shutdown's first stop is carried out (see
+		// contain.Containment.Closing).
+		e.toldClosing = true
+		e.contain.Closing()
+	}
 	for effects := e.life.Effects(); len(effects) > 0; effects = e.life.Effects() {
 		for _, effect := range effects {
 			e.carryOut(effect)

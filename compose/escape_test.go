@@ -197,21 +197,16 @@ func TestNextProcsKillsWhatADeadOneLeft(t *testing.T) {
 		"daemons the next procs left: %v", alive(daemons))
 }
 
-// TestCleanShutdownTakesWhatLeftItsCgroups: a daemon that leaves its
-// run's process group and moves itself out of procs' cgroups (into the
-// cgroup procs itself runs in, which procs' user may write) is in no
-// cgroup or group procs stops; it still carries the run's marker, and the
-// last look of a clean shutdown, through every process's environment,
-// finds and stops it. (It does not hold the run's output: one that did
-// would keep the run reading it for outputEndGrace first.)
-func TestCleanShutdownTakesWhatLeftItsCgroups(t *testing.T) {
-	skipWithoutCgroups(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "procs.yaml")
-	// The mount point of cgroup v2 is the fifth field of its line in
-	// mountinfo; the run's cgroup is two levels below procs' own. procs
-	// reads $$ in a command as $.
-	config := fmt.Sprintf(`
+// moverConfig runs a daemon that leaves its run's process group and moves
+// itself out of procs' cgroups, into the cgroup procs itself runs in
+// (which procs' user may write), keeping the run's marker; it writes its
+// pid to dir/moved.pid, or dir/failed when the move is refused. It does
+// not hold the run's output: one that did would keep the run reading it
+// for outputEndGrace first. The mount point of cgroup v2 is the fifth
+// field of its line in mountinfo; the run's cgroup is two levels below
+// procs' own. procs reads $$ in a command as $.
+func moverConfig(dir string) string {
+	return fmt.Sprintf(`
 procs:
   mover:
     command: |
@@ -225,8 +220,12 @@ procs:
       exec sleep 300
     readyPatterns: [ready]
 `, dir)
-	require.NoError(t, os.WriteFile(file, []byte(config), 0o644))
-	cmd := startEngineHelper(t, file)
+}
+
+// moverPID reads the pid moverConfig's daemon wrote, and checks that it
+// is outside procs' cgroups and still marked.
+func moverPID(t *testing.T, dir string) int {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "moved.pid"))
 	if err != nil {
 		testenv.Missing(t, "a process here cannot move itself into the cgroup procs runs in")
@@ -238,11 +237,41 @@ procs:
 	require.NoError(t, err)
 	require.NotContains(t, string(cgroup), "/procs-", "the daemon left procs' cgroups")
 	require.True(t, contain.Marked(pid), "the daemon kept the run's marker")
+	return pid
+}
+
+// TestCleanShutdownTakesWhatLeftItsCgroups: the daemon of moverConfig is
+// in no cgroup or group procs stops; the last look of a clean shutdown,
+// through every process's environment, finds it by its marker.
+func TestCleanShutdownTakesWhatLeftItsCgroups(t *testing.T) {
+	skipWithoutCgroups(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "procs.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(moverConfig(dir)), 0o644))
+	cmd := startEngineHelper(t, file)
+	pid := moverPID(t, dir)
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	require.NoError(t, cmd.Wait())
 	assert.Eventually(t, func() bool { return allGone([]int{pid}) }, waitLimit, 20*time.Millisecond,
 		"the daemon outside procs' cgroups outlived a clean shutdown")
+}
+
+// TestStopTakesWhatLeftItsCgroups: a stop while procs goes on (procs stop,
+// procs restart) takes the daemon of moverConfig too; it lived on until
+// procs exited, and a restart ran the old run's daemon beside the new.
+func TestStopTakesWhatLeftItsCgroups(t *testing.T) {
+	skipWithoutCgroups(t)
+	dir := t.TempDir()
+	te := startEngine(t, moverConfig(dir), Options{NoWatchdog: true})
+	te.waitState("mover", rules.StateReady)
+	pid := moverPID(t, dir)
+
+	_, err := te.Stop("mover")
+	require.NoError(t, err)
+	te.waitState("mover", rules.StateStopped)
+	assert.Eventually(t, func() bool { return allGone([]int{pid}) }, 2*time.Second, 20*time.Millisecond,
+		"the daemon outside the run's cgroup outlived its stop")
 }
 
 // watchdogOf finds the watchdog among the children of a procs.

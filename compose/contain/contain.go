@@ -27,6 +27,10 @@ type Containment interface {
 	// process group (or session, on a terminal), in the run's cgroup where
 	// there is one, recorded with the watchdog.
 	Start(spec Spec) (*Process, error)
+	// Closing says the engine's shutdown has begun: the stops from then on
+	// leave what moved out of their runs' cgroups to Close, which looks
+	// for it once for all of them.
+	Closing()
 	// Close kills whatever the engine's runs left, marked or not, removes
 	// their cgroups and ends the watchdog after a clean shutdown.
 	Close() error
@@ -85,7 +89,7 @@ func New(instance string, opts Options) (Containment, error) {
 			return nil, err
 		}
 	}
-	return &engineContainment{watchdog: wd, release: getSpawner().enroll(instance, wd)}, nil
+	return &engineContainment{instance: instance, watchdog: wd, release: getSpawner().enroll(instance, wd)}, nil
 }
 
 // CgroupsAvailable says why the runs of an engine would get no cgroup
@@ -101,8 +105,15 @@ func CgroupsAvailable() error {
 
 // engineContainment is the Containment of one engine of this process.
 type engineContainment struct {
+	instance string
 	watchdog *watchdog // nil without one
 	release  func()
+}
+
+func (c *engineContainment) Closing() {
+	if e := getSpawner().engine(Owner{Instance: c.instance}); e != nil {
+		e.closing.Store(true)
+	}
 }
 
 func (c *engineContainment) Start(spec Spec) (*Process, error) {

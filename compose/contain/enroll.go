@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +25,8 @@ type enrolled struct {
 	// limitsMu, a leaf of the spawner's lock order, guards it.
 	limitsMu sync.Mutex
 	limits   *limitSet
+	// closing says the engine is shutting down (Containment.Closing).
+	closing atomic.Bool
 }
 
 // enroll gives each run of the engine instance a cgroup of its own where

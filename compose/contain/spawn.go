@@ -166,19 +166,29 @@ func (s *spawner) forget(pid int) {
 // What a run that never left its process group (Process.leftGroup)
 // leaves as procs' zombies is in that group: one waitid reaps it, where a
 // look at all of procs' children would read them all, on every stop.
+//
+// A process that moved itself out of the run's cgroup (into one of its
+// own: systemd-run --user --scope, a tmux server built for systemd) is in
+// no cgroup or group of the run; once its parent is gone it is procs'
+// child, and the sweep finds it by its marker. A stop outside a shutdown
+// asks for that sweep; in a shutdown, Close's last look finds such a
+// process, and two hundred stops do not each wait for a sweep.
 func (s *spawner) sweepStrays(c *Process) {
 	owner := c.owner
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		if had, killed := e.cgroups.kill(owner); had {
 			if !killed && !c.leftGroup.Load() {
 				osproc.ReapGroup(c.pid)
+				if e.closing.Load() {
+					return
+				}
+			} else if e.closing.Load() {
+				select {
+				case s.reaps <- struct{}{}:
+				default: // a reap is pending already, and will find these too
+				}
 				return
 			}
-			select {
-			case s.reaps <- struct{}{}:
-			default: // a reap is pending already, and will find these too
-			}
-			return
 		}
 	}
 	done := make(chan struct{})
