@@ -237,11 +237,15 @@ procs:
 	assert.Contains(t, ev.Message, "then `procs start api`", "how to try again")
 }
 
+// TestRestartWaitsForTheNewRun: a wait for run 2 gets run 2's verdict.
+// The engine stays up as procs up does: run 2 fails at once, and an engine
+// that ends when nothing runs could end before the wait is asked (a loaded
+// CI machine did), which the wait then reports instead.
 func TestRestartWaitsForTheNewRun(t *testing.T) {
 	te := startEngine(t, `
 procs:
   api: {command: "if [ -e marker ]; then echo boom; exit 1; fi; touch marker; echo ready; sleep 60", readyPatterns: [ready], errorPatterns: [boom]}
-`, Options{NoWatchdog: true})
+`, Options{NoWatchdog: true, StayUp: true})
 	te.waitState("api", rules.StateReady)
 	run, err := te.Restart("api")
 	require.NoError(t, err)
