@@ -1,7 +1,9 @@
 package contain
 
 import (
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
@@ -28,12 +30,15 @@ func (s *spawner) adopted() []int {
 	}
 	s.mu.RUnlock()
 	self := os.Getpid()
+	parents := osproc.Parents()
+	// Every process's marker, each read once (one buffer for all).
+	markers := markersAmong(slices.Collect(maps.Keys(parents)))
 	ours := func(pid int) bool {
-		instance, ok := ownerOf(pid)
-		return ok && engines[instance]
+		marker, ok := markers[pid]
+		return ok && engines[instanceOf(marker)]
 	}
 	var out []int
-	for pid, parent := range osproc.Parents() {
+	for pid, parent := range parents {
 		if pid != self && parent != self && ours(pid) && !ours(parent) {
 			out = append(out, pid)
 		}

@@ -104,10 +104,14 @@ func (s *spawner) killStrays(instance string) {
 		if err != nil {
 			continue
 		}
+		markers := markersAmong(tree)
 		killedRoot := false
 		for _, p := range tree {
-			if owner, ok := ownerOf(p); ok && owner != instance && slices.Contains(others, owner) {
-				continue
+			// A process of another engine of this process is left to it.
+			if marker, ok := markers[p]; ok {
+				if owner := instanceOf(marker); owner != instance && slices.Contains(others, owner) {
+					continue
+				}
 			}
 			killedRoot = killedRoot || p == pid
 			_ = osproc.Signal(p, syscall.SIGKILL)
@@ -183,10 +187,4 @@ func (s *spawner) reportUnmarked(pids []int, markers map[int]string) {
 			}
 		}
 	}
-}
-
-// ownerOf returns the instance of the owner marker of pid, if it has one.
-func ownerOf(pid int) (string, bool) {
-	marker, _, ok := markerOf(pid, make([]byte, 0, environBuffer))
-	return instanceOf(marker), ok
 }

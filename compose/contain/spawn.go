@@ -177,15 +177,16 @@ func (s *spawner) sweepStrays(c *Process) {
 	owner := c.owner
 	if e := s.engine(owner); e != nil && e.cgroups != nil {
 		if had, killed := e.cgroups.kill(owner); had {
-			if !killed && !c.leftGroup.Load() {
+			inGroup := !killed && !c.leftGroup.Load()
+			if inGroup {
 				osproc.ReapGroup(c.pid)
-				if e.closing.Load() {
-					return
-				}
-			} else if e.closing.Load() {
-				select {
-				case s.reaps <- struct{}{}:
-				default: // a reap is pending already, and will find these too
+			}
+			if e.closing.Load() {
+				if !inGroup {
+					select {
+					case s.reaps <- struct{}{}:
+					default: // a reap is pending already, and will find these too
+					}
 				}
 				return
 			}
