@@ -39,54 +39,87 @@ func processEnv(cfg *config.Config, p *config.Proc, presetEnv map[string]string,
 	if err != nil {
 		return nil, nil, err
 	}
-	var shell [][2]string
-	for _, kv := range os.Environ() {
-		// The watchdog's mode is procs' own, never a child's.
-		if k, v, ok := cutEnv(kv); ok && k != contain.WatchdogVar {
-			shell = append(shell, [2]string{k, v})
-		}
-	}
-	vars := map[string]string{}
-	var order []string
-	set := func(k, v string) {
-		if _, ok := vars[k]; !ok {
-			order = append(order, k)
-		}
-		vars[k] = v
-	}
+	shell := os.Environ()
+	b := newEnvBuilder(len(presetEnv) + len(files) + len(shell) + len(explicit) + 5)
 	for _, k := range sortedEnvKeys(presetEnv) {
-		set(k, presetEnv[k])
+		b.set(k, presetEnv[k])
 	}
 	for _, k := range sortedEnvKeys(files) {
-		set(k, files[k])
+		b.set(k, files[k])
 	}
 	for _, kv := range shell {
-		set(kv[0], kv[1])
+		// The watchdog's mode is procs' own, never a child's.
+		if k, _, ok := cutEnv(kv); ok && k != contain.WatchdogVar {
+			b.setPair(k, kv)
+		}
 	}
 	for _, k := range sortedEnvKeys(explicit) {
-		set(k, explicit[k])
+		b.set(k, explicit[k])
 	}
 	// A user who asked for no colour gets none, whatever the preset forces.
-	if _, forced := presetEnv["FORCE_COLOR"]; forced && vars["NO_COLOR"] != "" && vars["FORCE_COLOR"] == presetEnv["FORCE_COLOR"] {
-		delete(vars, "FORCE_COLOR")
-		order = slices.DeleteFunc(order, func(k string) bool { return k == "FORCE_COLOR" })
+	if forced, ok := presetEnv["FORCE_COLOR"]; ok && b.get("NO_COLOR") != "" && b.get("FORCE_COLOR") == forced {
+		b.unset("FORCE_COLOR")
 	}
-	set("PROCS_NAME", p.Name)
-	set("PROCS_RUN", strconv.Itoa(run))
+	b.set("PROCS_NAME", p.Name)
+	b.set("PROCS_RUN", strconv.Itoa(run))
 	if p.Replica.Index > 0 {
-		set("PROCS_REPLICA", strconv.Itoa(p.Replica.Index))
+		b.set("PROCS_REPLICA", strconv.Itoa(p.Replica.Index))
 	}
 	if p.Port > 0 {
-		set("PORT", strconv.Itoa(p.Port))
+		b.set("PORT", strconv.Itoa(p.Port))
 	}
-	set(contain.OwnerVar, contain.Owner{Instance: instance, Name: p.Name, Run: run}.String())
-	env = make([]string, 0, len(order))
-	for _, k := range order {
-		env = append(env, k+"="+vars[k])
-	}
+	b.set(contain.OwnerVar, contain.Owner{Instance: instance, Name: p.Name, Run: run}.String())
 	configured = files
 	maps.Copy(configured, explicit)
-	return env, configured, nil
+	return b.list(), configured, nil
+}
+
+// envBuilder makes an environment list: each variable where it was first
+// set, with the value it was set to last. Every start makes one, for a
+// shell's few dozen variables, so a variable that comes from the
+// environment keeps its own "KEY=value" string rather than being split
+// and joined again.
+type envBuilder struct {
+	at    map[string]int // KEY → its index in pairs
+	pairs []string       // "KEY=value"; "" where a variable was unset
+}
+
+func newEnvBuilder(size int) *envBuilder {
+	return &envBuilder{at: make(map[string]int, size), pairs: make([]string, 0, size)}
+}
+
+func (b *envBuilder) set(k, v string) { b.setPair(k, k+"="+v) }
+
+// setPair sets k to the value in pair, which is "k=value".
+func (b *envBuilder) setPair(k, pair string) {
+	if i, ok := b.at[k]; ok {
+		b.pairs[i] = pair
+		return
+	}
+	b.at[k] = len(b.pairs)
+	b.pairs = append(b.pairs, pair)
+}
+
+func (b *envBuilder) get(k string) string {
+	if i, ok := b.at[k]; ok {
+		return b.pairs[i][len(k)+1:]
+	}
+	return ""
+}
+
+// unset removes k; set again, it goes last.
+func (b *envBuilder) unset(k string) {
+	if i, ok := b.at[k]; ok {
+		b.pairs[i] = ""
+		delete(b.at, k)
+	}
+}
+
+func (b *envBuilder) list() []string {
+	if len(b.at) == len(b.pairs) {
+		return b.pairs
+	}
+	return slices.DeleteFunc(b.pairs, func(pair string) bool { return pair == "" })
 }
 
 func cutEnv(kv string) (string, string, bool) {

@@ -66,3 +66,18 @@ procs:
 		assert.Contains(t, env, want)
 	}
 }
+
+// BenchmarkProcessEnv makes the environment of one run, as every start
+// does, in the environment the benchmark runs in (a shell's few dozen
+// variables) with a preset's and the config's variables beside it.
+func BenchmarkProcessEnv(b *testing.B) {
+	cfg, err := config.Parse(filepath.Join(b.TempDir(), "procs.yaml"), []byte("env: {LOG_LEVEL: debug}\nprocs:\n  web:\n    command: sleep 1\n    env: {PORT: \"3000\"}\n"), nil)
+	require.NoError(b, err)
+	preset := map[string]string{"FORCE_COLOR": "1", "BROWSER": "none"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := processEnv(cfg, cfg.Procs["web"], preset, "bench", 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
