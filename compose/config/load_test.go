@@ -58,6 +58,34 @@ func TestLayering(t *testing.T) {
 	assert.Equal(t, Command{Shell: "./web --dev"}, cfg.Procs["web"].Command)
 }
 
+// TestLoaderReadsKoanfsMergedConfig: finish reads the map koanf's first
+// merge made instead of a copy of koanf's config (loader.merged), which is
+// right only while koanf merges every later layer into that map in place:
+// with an override file, a PROCS_ variable and --set, it is koanf's config.
+func TestLoaderReadsKoanfsMergedConfig(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml":          layeredBase,
+		"procs.override.yaml": "procs:\n  api:\n    port: 8081\n  extra:\n    command: ./extra\n",
+	})
+	file := filepath.Join(dir, "procs.yaml")
+	ld := newLoader(file, []string{"PROCS_PROCS__WEB__PORT=9090"})
+	for _, name := range []string{"procs.yaml", "procs.override.yaml"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		ld.addFile(filepath.Join(dir, name), data)
+	}
+	ld.addEnv()
+	ld.addSet([]string{"procs.api.readyTimeout=5s"})
+	require.Empty(t, ld.errs)
+	require.NotNil(t, ld.merged)
+	assert.Equal(t, ld.k.Raw(), ld.merged)
+	procs := ld.merged["procs"].(map[string]any)
+	assert.Equal(t, 8081, procs["api"].(map[string]any)["port"], "the override file")
+	assert.Contains(t, procs, "extra", "a process the override file adds")
+	assert.Equal(t, "9090", procs["web"].(map[string]any)["port"], "the PROCS_ variable")
+	assert.Equal(t, "5s", procs["api"].(map[string]any)["readyTimeout"], "--set")
+}
+
 func TestLayerErrorsNameTheirSource(t *testing.T) {
 	dir := writeProject(t, map[string]string{"procs.yaml": layeredBase})
 	_, err := Load(LoadOptions{Dir: dir, Environ: []string{"PROCS_PROCS__API__PORT=x", "PROCS_PROCS__WEB__READYPATERN=y"},
