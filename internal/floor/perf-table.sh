@@ -4,7 +4,8 @@
 # machine's floor for the 200-process rows (internal/floor), measured in
 # the same session, so that every figure has its reference beside it;
 # then the rows the harness cannot give exactly (exact.py): shutdown timed
-# with a blocking wait, and the memory of every helper the tool runs.
+# with a blocking wait, start timed with the floor run in the same rounds,
+# and the memory of every helper the tool runs.
 #
 #   BENCH_DIR=path/to/bench PC_BIN=path/to/process-compose internal/floor/perf-table.sh
 set -euo pipefail
@@ -13,8 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/procs" ./cmd/procs
-go build -o "$work/floor" ./internal/floor/cmd/floor
+# Built as the release is (.goreleaser.yaml): what users run.
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$work/procs" ./cmd/procs
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$work/floor" ./internal/floor/cmd/floor
 cp -r "$BENCH_DIR" "$work/bench" # it writes results/ beside itself
 chmod -R u+w "$work/bench"
 mkdir -p "$work/bench/results"
@@ -31,4 +33,4 @@ echo "| the machine's floor, same session | p50 |"
 echo "|---|---|"
 echo "$floor"
 echo
-python3 internal/floor/exact.py "$work/procs" "$PC_BIN" 11
+python3 internal/floor/exact.py "$work/procs" "$PC_BIN" 11 "$work/floor"
