@@ -60,6 +60,9 @@ type Options struct {
 type Engine struct {
 	cfg  *config.Config
 	opts Options
+	// watchesFiles says some definition of cfg watches files (watch:), so
+	// that the loop looks for watches to start only when one may be due.
+	watchesFiles bool
 	// published is the config being run, for readers off the engine
 	// goroutine (GET /v1/config); the loop replaces it on reconcile.
 	published atomic.Pointer[config.Config]
@@ -167,6 +170,10 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 // useConfig makes cfg the config the engine runs.
 func (e *Engine) useConfig(cfg *config.Config) {
 	e.cfg = cfg
+	e.watchesFiles = false
+	for _, p := range cfg.Procs {
+		e.watchesFiles = e.watchesFiles || p.Watch != nil
+	}
 	e.published.Store(cfg)
 }
 

@@ -88,3 +88,32 @@ func startEngineIn(t *testing.T, dirs []string, yamlText string, opts Options) *
 	})
 	return te
 }
+
+// TestReloadThatAddsAWatchStartsIt: the loop looks for watches to start
+// only when the config has one (Engine.watchesFiles); a reload that adds
+// watch: to a running process must make it look, and the watch restart it.
+func TestReloadThatAddsAWatchStartsIt(t *testing.T) {
+	te := startEngineIn(t, []string{"src"}, `
+procs:
+  api:
+    command: "echo up; sleep 60"
+    readyPatterns: [up]
+`, Options{NoWatchdog: true})
+	te.waitTargets([]WaitTarget{{Name: "api", Run: 1, Targets: []rules.State{rules.StateReady}}})
+	_, err := te.Apply(te.reload(`
+procs:
+  api:
+    command: "echo up; sleep 60"
+    readyPatterns: [up]
+    watch: {paths: ["src/*.go"], debounce: 50ms}
+`), nil)
+	require.NoError(t, err)
+	// The edited definition restarts api once; the watch then restarts it
+	// again on a change.
+	te.waitTargets([]WaitTarget{{Name: "api", Run: 2, Targets: []rules.State{rules.StateReady}}})
+	require.NoError(t, os.WriteFile(filepath.Join(te.dir, "src/main.go"), []byte("package main"), 0o644))
+	ev := te.waitFor("the watch restart result", func(ev Event) bool {
+		return ev.Type == EventInfo && ev.Proc == "api" && strings.HasPrefix(ev.Message, "restarted after")
+	})
+	assert.Contains(t, ev.Message, "src/main.go changed: api ready (run 3)")
+}

@@ -68,6 +68,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 		}
 		ps := m.newProc(def.Proc, !def.Proc.Disabled && def.Proc.ActiveIn(m.opts.Profiles) && !def.Proc.WaitsForSchedule(), def.Interactive)
 		m.procs[name] = ps
+		m.inOrder = nil
 		if ps.intent.wanted {
 			rec.Started = append(rec.Started, name)
 			rec.Waits = append(rec.Waits, m.target(ps, ps.Run+1, ""))

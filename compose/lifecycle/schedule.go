@@ -14,8 +14,7 @@ func (m *Machine) schedule() {
 		m.advanceShutdown()
 		return
 	}
-	for _, name := range m.order {
-		ps := m.procs[name]
+	for _, ps := range m.procsInOrder() {
 		if !ps.intent.wanted || ps.running || ps.intent.backoff {
 			continue
 		}
@@ -112,8 +111,9 @@ func (m *Machine) exitOnFailure() {
 	if !m.opts.ExitOnFailure || m.shuttingDown {
 		return
 	}
-	for _, name := range m.order {
-		if ps := m.procs[name]; ps.State == failed && !ps.Recoverable {
+	for _, ps := range m.procsInOrder() {
+		if ps.State == failed && !ps.Recoverable {
+			name := ps.Cfg.Name
 			m.firstFailure = name
 			m.beginShutdown("exit on failure: " + name + " failed")
 			return

@@ -103,6 +103,7 @@ func (m *Machine) forget(ps *Proc) {
 		return true
 	})
 	delete(m.procs, name)
+	m.inOrder = nil
 	delete(m.scheduled, name)
 	m.emit(Forget{Name: name})
 }
