@@ -14,17 +14,37 @@ type Pattern struct {
 	Re     *regexp.Regexp
 }
 
-// CompilePatterns compiles RE2 regexes, naming the one that fails.
+// CompilePatterns compiles RE2 regexes, naming the one that fails. A
+// source compiled before is not compiled again: the processes of a config
+// mostly share their patterns (two hundred `ready`s were two hundred
+// compiles before the first process could start), and a Regexp serves
+// any number of detectors at once.
 func CompilePatterns(srcs []string) ([]Pattern, error) {
 	out := make([]Pattern, 0, len(srcs))
 	for _, src := range srcs {
-		re, err := regexp.Compile(src)
+		re, err := compiledPattern(src)
 		if err != nil {
 			return nil, fmt.Errorf("compile pattern %q: %w", src, err)
 		}
 		out = append(out, Pattern{Source: src, Re: re})
 	}
 	return out, nil
+}
+
+// patternCache holds the patterns compiled so far, for the life of the
+// program: they come from configs and presets, so it stays small.
+var patternCache sync.Map // string -> *regexp.Regexp
+
+func compiledPattern(src string) (*regexp.Regexp, error) {
+	if re, ok := patternCache.Load(src); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	patternCache.Store(src, re)
+	return re, nil
 }
 
 // matchAny returns the first pattern that matches text.

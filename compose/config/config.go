@@ -61,11 +61,25 @@ func (c *Config) FileName() string {
 // Names returns the process names in sorted order, the instances of a
 // replicated process by number (worker-2 before worker-10).
 func (c *Config) Names() []string {
-	names := make([]string, 0, len(c.Procs))
-	for name := range c.Procs {
-		names = append(names, name)
+	// Sorted by keys read once per process, where compareNames looks both
+	// processes up on each of the thousands of comparisons that order two
+	// hundred of them; Names is asked for several times before a start.
+	type sortKey struct {
+		group string
+		index int
+		name  string
 	}
-	slices.SortFunc(names, c.compareNames)
+	keys := make([]sortKey, 0, len(c.Procs))
+	for name, p := range c.Procs {
+		keys = append(keys, sortKey{p.Group(), p.Replica.Index, name})
+	}
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		return cmp.Or(strings.Compare(a.group, b.group), cmp.Compare(a.index, b.index), strings.Compare(a.name, b.name))
+	})
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.name
+	}
 	return names
 }
 
