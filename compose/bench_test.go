@@ -131,12 +131,29 @@ procs:
 	benchmetric.ReportPercentiles(b, "line-to-ready-ms", took)
 }
 
-// Benchmark200Tree measures launch (config load included) to all ready for
-// 200 processes in a binary dependency tree (each waits for its parent's
-// ready line), and the orderly shutdown of all of them, each beside the
-// machine's floor for the same work (internal/floor) measured in the same
-// iteration: the ratios are what to compare across machines and runs.
-func Benchmark200Tree(b *testing.B) {
+// BenchmarkNew200 measures compose.New for the config of Benchmark200Tree:
+// detection, the start order and the machine, all made before the first
+// process can start.
+func BenchmarkNew200(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "procs.yaml")
+	if err := os.WriteFile(file, []byte(tree200Config()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := config.Load(config.LoadOptions{File: file, Environ: os.Environ()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(cfg, Options{LogDir: filepath.Join(filepath.Dir(file), "logs")}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// tree200Config is a procs.yaml of 200 processes in a binary dependency
+// tree, each ready on its first line.
+func tree200Config() string {
 	var cfg strings.Builder
 	cfg.WriteString("procs:\n")
 	for i := range 200 {
@@ -145,6 +162,16 @@ func Benchmark200Tree(b *testing.B) {
 			fmt.Fprintf(&cfg, "    dependsOn: [p%03d]\n", (i-1)/2)
 		}
 	}
+	return cfg.String()
+}
+
+// Benchmark200Tree measures launch (config load included) to all ready for
+// 200 processes in a binary dependency tree (each waits for its parent's
+// ready line), and the orderly shutdown of all of them, each beside the
+// machine's floor for the same work (internal/floor) measured in the same
+// iteration: the ratios are what to compare across machines and runs.
+func Benchmark200Tree(b *testing.B) {
+	cfg := tree200Config()
 	var took, down, floorReady, floorDown []time.Duration
 	for b.Loop() {
 		bare, err := floor.Run(200, floor.Tree)
@@ -153,7 +180,7 @@ func Benchmark200Tree(b *testing.B) {
 		}
 		floorReady, floorDown = append(floorReady, bare.AllReady), append(floorDown, bare.Down)
 		began := time.Now()
-		sub, stop := benchEngine(b, cfg.String())
+		sub, stop := benchEngine(b, cfg)
 		events := &eventLog{sub: sub}
 		events.find(b, func(ev Event) bool { return ev.Type == EventInfo && ev.Reason == rules.ReasonAllReady })
 		took = append(took, time.Since(began))
