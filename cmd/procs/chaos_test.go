@@ -298,12 +298,43 @@ func (c *chaos) status() map[string]chaosStatus {
 }
 
 // settle starts everything again and waits until the services are ready.
+// It first lets procs learn of the storm's last kills: a process killed a
+// moment before is still ready to procs until its last output is read
+// (checkStatus), and start leaves a process it believes runs alone, so
+// that run's failure, a moment later, was the wait's answer (CI: noisy,
+// whose pipe holds thousands of lines to read, killed by the storm's last
+// action).
 func (c *chaos) settle() {
+	deadline := time.Now().Add(20 * time.Second)
+	for len(c.exitsNotSeen()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond) // polling another process's table
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_ = c.cmd(ctx, append([]string{"start"}, chaosNames...)...).Run() // broken fails: that is its job
 	out, err := c.cmd(ctx, append([]string{"wait", "--timeout", "90s"}, "db", "cache", "api", "web", "worker", "slow", "stubborn", "forker", "daemonizer", "reader", "tty", "noisy", "late")...).CombinedOutput()
 	require.NoError(c.t, err, "settling: %s", out)
+}
+
+// exitsNotSeen names the processes whose status says they run with a pid
+// that is gone.
+func (c *chaos) exitsNotSeen() []string {
+	var names []string
+	for name, st := range c.status() {
+		if !runless(st.State) && st.PID != 0 && !isAlive(st.PID) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// runless says whether a process in state has no run going.
+func runless(state string) bool {
+	switch state {
+	case "stopped", "completed", "failed", "backoff", "blocked", "pending":
+		return true
+	}
+	return false
 }
 
 // checkStatus: every process status calls alive has a live pid, and no
@@ -334,8 +365,8 @@ func (c *chaos) statusProblems() map[string]string {
 	problems := make(map[string]string)
 	for name, st := range c.status() {
 		key := fmt.Sprintf("%s %d", name, st.PID)
-		switch st.State {
-		case "stopped", "completed", "failed", "backoff", "blocked", "pending":
+		switch {
+		case runless(st.State):
 			if st.PID != 0 && isAlive(st.PID) {
 				problems[key] = fmt.Sprintf("%s is %s but pid %d lives", name, st.State, st.PID)
 			}
