@@ -15,36 +15,17 @@ type Pattern struct {
 }
 
 // CompilePatterns compiles RE2 regexes, naming the one that fails. A
-// source compiled before is not compiled again: the processes of a config
-// mostly share their patterns (two hundred `ready`s were two hundred
-// compiles before the first process could start), and a Regexp serves
-// any number of detectors at once.
+// source compiled before is not compiled again (cachedRegexp).
 func CompilePatterns(srcs []string) ([]Pattern, error) {
 	out := make([]Pattern, 0, len(srcs))
 	for _, src := range srcs {
-		re, err := compiledPattern(src)
+		re, err := cachedRegexp(src)
 		if err != nil {
 			return nil, fmt.Errorf("compile pattern %q: %w", src, err)
 		}
 		out = append(out, Pattern{Source: src, Re: re})
 	}
 	return out, nil
-}
-
-// patternCache holds the patterns compiled so far, for the life of the
-// program: they come from configs and presets, so it stays small.
-var patternCache sync.Map // string -> *regexp.Regexp
-
-func compiledPattern(src string) (*regexp.Regexp, error) {
-	if re, ok := patternCache.Load(src); ok {
-		return re.(*regexp.Regexp), nil
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return nil, err
-	}
-	patternCache.Store(src, re)
-	return re, nil
 }
 
 // matchAny returns the first pattern that matches text.
@@ -57,12 +38,17 @@ func matchAny(patterns []Pattern, text string) (Pattern, bool) {
 	return Pattern{}, false
 }
 
-// regexCache holds the regexes `log.matches(re)` uses, compiled once per
-// distinct source for the life of the program: rules are few and fixed at
-// config load, so the cache stays small.
+// regexCache holds every regex rules compile, readiness patterns and the
+// regexes of log.matches and screen.matches, once per distinct source for
+// the life of the program: they come from configs and presets, so the
+// cache stays small. The processes of a config mostly share their
+// patterns (two hundred `ready`s were two hundred compiles before the
+// first process could start), and a Regexp serves any number of users at
+// once.
 var regexCache sync.Map // string -> *regexp.Regexp or error
 
-// cachedRegexp compiles src once and returns the same result ever after.
+// cachedRegexp compiles src once and returns the same result, the regex or
+// regexp's error, ever after.
 func cachedRegexp(src string) (*regexp.Regexp, error) {
 	if v, ok := regexCache.Load(src); ok {
 		return cacheValue(v)
@@ -70,7 +56,7 @@ func cachedRegexp(src string) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(src)
 	var v any = re
 	if err != nil {
-		v = fmt.Errorf("compile log.matches regex %q: %w", src, err)
+		v = err
 	}
 	v, _ = regexCache.LoadOrStore(src, v)
 	return cacheValue(v)
@@ -81,4 +67,13 @@ func cacheValue(v any) (*regexp.Regexp, error) {
 		return nil, err
 	}
 	return v.(*regexp.Regexp), nil
+}
+
+// checkRuleRegexp says why src, a regex an expr rule names, does not
+// compile.
+func checkRuleRegexp(src string) error {
+	if _, err := cachedRegexp(src); err != nil {
+		return fmt.Errorf("compile log.matches regex %q: %w", src, err)
+	}
+	return nil
 }

@@ -100,7 +100,7 @@ func (c *logCallCollector) Visit(node *ast.Node) {
 		c.rule.contains = appendUnique(c.rule.contains, arg.Value)
 		return
 	}
-	if _, err := cachedRegexp(arg.Value); err != nil && c.err == nil {
+	if err := checkRuleRegexp(arg.Value); err != nil && c.err == nil {
 		line, col := position(c.rule.Source, arg.Location().From)
 		c.err = &RuleError{Line: line, Column: col, Msg: err.Error()}
 		return
@@ -168,7 +168,7 @@ func (c *logCallCollector) checkRegex(arg ast.Node) {
 	if !ok || c.err != nil {
 		return
 	}
-	if _, err := cachedRegexp(str.Value); err != nil {
+	if err := checkRuleRegexp(str.Value); err != nil {
 		line, col := position(c.rule.Source, str.Location().From)
 		c.err = &RuleError{Line: line, Column: col, Msg: err.Error()}
 	}
