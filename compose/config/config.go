@@ -64,18 +64,11 @@ func (c *Config) Names() []string {
 	// Sorted by keys read once per process, where compareNames looks both
 	// processes up on each of the thousands of comparisons that order two
 	// hundred of them; Names is asked for several times before a start.
-	type sortKey struct {
-		group string
-		index int
-		name  string
-	}
-	keys := make([]sortKey, 0, len(c.Procs))
+	keys := make([]nameKey, 0, len(c.Procs))
 	for name, p := range c.Procs {
-		keys = append(keys, sortKey{p.Group(), p.Replica.Index, name})
+		keys = append(keys, keyOf(name, p))
 	}
-	slices.SortFunc(keys, func(a, b sortKey) int {
-		return cmp.Or(strings.Compare(a.group, b.group), cmp.Compare(a.index, b.index), strings.Compare(a.name, b.name))
-	})
+	slices.SortFunc(keys, nameKey.compare)
 	names := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = k.name
@@ -90,13 +83,20 @@ func (c *Config) compareNames(x, y string) int {
 	if a == nil || b == nil {
 		return strings.Compare(x, y)
 	}
-	if order := strings.Compare(a.Group(), b.Group()); order != 0 {
-		return order
-	}
-	if order := cmp.Compare(a.Replica.Index, b.Replica.Index); order != 0 {
-		return order
-	}
-	return strings.Compare(x, y)
+	return keyOf(x, a).compare(keyOf(y, b))
+}
+
+// nameKey is what orders a process name (compareNames).
+type nameKey struct {
+	group string
+	index int
+	name  string
+}
+
+func keyOf(name string, p *Proc) nameKey { return nameKey{p.Group(), p.Replica.Index, name} }
+
+func (k nameKey) compare(o nameKey) int {
+	return cmp.Or(strings.Compare(k.group, o.group), cmp.Compare(k.index, o.index), strings.Compare(k.name, o.name))
 }
 
 // Kind says whether a process is a long-running service or a one-shot task.
