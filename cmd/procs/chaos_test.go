@@ -321,20 +321,26 @@ func (c *chaos) settle() {
 func (c *chaos) exitsNotSeen() []string {
 	var names []string
 	for name, st := range c.status() {
-		if !runless(st.State) && st.PID != 0 && !isAlive(st.PID) {
+		if st.exitNotSeen() {
 			names = append(names, name)
 		}
 	}
 	return names
 }
 
-// runless says whether a process in state has no run going.
-func runless(state string) bool {
-	switch state {
+// runless says whether the process has no run going.
+func (st chaosStatus) runless() bool {
+	switch st.State {
 	case "stopped", "completed", "failed", "backoff", "blocked", "pending":
 		return true
 	}
 	return false
+}
+
+// exitNotSeen says status calls the process running with a pid that is
+// gone.
+func (st chaosStatus) exitNotSeen() bool {
+	return !st.runless() && st.PID != 0 && !isAlive(st.PID)
 }
 
 // checkStatus: every process status calls alive has a live pid, and no
@@ -366,14 +372,10 @@ func (c *chaos) statusProblems() map[string]string {
 	for name, st := range c.status() {
 		key := fmt.Sprintf("%s %d", name, st.PID)
 		switch {
-		case runless(st.State):
-			if st.PID != 0 && isAlive(st.PID) {
-				problems[key] = fmt.Sprintf("%s is %s but pid %d lives", name, st.State, st.PID)
-			}
-		default:
-			if st.PID != 0 && !isAlive(st.PID) {
-				problems[key] = fmt.Sprintf("%s is %s but pid %d is gone", name, st.State, st.PID)
-			}
+		case st.runless() && st.PID != 0 && isAlive(st.PID):
+			problems[key] = fmt.Sprintf("%s is %s but pid %d lives", name, st.State, st.PID)
+		case st.exitNotSeen():
+			problems[key] = fmt.Sprintf("%s is %s but pid %d is gone", name, st.State, st.PID)
 		}
 	}
 	return problems
