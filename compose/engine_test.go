@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,16 @@ func (te *testEngine) waitState(name string, state rules.State) Event {
 	return te.waitFor(name+" "+string(state), func(ev Event) bool {
 		return ev.Type == EventState && ev.Proc == name && ev.To == state
 	})
+}
+
+// readPID reads the pid a test's process wrote to file.
+func readPID(t *testing.T, file string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	require.NoError(t, err)
+	return pid
 }
 
 func (te *testEngine) waitOutcome() Outcome {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,10 +46,7 @@ func daemonPIDs(t *testing.T, dir string) []int {
 	t.Helper()
 	var pids []int
 	for _, name := range []string{"d1.pid", "d2.pid"} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		require.NoError(t, err)
-		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		require.NoError(t, err)
+		pid := readPID(t, filepath.Join(dir, name))
 		require.False(t, contain.Marked(pid), "the daemon %d has an emptied environment", pid)
 		sid, err := unix.Getsid(pid)
 		require.NoError(t, err)
@@ -65,6 +61,16 @@ func daemonPIDs(t *testing.T, dir string) []int {
 func startEngineHelper(t *testing.T, file string, env ...string) *exec.Cmd {
 	t.Helper()
 	return startEngineHelperFrom(t, os.Args[0], file, env...)
+}
+
+// startHelperOn writes config(dir) as procs.yaml of a fresh folder dir
+// and runs it in a helper process (startEngineHelper) with env added.
+func startHelperOn(t *testing.T, config func(dir string) string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "procs.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(config(dir)), 0o644))
+	return startEngineHelper(t, file, env...), dir
 }
 
 // startEngineHelperFrom is startEngineHelper with the test binary at
@@ -102,14 +108,11 @@ func TestEnvlessDaemonsDoNotEscape(t *testing.T) {
 				if mode == "cgroups" {
 					skipWithoutCgroups(t)
 				}
-				dir := t.TempDir()
-				file := filepath.Join(dir, "procs.yaml")
-				require.NoError(t, os.WriteFile(file, []byte(daemonConfig(dir)), 0o644))
 				var env []string
 				if mode == "fallback" {
 					env = append(env, contain.NoCgroupsVar+"=off")
 				}
-				cmd := startEngineHelper(t, file, env...)
+				cmd, dir := startHelperOn(t, daemonConfig, env...)
 				daemons := daemonPIDs(t, dir)
 
 				require.NoError(t, cmd.Process.Signal(sig))
@@ -121,18 +124,27 @@ func TestEnvlessDaemonsDoNotEscape(t *testing.T) {
 	}
 }
 
+// stopOnceReady runs config(dir) for a fresh folder dir, with procs going
+// on after the stop, waits until name is ready, reads the pids of what its
+// run left with pidsOf, then stops name and waits until it is stopped; it
+// returns those pids.
+func stopOnceReady(t *testing.T, config func(dir string) string, name string, pidsOf func(t *testing.T, dir string) []int) []int {
+	t.Helper()
+	dir := t.TempDir()
+	te := startEngine(t, config(dir), Options{NoWatchdog: true})
+	te.waitState(name, rules.StateReady)
+	pids := pidsOf(t, dir)
+	_, err := te.Stop(name)
+	require.NoError(t, err)
+	te.waitState(name, rules.StateStopped)
+	return pids
+}
+
 // TestStopTakesEnvlessDaemons stops one process while procs goes on: the
 // daemons its run started go with it (its cgroup).
 func TestStopTakesEnvlessDaemons(t *testing.T) {
 	skipWithoutCgroups(t)
-	dir := t.TempDir()
-	te := startEngine(t, daemonConfig(dir), Options{NoWatchdog: true})
-	te.waitState("daemon", rules.StateReady)
-	daemons := daemonPIDs(t, dir)
-
-	_, err := te.Stop("daemon")
-	require.NoError(t, err)
-	te.waitState("daemon", rules.StateStopped)
+	daemons := stopOnceReady(t, daemonConfig, "daemon", daemonPIDs)
 	assert.True(t, allGone(daemons), "left behind by stop: %v", alive(daemons))
 	// Killed with the cgroup, they were re-parented to procs (this test's
 	// process): the sweep the stop asked for reaps them, so no zombie stays.
@@ -153,22 +165,17 @@ func TestStopTakesEnvlessDaemons(t *testing.T) {
 // all of procs' children), so no zombie stays.
 func TestStopReapsWhatTheRunLeftInItsGroup(t *testing.T) {
 	skipWithoutCgroups(t)
-	dir := t.TempDir()
-	te := startEngine(t, fmt.Sprintf(`
+	config := func(dir string) string {
+		return fmt.Sprintf(`
 procs:
   web:
     command: sleep 300 & echo $! > %s/bg.pid; echo ready; exec sleep 300
     readyPatterns: [ready]
-`, dir), Options{NoWatchdog: true})
-	te.waitState("web", rules.StateReady)
-	data, err := os.ReadFile(filepath.Join(dir, "bg.pid"))
-	require.NoError(t, err)
-	bg, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	require.NoError(t, err)
-
-	_, err = te.Stop("web")
-	require.NoError(t, err)
-	te.waitState("web", rules.StateStopped)
+`, dir)
+	}
+	bg := stopOnceReady(t, config, "web", func(t *testing.T, dir string) []int {
+		return []int{readPID(t, filepath.Join(dir, "bg.pid"))}
+	})[0]
 	assert.Eventually(t, func() bool { return syscall.Kill(bg, 0) != nil }, waitLimit, 20*time.Millisecond,
 		"the run's background child %d is left a zombie", bg)
 }
@@ -178,10 +185,7 @@ procs:
 // started in the same cgroup does, from the cgroup they were left in.
 func TestNextProcsKillsWhatADeadOneLeft(t *testing.T) {
 	skipWithoutCgroups(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "procs.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(daemonConfig(dir)), 0o644))
-	cmd := startEngineHelper(t, file)
+	cmd, dir := startHelperOn(t, daemonConfig)
 	daemons := daemonPIDs(t, dir)
 	watchdog := watchdogOf(t, cmd.Process.Pid)
 
@@ -226,12 +230,11 @@ procs:
 // is outside procs' cgroups and still marked.
 func moverPID(t *testing.T, dir string) int {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "moved.pid"))
-	if err != nil {
+	file := filepath.Join(dir, "moved.pid")
+	if _, err := os.Stat(file); err != nil {
 		testenv.Missing(t, "a process here cannot move itself into the cgroup procs runs in")
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	require.NoError(t, err)
+	pid := readPID(t, file)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	cgroup, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	require.NoError(t, err)
@@ -245,10 +248,7 @@ func moverPID(t *testing.T, dir string) int {
 // through every process's environment, finds it by its marker.
 func TestCleanShutdownTakesWhatLeftItsCgroups(t *testing.T) {
 	skipWithoutCgroups(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "procs.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(moverConfig(dir)), 0o644))
-	cmd := startEngineHelper(t, file)
+	cmd, dir := startHelperOn(t, moverConfig)
 	pid := moverPID(t, dir)
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
@@ -262,14 +262,9 @@ func TestCleanShutdownTakesWhatLeftItsCgroups(t *testing.T) {
 // procs exited, and a restart ran the old run's daemon beside the new.
 func TestStopTakesWhatLeftItsCgroups(t *testing.T) {
 	skipWithoutCgroups(t)
-	dir := t.TempDir()
-	te := startEngine(t, moverConfig(dir), Options{NoWatchdog: true})
-	te.waitState("mover", rules.StateReady)
-	pid := moverPID(t, dir)
-
-	_, err := te.Stop("mover")
-	require.NoError(t, err)
-	te.waitState("mover", rules.StateStopped)
+	pid := stopOnceReady(t, moverConfig, "mover", func(t *testing.T, dir string) []int {
+		return []int{moverPID(t, dir)}
+	})[0]
 	assert.Eventually(t, func() bool { return allGone([]int{pid}) }, 2*time.Second, 20*time.Millisecond,
 		"the daemon outside the run's cgroup outlived its stop")
 }

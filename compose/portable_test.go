@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -64,10 +63,7 @@ procs:
 	res := te.waitResult("srv")
 	assert.Equal(t, rules.StateFailed, res.State)
 	assert.Contains(t, res.Message, "exited with code 0 and left pid")
-	data, err := os.ReadFile(pidFile)
-	require.NoError(t, err)
-	daemon, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	require.NoError(t, err)
+	daemon := readPID(t, pidFile)
 	assert.Contains(t, res.Message, "left pid "+strconv.Itoa(daemon))
 	assert.Eventually(t, func() bool { return allGone([]int{daemon}) }, waitLimit, 20*time.Millisecond,
 		"the daemon %d is left running", daemon)

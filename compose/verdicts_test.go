@@ -80,11 +80,8 @@ procs:
 		return ev.Type == EventState && ev.Proc == "web" && ev.Run == 2 && strings.Contains(ev.Message, "procs stopped it")
 	})
 	assert.Contains(t, ev.Message, "SyntaxError")
-	data, err := os.ReadFile(te.dir + "/pid")
-	require.NoError(t, err)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	require.NoError(t, err)
-	_, err = os.Stat("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	pid := readPID(t, te.dir+"/pid")
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	assert.True(t, os.IsNotExist(err), "the failed run's process is gone")
 }
 
