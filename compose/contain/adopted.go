@@ -1,9 +1,7 @@
 package contain
 
 import (
-	"maps"
 	"os"
-	"slices"
 
 	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
@@ -31,8 +29,9 @@ func (s *spawner) adopted() []int {
 	s.mu.RUnlock()
 	self := os.Getpid()
 	parents := osproc.Parents()
-	// Every process's marker, each read once (one buffer for all).
-	markers := markersAmong(slices.Collect(maps.Keys(parents)))
+	// Every process's marker, from a read that began after parents were
+	// listed (shared with the stops looking at the same moment).
+	markers := scanMarked()
 	ours := func(pid int) bool {
 		marker, ok := markers[pid]
 		return ok && engines[instanceOf(marker)]
