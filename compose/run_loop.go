@@ -208,7 +208,7 @@ func (l *runLoop) startWatchers(ctx context.Context) {
 func (l *runLoop) handle(ev rules.Event) {
 	v, changed := l.det.Handle(ev)
 	if !changed {
-		l.lookOnReadyLine()
+		l.lookOnReadyLine(ev.Time)
 		return
 	}
 	switch {
@@ -216,9 +216,9 @@ func (l *runLoop) handle(ev rules.Event) {
 		l.ready = true
 		l.stopExec()
 		l.readyProbeDone()
-		l.settlePorts()
+		l.settlePorts(ev.Time)
 	case v.State == rules.StateReady && l.watchCtx.Err() == nil:
-		l.settlePorts() // recovered
+		l.settlePorts(ev.Time) // recovered
 	case v.State == rules.StateUnhealthy && l.ready && l.watchCtx.Err() != nil:
 		// A reloader that restarts the app closes its port while the app
 		// is broken and opens it again once fixed: status must not show a
@@ -233,13 +233,13 @@ func (l *runLoop) handle(ev rules.Event) {
 // once they listen, so the port is open already, and the watcher's next
 // look may be a quarter of a second away. When it is not open yet (a line
 // printed just before the bind), the watcher starts again from its
-// quickest step. Once per run.
-func (l *runLoop) lookOnReadyLine() {
+// quickest step. Once per run. at is when the line was read.
+func (l *runLoop) lookOnReadyLine(at time.Time) {
 	if l.lookedOnReadyLine || !l.det.AwaitsPort() {
 		return
 	}
 	l.lookedOnReadyLine = true
-	_, _ = l.lookAtPorts()
+	_, _ = l.lookAtPorts(at)
 	if l.det.AwaitsPort() && l.watchCtx.Err() == nil {
 		l.watchPorts(l.det.Ports())
 	}
@@ -261,9 +261,10 @@ func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
 // listen (rules.Spec.ExpectsPort) but is ready by a line before it does
 // (redis, caddy) is watched until it does, for a while, so status shows
 // its ports; any other run is not watched after ready, so that a procs
-// whose processes are all ready is silent at once.
-func (l *runLoop) settlePorts() {
-	ports, err := l.lookAtPorts()
+// whose processes are all ready is silent at once. at is when procs saw
+// what made the run ready (see lookAtPorts).
+func (l *runLoop) settlePorts(at time.Time) {
+	ports, err := l.lookAtPorts(at)
 	expects := l.s.spec.detect != nil && l.s.spec.detect.ExpectsPort()
 	if err != nil || len(ports) > 0 || !expects {
 		l.stopWatch()
@@ -272,10 +273,12 @@ func (l *runLoop) settlePorts() {
 	}
 }
 
-// lookAtPorts reads the ports the run's tree listens on now, apart from
-// the watcher, and tells status and detection when they changed.
-func (l *runLoop) lookAtPorts() ([]int, error) {
-	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore)
+// lookAtPorts reads the ports the run's tree listened on at the moment at
+// (a read of the machine's listeners begun since then, which runs ready
+// at once share: rules.ListeningPortsSince), apart from the watcher, and
+// tells status and detection when they changed.
+func (l *runLoop) lookAtPorts(at time.Time) ([]int, error) {
+	ports, err := rules.ListeningPortsSince(l.c.PID(), l.portsBefore, at)
 	if err == nil && !slices.Equal(ports, l.det.Ports()) {
 		l.s.send(report{kind: reportPorts, ports: ports})
 		l.handle(rules.Event{Kind: rules.EventPorts, Time: time.Now(), Ports: ports})

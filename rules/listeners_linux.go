@@ -24,22 +24,26 @@ var listenerCache struct {
 }
 
 // freshListeners reads the listening sockets now, for a look that must see
-// a listener opened a moment ago (the one taken when a run becomes ready).
-func freshListeners() (listenerTable, error) { return listenersNewerThan(0) }
+// a listener opened a moment ago.
+func freshListeners() (listenerTable, error) { return listenersReadSince(time.Now()) }
 
 // listenersNewerThan returns the listening sockets as read less than maxAge
-// ago, reading them again when the last read is older. Many processes
-// starting at once each watch their ports; sharing one read spares each of
-// them reading /proc/net/tcp{,6} (every socket of the machine) on its own.
-// A read that began after the call shares too, whatever maxAge: it sees
-// every socket listening when the call was made. Two hundred processes
-// ready at once each asking for a fresh look then wait for one read,
-// where each made its own, one after another.
+// ago, reading them again when the last read is older.
 func listenersNewerThan(maxAge time.Duration) (listenerTable, error) {
-	asked := time.Now()
+	return listenersReadSince(time.Now().Add(-maxAge))
+}
+
+// listenersReadSince returns the listening sockets from a read that began
+// at since or later: it holds every socket that listened at since. Many
+// processes starting at once each watch their ports, and each looks once
+// more when it becomes ready; sharing one read spares each of them reading
+// every socket of the machine on its own. A read that began while a caller
+// waited shares too: two hundred processes ready at once wait for one
+// read, where each made its own, one after another.
+func listenersReadSince(since time.Time) (listenerTable, error) {
 	listenerCache.mu.Lock()
 	defer listenerCache.mu.Unlock()
-	if last := listenerCache.readAt; !last.IsZero() && (last.After(asked) || time.Since(last) < maxAge) {
+	if last := listenerCache.readAt; !last.IsZero() && !last.Before(since) {
 		return listenerCache.table, nil
 	}
 	if err := readListeners(); err != nil {

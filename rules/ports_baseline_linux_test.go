@@ -44,7 +44,7 @@ func TestListeningPortsSinceReadsNoTreeWhenNothingNewListens(t *testing.T) {
 	for range 5 {
 		_, err := freshListeners()
 		require.NoError(t, err)
-		ports, err := ListeningPortsSince(gone, PortsBefore())
+		ports, err := ListeningPortsSince(gone, PortsBefore(), time.Time{})
 		if err == nil {
 			assert.Empty(t, ports)
 			return
@@ -61,9 +61,42 @@ func TestListeningPortsSinceSeesANewListener(t *testing.T) {
 	before := PortsBefore()
 	require.True(t, before.known)
 	h := startHelper(t, "parent")
-	ports, err := ListeningPortsSince(h.cmd.Process.Pid, before)
+	ports, err := ListeningPortsSince(h.cmd.Process.Pid, before, time.Time{})
 	require.NoError(t, err)
 	assert.Equal(t, slices.Sorted(slices.Values(h.ports)), ports)
+}
+
+// TestListeningPortsSinceSharesAReadBegunAfterAsOf: a look as of a moment
+// (a ready line read then) takes a read of the machine's listeners that
+// began since, made for another run, and sees what listened at that
+// moment; a look as of a later moment reads again.
+func TestListeningPortsSinceSharesAReadBegunAfterAsOf(t *testing.T) {
+	_, err := freshListeners()
+	require.NoError(t, err)
+	before := PortsBefore()
+	h := startHelper(t, "parent") // listening once started
+	want := slices.Sorted(slices.Values(h.ports))
+	asOf := time.Now()
+	_, err = freshListeners() // another run's look, begun after asOf
+	require.NoError(t, err)
+	reads := listenerReads()
+
+	ports, err := ListeningPortsSince(h.cmd.Process.Pid, before, asOf)
+	require.NoError(t, err)
+	assert.Equal(t, want, ports)
+	assert.Equal(t, reads, listenerReads(), "a read begun after asOf is shared")
+
+	ports, err = ListeningPortsSince(h.cmd.Process.Pid, before, time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, want, ports)
+	assert.Equal(t, reads+1, listenerReads(), "no read began after the second look's moment")
+}
+
+// listenerReads is how many reads of the machine's listeners were made.
+func listenerReads() uint64 {
+	listenerCache.mu.Lock()
+	defer listenerCache.mu.Unlock()
+	return listenerCache.reads
 }
 
 // TestPortsBeforeTheFirstReadReadsOnce: the first start of a procs makes

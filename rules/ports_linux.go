@@ -22,17 +22,23 @@ func ListeningPorts(rootPID int) ([]int, error) {
 }
 
 // ListeningPortsSince is ListeningPorts for a tree that started after
-// before was taken. The machine's listeners are read first (one read that
-// runs ready together share): when they are the very set of the baseline,
-// nothing has started listening since the tree started, so its fd tables
-// are not read. Those reads were half of procs' CPU per process in a
+// before was taken, as it listened at asOf (the zero time: now). asOf is
+// when procs saw what the look answers, a ready line read from the tree:
+// what the tree listened on before it printed the line is in any read of
+// the machine's listeners that began after procs read it, so runs ready
+// together share one read. The machine's listeners are read first: when
+// they are the very set of the baseline, nothing has started listening
+// since the tree started, so its fd tables are not read. Those reads were half of procs' CPU per process in a
 // start of 200 that listen on nothing, and each fd they list leaves the
 // kernel an entry to drop when the process is reaped.
-func ListeningPortsSince(rootPID int, before PortsBaseline) ([]int, error) {
+func ListeningPortsSince(rootPID int, before PortsBaseline, asOf time.Time) ([]int, error) {
 	if !before.known {
 		return ListeningPorts(rootPID)
 	}
-	table, err := freshListeners()
+	if asOf.IsZero() {
+		asOf = time.Now()
+	}
+	table, err := listenersReadSince(asOf)
 	if err != nil {
 		return nil, err
 	}

@@ -22,8 +22,9 @@ func ListeningPorts(rootPID int) ([]int, error) {
 }
 
 // ListeningPortsSince is ListeningPorts here: without a shared read of
-// the machine's listeners, a baseline tells nothing.
-func ListeningPortsSince(rootPID int, _ PortsBaseline) ([]int, error) {
+// the machine's listeners, a baseline tells nothing, and every look is
+// made now, after asOf.
+func ListeningPortsSince(rootPID int, _ PortsBaseline, _ time.Time) ([]int, error) {
 	return ListeningPorts(rootPID)
 }
 
