@@ -22,9 +22,7 @@ func TestFreshListenersShareAReadThatBeganAfterThem(t *testing.T) {
 	inode := socketInode(t, ln.(*net.TCPListener))
 
 	const callers = 50
-	listenerCache.mu.Lock()
-	before := listenerCache.reads
-	listenerCache.mu.Unlock()
+	before := listenerReads()
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	seen := make([]bool, callers)
@@ -45,12 +43,17 @@ func TestFreshListenersShareAReadThatBeganAfterThem(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	listenerCache.mu.Unlock()
 	wg.Wait()
-	listenerCache.mu.Lock()
-	reads := listenerCache.reads - before
-	listenerCache.mu.Unlock()
+	reads := listenerReads() - before
 
 	for i := range callers {
 		assert.True(t, seen[i], "caller %d did not see a socket listening before it asked", i)
 	}
 	assert.Less(t, reads, uint64(callers/2), "%d callers asking at once made %d reads", callers, reads)
+}
+
+// listenerReads is how many reads of the machine's listeners were made.
+func listenerReads() uint64 {
+	listenerCache.mu.Lock()
+	defer listenerCache.mu.Unlock()
+	return listenerCache.reads
 }

@@ -92,13 +92,6 @@ func TestListeningPortsSinceSharesAReadBegunAfterAsOf(t *testing.T) {
 	assert.Equal(t, reads+1, listenerReads(), "no read began after the second look's moment")
 }
 
-// listenerReads is how many reads of the machine's listeners were made.
-func listenerReads() uint64 {
-	listenerCache.mu.Lock()
-	defer listenerCache.mu.Unlock()
-	return listenerCache.reads
-}
-
 // TestPortsBeforeTheFirstReadReadsOnce: the first start of a procs makes
 // the first read of the machine's listeners, so that its baseline is
 // known and its ready look reads no fd table; the starts after it share
@@ -120,7 +113,5 @@ func TestPortsBeforeTheFirstReadReadsOnce(t *testing.T) {
 	first, second := PortsBefore(), PortsBefore()
 	assert.True(t, first.known, "the first start's baseline")
 	assert.Equal(t, first, second)
-	listenerCache.mu.Lock()
-	assert.Equal(t, reads+1, listenerCache.reads, "one read for both starts")
-	listenerCache.mu.Unlock()
+	assert.Equal(t, reads+1, listenerReads(), "one read for both starts")
 }

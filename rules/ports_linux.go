@@ -28,9 +28,10 @@ func ListeningPorts(rootPID int) ([]int, error) {
 // the machine's listeners that began after procs read it, so runs ready
 // together share one read. The machine's listeners are read first: when
 // they are the very set of the baseline, nothing has started listening
-// since the tree started, so its fd tables are not read. Those reads were half of procs' CPU per process in a
-// start of 200 that listen on nothing, and each fd they list leaves the
-// kernel an entry to drop when the process is reaped.
+// since the tree started, so its fd tables are not read. Those reads were
+// half of procs' CPU per process in a start of 200 that listen on
+// nothing, and each fd they list leaves the kernel an entry to drop when
+// the process is reaped.
 func ListeningPortsSince(rootPID int, before PortsBaseline, asOf time.Time) ([]int, error) {
 	if !before.known {
 		return ListeningPorts(rootPID)
