@@ -67,7 +67,8 @@ type Proc struct {
 	Cfg *config.Proc
 	// Interactive marks a process classified by its screen (an agent, a
 	// shell, a REPL): an error on its screen leaves it running, and the
-	// same state again is not news.
+	// same state again is not news (an agent session's report is: see
+	// Verdict).
 	Interactive bool
 
 	State   rules.State

@@ -50,8 +50,10 @@ func (m *Machine) Verdict(name string, run int, v rules.Verdict) {
 		return // a run's end comes with Exited, never as a verdict
 	}
 	ps.Line = v.Line
-	if ps.Interactive && v.State == ps.State && v.Reason == ps.Reason {
+	if ps.Interactive && v.Agent == nil && v.State == ps.State && v.Reason == ps.Reason {
 		// The prompt being typed into is not news: no event per keystroke.
+		// An agent session's verdict is: its detector reports one only
+		// when it says something new (the session an init event names).
 		ps.Message = v.Message
 		return
 	}
