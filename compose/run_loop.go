@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/procsdev/procs/compose/contain"
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -93,7 +94,11 @@ func (l *runLoop) loop(ctx context.Context) {
 		if l.screenDirty && len(l.output) == 0 {
 			l.screenChanged()
 		}
-		l.armTimer(timer)
+		if end.exit == nil {
+			l.armTimer(timer)
+		} else {
+			timer.Stop() // its deadlines are not believed (running)
+		}
 		if end.over() {
 			l.finish(*end.exit, end.output)
 			return
@@ -138,18 +143,25 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 	case f := <-l.s.loopCh:
 		f(l)
 	case e := <-l.exitCh:
-		end.exit = &e
-		end.drain = time.After(exitDrainGrace)
+		l.takeExit(end, e)
 	case <-end.drain:
 		end.drained = true
 	case ports := <-l.portsCh:
-		l.handlePorts(ports)
+		if l.running(end) {
+			l.handlePorts(ports)
+		}
 	case r := <-l.probeCh:
-		l.handleProbe(r)
+		if l.running(end) {
+			l.handleProbe(r)
+		}
 	case ev := <-l.execCh:
-		l.handle(ev)
+		if l.running(end) {
+			l.handle(ev)
+		}
 	case now := <-timer.C:
-		l.handle(rules.Event{Kind: rules.EventTimer, Time: now})
+		if l.running(end) {
+			l.handle(rules.Event{Kind: rules.EventTimer, Time: now})
+		}
 	case graceful := <-l.s.stopCh:
 		end.kill = l.beginStop(graceful)
 	case <-end.kill:
@@ -159,6 +171,32 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 		l.requested = true
 		l.c.Signal(syscall.SIGKILL)
 	}
+}
+
+// takeExit records the main process's exit: the output has its grace to
+// end, and the watchers stop, since what they would see from now on is
+// not of a running service.
+func (l *runLoop) takeExit(end *ending, e rules.Exit) {
+	end.exit = &e
+	end.drain = time.After(exitDrainGrace)
+	l.stopWatch()
+	l.stopExec()
+	l.readyProbeDone()
+}
+
+// running says whether the main process still runs, as far as the run
+// can know. What a watcher saw, a probe's answer and a timer's deadline
+// are believed only then: once it has exited, the run is over whatever
+// its tree still does (a port open is its daemon's, a delay that runs
+// out found no crash only because it ended first), and finish gives the
+// verdict. An exit not yet taken in is taken first, since the watcher
+// may have looked just before it, and the report may have overtaken it.
+// Output is not asked: a line was true when it was written.
+func (l *runLoop) running(end *ending) bool {
+	if end.exit == nil && osproc.ExitPending(l.c.PID()) {
+		l.takeExit(end, <-l.exitCh)
+	}
+	return end.exit == nil
 }
 
 // handlePorts takes a change in the ports the run's tree listens on.

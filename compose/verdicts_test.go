@@ -144,3 +144,19 @@ func TestSlowShimThenCrashIsNeverReady(t *testing.T) {
 	assert.False(t, res.Success, "%+v", res)
 	assert.Contains(t, res.Message, `exit code 3; last error line "boom"`)
 }
+
+// A crash inside the stability delay is never ready, even when the delay
+// runs out while the output is still drained after the exit: a wrapper
+// whose child keeps the output open says it listens and exits 3 before
+// the delay is up.
+func TestExitInsideTheStabilityDelayIsNotReady(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  srv:
+    command: "(sleep 5) & echo listening; sleep 0.05; exit 3"
+    readyPatterns: [listening]
+    stabilityDelay: 200ms
+`, Options{NoWatchdog: true})
+	last := te.expectStates("srv", rules.StateStarting, rules.StateFailed)
+	assert.Contains(t, last.Message, "code 3")
+}

@@ -44,3 +44,19 @@ func exitedOrGone(pidfd int) bool {
 		return err != nil || info.Signo == int32(unix.SIGCHLD)
 	}
 }
+
+// ExitPending reports whether the child pid has exited and its exit may
+// not have been taken in yet: it is a zombie, or already reaped (ECHILD).
+// It reaps nothing (WNOWAIT). A run loop asks it before it believes what
+// a watcher saw of the process: the watcher may have looked just before
+// the exit that is about to reach the loop.
+func ExitPending(pid int) bool {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		return err != nil || info.Signo == int32(unix.SIGCHLD)
+	}
+}

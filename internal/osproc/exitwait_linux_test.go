@@ -71,3 +71,23 @@ func TestLive(t *testing.T) {
 	_ = cmd.Wait()
 	assert.False(t, Live(pid))
 }
+
+// TestExitPendingLeavesTheStatusToWait: ExitPending is false while the
+// child runs, true once it has exited (its status still there for Wait)
+// and still true once it has been reaped.
+func TestExitPendingLeavesTheStatusToWait(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "read line; exit 7")
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	pid := cmd.Process.Pid
+	assert.False(t, ExitPending(pid), "the child runs")
+	require.NoError(t, stdin.Close())
+	require.Eventually(t, func() bool { return isZombie(pid) }, waitLimit, 5*time.Millisecond)
+	assert.True(t, ExitPending(pid), "the child has exited")
+	err = cmd.Wait()
+	var exitErr *exec.ExitError
+	require.ErrorAs(t, err, &exitErr, "the status was left for Wait")
+	assert.Equal(t, 7, exitErr.ExitCode())
+	assert.True(t, ExitPending(pid), "the child was reaped")
+}
