@@ -36,16 +36,27 @@ func signalName(sig syscall.Signal) string {
 	return "SIG" + map[syscall.Signal]string{syscall.SIGTERM: "TERM", syscall.SIGHUP: "HUP", syscall.SIGQUIT: "QUIT"}[sig]
 }
 
+// withHangup is sigs and SIGHUP, unless procs was started ignoring the
+// hangup (`nohup procs up &`): asking for it would install a handler in
+// its place, and procs, and every process it starts, would then end when
+// the terminal closes, which nohup was there to prevent.
+func withHangup(sigs ...os.Signal) []os.Signal {
+	if signal.Ignored(syscall.SIGHUP) {
+		return sigs
+	}
+	return append(sigs, syscall.SIGHUP)
+}
+
 // signalContext is cancelled by Ctrl-C or SIGTERM, with an
 // *interruptedError as its cause, so commands that wait or follow a stream
-// end at once and can say why. SIGHUP (its terminal closed) and SIGQUIT
-// too, which would otherwise end the command where it stands: an attach
+// end at once and can say why. SIGHUP (its terminal closed, unless
+// ignored: withHangup) and SIGQUIT too, which would otherwise end the command where it stands: an attach
 // would leave its terminal raw. stop releases the signals and waits for
 // the watcher to end.
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	signal.Notify(sigs, withHangup(os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)...)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)

@@ -212,11 +212,12 @@ func surviveBrokenOutput() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }
 
-// forwardSignals turns the first Ctrl-C or SIGTERM into an orderly shutdown
-// and a second one into killing everything at once.
+// forwardSignals turns the first Ctrl-C, SIGTERM or SIGHUP (not ignored:
+// withHangup) into an orderly shutdown and a second one into killing
+// everything at once.
 func (a *app) forwardSignals(ctx context.Context, engine *compose.Engine) {
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, withHangup(os.Interrupt, syscall.SIGTERM)...)
 	defer signal.Stop(sigs)
 	for {
 		select {
