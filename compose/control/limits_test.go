@@ -130,7 +130,11 @@ func TestSilentConnectionsDoNotHideTheStatus(t *testing.T) {
 		require.Len(t, list, 1)
 		assert.Less(t, took, time.Second, "status took %v with %d silent connections open", took, silent)
 	}
-	held := testenv.OpenFDs(t) - baseline - len(conns)
-	assert.LessOrEqual(t, held, maxConns+reservedConns+20, "procs holds %d descriptors", held)
-	t.Logf("status answered with %d silent connections open; procs holds %d descriptors for them", silent, held)
+	// What procs holds once it has answered the connections it turned away
+	// (each 503 is written and closed on a goroutine of its own, which a
+	// loaded machine may run a moment after the last status answered).
+	held := func() int { return testenv.OpenFDs(t) - baseline - len(conns) }
+	assert.Eventually(t, func() bool { return held() <= maxConns+reservedConns+20 }, testDeadline, 20*time.Millisecond,
+		"procs holds %d descriptors", held())
+	t.Logf("status answered with %d silent connections open; procs holds %d descriptors for them", silent, held())
 }
