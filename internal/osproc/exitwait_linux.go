@@ -32,31 +32,27 @@ func AwaitExit(pid int) {
 // no longer be waited for), leaving it waitable (WNOWAIT). An interrupted
 // look is made again here: answering "not yet" after the pidfd has become
 // readable would wait for an edge that never comes again.
-func exitedOrGone(pidfd int) bool {
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PIDFD, pidfd, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		// Under WNOHANG the kernel writes si_signo = SIGCHLD only when it
-		// found the child exited, and 0 while it runs.
-		return err != nil || info.Signo == int32(unix.SIGCHLD)
-	}
-}
+func exitedOrGone(pidfd int) bool { return exitedLook(unix.P_PIDFD, pidfd) }
 
 // ExitPending reports whether the child pid has exited and its exit may
 // not have been taken in yet: it is a zombie, or already reaped (ECHILD).
 // It reaps nothing (WNOWAIT). A run loop asks it before it believes what
 // a watcher saw of the process: the watcher may have looked just before
 // the exit that is about to reach the loop.
-func ExitPending(pid int) bool {
+func ExitPending(pid int) bool { return exitedLook(unix.P_PID, pid) }
+
+// exitedLook asks waitid whether the child named by idType and id has
+// exited, or can no longer be waited for, without reaping it; an
+// interrupted look is made again.
+func exitedLook(idType, id int) bool {
 	for {
 		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		err := unix.Waitid(idType, id, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
+		// Under WNOHANG the kernel writes si_signo = SIGCHLD only when it
+		// found the child exited, and 0 while it runs.
 		return err != nil || info.Signo == int32(unix.SIGCHLD)
 	}
 }
