@@ -50,9 +50,9 @@ func withHangup(sigs ...os.Signal) []os.Signal {
 // signalContext is cancelled by Ctrl-C or SIGTERM, with an
 // *interruptedError as its cause, so commands that wait or follow a stream
 // end at once and can say why. SIGHUP (its terminal closed, unless
-// ignored: withHangup) and SIGQUIT too, which would otherwise end the command where it stands: an attach
-// would leave its terminal raw. stop releases the signals and waits for
-// the watcher to end.
+// ignored: withHangup) and SIGQUIT too, which would otherwise end the
+// command where it stands: an attach would leave its terminal raw. stop
+// releases the signals and waits for the watcher to end.
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
