@@ -252,20 +252,29 @@ func (e *Engine) Run(ctx context.Context) (Outcome, error) {
 // whether every process ended by itself.
 type Outcome = lifecycle.Outcome
 
-// do runs f on the engine goroutine and waits for it.
+// do runs f on the engine goroutine and waits for it. It says
+// ErrShuttingDown only for a request the engine did not take: once taken
+// (requests is unbuffered), f runs before the loop looks whether it may
+// end, so its caller waits for f alone. Waiting for the engine's end as
+// well would let a Down that ended the engine answer, at random, that the
+// engine was shutting down.
 func (e *Engine) do(f func()) error {
+	return e.doUntil(context.Background(), f)
+}
+
+// doUntil is do for a caller that may have to leave first: it gives up
+// when ctx ends before the engine takes f.
+func (e *Engine) doUntil(ctx context.Context, f func()) error {
 	done := make(chan struct{})
 	select {
 	case e.requests <- func() { f(); close(done) }:
 	case <-e.stopped:
 		return ErrShuttingDown
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	select {
-	case <-done:
-		return nil
-	case <-e.stopped:
-		return ErrShuttingDown
-	}
+	<-done
+	return nil
 }
 
 // post sends f to the engine goroutine without waiting (timers use it).

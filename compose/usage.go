@@ -301,30 +301,9 @@ func (e *Engine) usageTargets(ctx context.Context) ([]usageTarget, error) {
 		}
 	})
 	if err != nil {
-		return nil, err // f may still run: out is not read
+		return nil, err
 	}
 	return out, nil
-}
-
-// doUntil is do for a caller that may have to leave first: it gives up
-// when ctx ends.
-func (e *Engine) doUntil(ctx context.Context, f func()) error {
-	finished := make(chan struct{})
-	select {
-	case e.requests <- func() { f(); close(finished) }:
-	case <-e.stopped:
-		return ErrShuttingDown
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-finished:
-		return nil
-	case <-e.stopped:
-		return ErrShuttingDown
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // runUsageSampler starts the sampler's goroutine and returns what ends it
