@@ -117,25 +117,6 @@ func Parents() map[int]int {
 	return parents
 }
 
-// Environ returns the environment pid was started with, NUL-separated
-// "KEY=value" entries (as /proc/PID/environ has it).
-func Environ(pid int) ([]byte, error) {
-	return os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/environ")
-}
-
-// AppendEnviron appends the environment pid was started with (as Environ
-// gives it) to buf, and returns buf as it was when the environment cannot
-// be read. A look through every process reuses one buffer: the kernel
-// copies the environment out in one read when the buffer holds it, where
-// os.ReadFile starts from 512 bytes and reads (each read a walk of the
-// other process's memory) as often as it grows.
-func AppendEnviron(buf []byte, pid int) []byte {
-	if out := ReadKernelFile(procRoot+"/"+strconv.Itoa(pid)+"/environ", buf); out != nil {
-		return out
-	}
-	return buf
-}
-
 // statFields returns the fields of /proc/PID/stat after the command name
 // (which is in parentheses and may hold spaces): fields[0] is field 3.
 func statFields(pid int) []string {

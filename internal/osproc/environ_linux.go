@@ -1,0 +1,141 @@
+package osproc
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Environ returns the environment pid was started with, NUL-separated
+// "KEY=value" entries (as /proc/PID/environ has it).
+func Environ(pid int) ([]byte, error) {
+	return appendEnviron(nil, pid)
+}
+
+// AppendEnviron appends the environment pid was started with (as Environ
+// gives it) to buf, and returns buf as it was when the environment cannot
+// be read. A look through every process reuses one buffer: the kernel
+// copies the environment out in one read when the buffer holds it, where
+// os.ReadFile starts from 512 bytes and reads (each read a walk of the
+// other process's memory) as often as it grows.
+func AppendEnviron(buf []byte, pid int) []byte {
+	if out, err := appendEnviron(buf, pid); err == nil {
+		return out
+	}
+	return buf
+}
+
+// execWaitLimit bounds how long a read of an environment waits for an
+// exec to finish: an exec takes microseconds to milliseconds, and one
+// stuck (a binary on a hung network mount) must not hold a sweep.
+const execWaitLimit = 500 * time.Millisecond
+
+// appendEnviron reads the environment of pid after buf. The kernel
+// answers an empty environment while the process is in the middle of an
+// exec: a read that began on the memory the exec drops, or one made
+// before the new stack is laid out. That answer is not the process's
+// environment, and taking it hid the PROCS_OWNER marker of a process
+// starting a program (a daemon exec'ing its server as procs swept), so
+// the read is made again once the exec is done. An empty answer stands
+// for a kernel thread and a process exiting (they have no memory), and
+// for a process whose memory has an environment laid out but that a
+// second read still finds empty: its environment is empty.
+func appendEnviron(buf []byte, pid int) ([]byte, error) {
+	path := procRoot + "/" + strconv.Itoa(pid) + "/environ"
+	deadline := time.Now().Add(execWaitLimit)
+	readAgain := false
+	for pause := 50 * time.Microsecond; ; {
+		out, err := readInOne(path, buf)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > len(buf) || time.Now().After(deadline) {
+			return out, nil
+		}
+		switch memoryOf(pid) {
+		case noMemory:
+			return out, nil
+		case environLaidOut:
+			if readAgain {
+				return out, nil
+			}
+			readAgain = true
+		case execHalfway:
+			readAgain = false
+			time.Sleep(pause)
+			pause = min(2*pause, 20*time.Millisecond)
+		}
+	}
+}
+
+// memory says what /proc/PID/stat shows of a process's memory.
+type memory int
+
+const (
+	// noMemory: a kernel thread, a process exiting or exited, or gone.
+	noMemory memory = iota
+	// execHalfway: the process has memory without an environment laid
+	// out: it is between the two halves of an exec.
+	execHalfway
+	// environLaidOut: the memory has its environment.
+	environLaidOut
+)
+
+// memoryOf reads the flags (field 9), which tell kernel threads and
+// exiting tasks, and the environment's end address (field 51, 0 until the
+// exec lays out the stack) from /proc/PID/stat.
+func memoryOf(pid int) memory {
+	const (
+		flagsField  = 9 - 3
+		envEndField = 51 - 3
+		pfExiting   = 0x4
+		pfKthread   = 0x200000
+	)
+	fields := statFields(pid)
+	if len(fields) <= envEndField || fields[0] == "Z" || fields[0] == "X" {
+		return noMemory
+	}
+	flags, err := strconv.ParseUint(fields[flagsField], 10, 64)
+	if err != nil || flags&(pfExiting|pfKthread) != 0 {
+		return noMemory
+	}
+	if fields[envEndField] == "0" {
+		return execHalfway
+	}
+	return environLaidOut
+}
+
+// readInOne appends the content of path to buf, read by one system call
+// from its start: /proc/PID/environ copies the environment out of the
+// process's memory on each read, and two reads may straddle an exec, which
+// makes the second find none, cutting the environment short (a marker at
+// its end lost). A buffer the content fills is doubled and the read made
+// again from the start.
+func readInOne(path string, buf []byte) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	free := max(cap(buf)-len(buf), environRead)
+	for {
+		buf = slices.Grow(buf, free)
+		n, err := syscall.Pread(fd, buf[len(buf):len(buf)+free], 0)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+		case err != nil:
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		case n < free:
+			return buf[:len(buf)+n], nil
+		default:
+			free *= 2
+		}
+	}
+}
+
+// environRead is the least a read of an environment asks for: most
+// environments fit, and are copied out in one read.
+const environRead = 16 << 10
