@@ -232,20 +232,47 @@ func (s *spawner) sweepLoop() {
 
 // sweepOnce kills the strays marked with the owner of any request in
 // batch, tells the watchdogs about the unmarked ones, and reaps the dead.
+//
+// A stray's tree is read after the strays are listed. A stray that exits
+// in between (one of the group just killed, a subshell that has just
+// forked its daemon) takes its children out of its tree: the kernel
+// re-parents them to procs, where the listing missed them. So while a
+// look kills something it had not killed before, another look follows
+// and finds them among procs' children; a few looks at most, should a
+// stray fork faster than it is killed.
 func (s *spawner) sweepOnce(batch []sweepRequest) {
 	s.forking.Lock()
 	defer s.forking.Unlock()
+	killed := make(map[int]bool)
+	for look := 0; look < maxSweepLooks; look++ {
+		if !s.sweepLook(batch, killed) {
+			return
+		}
+	}
+}
+
+// maxSweepLooks bounds the looks of one sweep (see sweepOnce).
+const maxSweepLooks = 4
+
+// sweepLook is one look of sweepOnce: it records in killed what it
+// killed, and reports whether it killed anything not killed before.
+func (s *spawner) sweepLook(batch []sweepRequest, killed map[int]bool) (more bool) {
 	for _, pid := range s.strays() {
 		if tree, err := rules.ProcessTree(pid); err == nil {
 			// Each process's environment is read once, for every request.
 			markers := markersAmong(tree)
 			for _, req := range batch {
-				signalAll(withPrefix(markers, req.owner.String()), syscall.SIGKILL)
+				for _, victim := range withPrefix(markers, req.owner.String()) {
+					_ = osproc.Signal(victim, syscall.SIGKILL)
+					more = more || !killed[victim]
+					killed[victim] = true
+				}
 			}
 			s.reportUnmarked(tree, markers)
 		}
 		osproc.Reap(pid)
 	}
+	return more
 }
 
 // engine returns what the spawner knows of the engine of the run marked
