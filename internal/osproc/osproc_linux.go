@@ -66,6 +66,15 @@ func BecomeSubreaper() error {
 // ChildrenOf lists the direct children of pid (none when it is gone),
 // from /proc/PID/task/TID/children: the children of every thread, since a
 // child belongs to the thread that forked it.
+//
+// The kernel lists a thread's children one after the other, each found
+// from the one before; when that one has just exited, it counts its way
+// back from the head of the list instead, and lands one too far: a child
+// that was there all along is left out. A sweep that missed an escaped
+// process that way left it running. So each list is read whole (one page,
+// about 680 children, comes in one read; os.ReadFile's 512-byte pieces
+// resumed by count each time) and twice, and the two are joined: a child
+// is missed only if both reads skip it.
 func ChildrenOf(pid int) []int {
 	taskDir := procRoot + "/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(taskDir)
@@ -73,14 +82,17 @@ func ChildrenOf(pid int) []int {
 		return nil
 	}
 	var children []int
+	seen := make(map[int]bool)
+	buf := make([]byte, 0, 8<<10)
 	for _, task := range tasks {
-		data, err := os.ReadFile(taskDir + "/" + task.Name() + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(data)) {
-			if child, err := strconv.Atoi(f); err == nil {
-				children = append(children, child)
+		path := taskDir + "/" + task.Name() + "/children"
+		for range 2 {
+			buf = ReadKernelFile(path, buf[:0])
+			for f := range strings.FieldsSeq(string(buf)) {
+				if child, err := strconv.Atoi(f); err == nil && !seen[child] {
+					seen[child] = true
+					children = append(children, child)
+				}
 			}
 		}
 	}
