@@ -43,7 +43,7 @@ func TestChildrenOfMissesNoneWhileOthersExit(t *testing.T) {
 			}
 		}
 		return len(sleepers) == 150
-	}, waitLimit, 10*time.Millisecond, "the 150 long sleepers start")
+	}, 3*waitLimit, 10*time.Millisecond, "the 150 long sleepers start")
 
 	skipped, listings := 0, 0
 	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); listings++ {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,7 +48,7 @@ func TestEnvironOfAZombieIsEmpty(t *testing.T) {
 	cmd := exec.Command("sh", "-c", "exit 0")
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Wait() })
-	require.Eventually(t, func() bool { return ExitPending(cmd.Process.Pid) }, waitLimit, 5_000_000)
+	require.Eventually(t, func() bool { return ExitPending(cmd.Process.Pid) }, waitLimit, 5*time.Millisecond)
 	env, _ := Environ(cmd.Process.Pid)
 	assert.Empty(t, env)
 	assert.Empty(t, AppendEnviron(nil, cmd.Process.Pid))
