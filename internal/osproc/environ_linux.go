@@ -45,14 +45,19 @@ const execWaitLimit = 500 * time.Millisecond
 // second read still finds empty: its environment is empty.
 func appendEnviron(buf []byte, pid int) ([]byte, error) {
 	path := procRoot + "/" + strconv.Itoa(pid) + "/environ"
-	deadline := time.Now().Add(execWaitLimit)
+	var deadline time.Time // set at the first empty answer: most have none
 	readAgain := false
 	for pause := 50 * time.Microsecond; ; {
 		out, err := readInOne(path, buf)
 		if err != nil {
 			return nil, err
 		}
-		if len(out) > len(buf) || time.Now().After(deadline) {
+		if len(out) > len(buf) {
+			return out, nil
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(execWaitLimit)
+		} else if time.Now().After(deadline) {
 			return out, nil
 		}
 		switch memoryOf(pid) {
@@ -113,7 +118,9 @@ func memoryOf(pid int) memory {
 // process's memory on each read, and two reads may straddle an exec, which
 // makes the second find none, cutting the environment short (a marker at
 // its end lost). A buffer the content fills is doubled and the read made
-// again from the start.
+// again from the start. Not ReadKernelFile, which reads on to the end: a
+// seq_file (stat, children, cgroup.procs) gives at most a page per read,
+// so a short read there does not mean the end; environ fills the buffer.
 func readInOne(path string, buf []byte) ([]byte, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
