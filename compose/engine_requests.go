@@ -87,21 +87,30 @@ func (e *Engine) Wait(ctx context.Context, name string, targets []rules.State, m
 	case <-ctx.Done():
 	}
 	// Given up: the machine answers with the process as it is now, unless
-	// the wait was answered in the meantime, whose answer stands.
+	// the wait was answered in the meantime, whose answer stands. An engine
+	// that has ended takes no request, but it answered every wait as it
+	// ended (lifecycle's Close, delivered before Run returns): that answer
+	// is already here.
 	note := fmt.Sprintf("timed out after %s waiting for %s", time.Since(w.began).Round(time.Millisecond), joinStates(targets))
-	if doErr := e.do(func() { e.life.GiveUp(w.id, note) }); doErr != nil {
-		return rules.Result{Name: name, Message: doErr.Error()}, doErr
+	if e.do(func() { e.life.GiveUp(w.id, note) }) != nil {
+		return answeredAsTheEngineEnded(w, name)
 	}
 	select {
 	case res := <-w.done:
 		e.takeScreenNow(&res, minRun)
 		return res, nil
 	case <-e.stopped:
-		select {
-		case res := <-w.done: // answered as the engine ended
-			return res, nil
-		default:
-			return rules.Result{Name: name, Message: ErrShuttingDown.Error()}, ErrShuttingDown
-		}
+		return answeredAsTheEngineEnded(w, name)
+	}
+}
+
+// answeredAsTheEngineEnded returns the answer the ended engine gave w, or
+// ErrShuttingDown if there is none (the engine ended before it took w).
+func answeredAsTheEngineEnded(w *waiter, name string) (rules.Result, error) {
+	select {
+	case res := <-w.done:
+		return res, nil
+	default:
+		return rules.Result{Name: name, Message: ErrShuttingDown.Error()}, ErrShuttingDown
 	}
 }

@@ -1,8 +1,10 @@
 package compose
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,5 +56,54 @@ func TestARequestTakenIsAnswered(t *testing.T) {
 		})
 		require.NoError(t, err, "round %d", round)
 		assert.True(t, ran)
+	}
+}
+
+// endedFirstContext is a context whose deadline the caller sees only once
+// the engine has ended: Done waits for that before it answers. A Wait
+// looking at it finds both its deadline passed and the engine's last
+// answer given, which is the order a caller whose deadline meets the
+// engine's end may see.
+type endedFirstContext struct {
+	context.Context
+	engine *Engine
+	done   chan struct{}
+}
+
+func (c endedFirstContext) Done() <-chan struct{} {
+	<-c.engine.stopped
+	return c.done
+}
+
+// TestAWaitGivenUpAsTheEngineEndsKeepsItsAnswer: the engine answers every
+// wait as it ends, with the process as it is then (stopped). A
+// wait whose deadline passed in the meantime must return that answer, not
+// "procs is shutting down": asking the ended engine to give the wait up
+// fails, but the answer is already there. Wait picks at random between its
+// deadline and the answer when both are there, so the rounds make the
+// deadline's branch all but certain to be taken.
+func TestAWaitGivenUpAsTheEngineEndsKeepsItsAnswer(t *testing.T) {
+	for round := range 12 {
+		te := startEngine(t, "procs:\n  web: {command: \"sleep 60\", readyPatterns: [never]}\n", Options{NoWatchdog: true})
+		te.waitState("web", rules.StateStarting)
+		ctx := endedFirstContext{Context: context.Background(), engine: te.Engine, done: make(chan struct{})}
+		close(ctx.done)
+		answered := make(chan error, 1)
+		var res rules.Result
+		go func() {
+			var err error
+			res, err = te.Wait(ctx, "web", []rules.State{rules.StateReady}, 1)
+			answered <- err
+		}()
+		require.NoError(t, te.Down())
+		te.waitOutcome()
+		select {
+		case err := <-answered:
+			require.NoError(t, err, "round %d: the engine's last answer was there", round)
+			assert.Equal(t, "web", res.Name)
+			assert.Equal(t, rules.StateStopped, res.State, "round %d: %s", round, res.Message)
+		case <-time.After(waitLimit):
+			t.Fatalf("round %d: Wait did not return", round)
+		}
 	}
 }
