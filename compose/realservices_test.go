@@ -118,9 +118,10 @@ procs:
 	te.sendOK("psql", "SELECT pg_sleep(60);\r")
 	te.expectStates("psql", busy)
 	// psql is busy once it has sent the query, but a backend still reading
-	// it ignores a cancel (ProcessInterrupts in postgres.c: "If we are reading a command from
-	// the client, just ignore the cancel request"), and psql then waits the
-	// whole minute. The server logs the statement once it runs it.
+	// it ignores a cancel (ProcessInterrupts in postgres.c: "If we are
+	// reading a command from the client, just ignore the cancel request"),
+	// and psql then waits the whole minute. The server logs the statement
+	// once it runs it.
 	te.waitLine("db", "statement: SELECT pg_sleep(60);")
 	te.sendOK("psql", "\x03")
 	te.expectStates("psql", ready)
