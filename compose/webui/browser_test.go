@@ -132,6 +132,15 @@ func TestBrowserDashboard(t *testing.T) {
 		assert.Less(t, indexOf(seen, "starting"), lastIndexOf(seen, "ready"), "states seen: %v", seen)
 		result := pollJS[string](t, tab, "the restart's result", `(t => t.startsWith('restart: ') && t)(document.getElementById('d-result').textContent)`)
 		assert.Contains(t, result, "✓ ready (run "+run+")")
+
+		// The ready event and the restart's answer come on two connections,
+		// in either order. One that comes after the answer must not cover
+		// it with the state's untimed "last result".
+		after := evalJS[string](t, tab, fmt.Sprintf(`(async () => {
+			onEvent({type: 'state', proc: 'web', to: 'ready', run: %s, time: new Date().toISOString()});
+			await loadResult();
+			return document.getElementById('d-result').textContent; })()`, run))
+		assert.Equal(t, result, after, "the restart's answer after a late ready event")
 	})
 
 	t.Run("a new log line shows within 200 ms", func(t *testing.T) {

@@ -15,6 +15,7 @@ function select(name) {
   if (row) { row.tr.classList.add('selected'); row.tr.scrollIntoView({ block: 'nearest' }); }
   $('d-result').hidden = true;
   ui.resultSeq++;
+  ui.answered = null;
   $('send-msg').textContent = '';
   drawDetail();
   openLogs(name);
@@ -81,7 +82,9 @@ function loadResult() {
   const name = p.name;
   const seq = ui.resultSeq;
   if (ui.acting) return; // the action's own result comes
-  api('GET', procPath(name, 'wait') + '?for=' + encodeURIComponent(p.state) + '&timeout=2s')
+  const a = ui.answered;
+  if (a && a.name === name && a.run === p.run && a.state === p.state) return; // it is shown
+  return api('GET', procPath(name, 'wait') + '?for=' + encodeURIComponent(p.state) + '&timeout=2s')
     .then((res) => { if (name === ui.selected && seq === ui.resultSeq) showResult(res, 'last result', false); })
     .catch(() => {});
 }
@@ -117,7 +120,11 @@ function act(action) {
   ui.acting = true;
   api('POST', procPath(name, action) + '?timeout=120s')
     .finally(() => { ui.acting = false; ui.resultSeq++; })
-    .then((res) => { if (name === ui.selected) showResult(res, action); })
+    .then((res) => {
+      if (name !== ui.selected) return;
+      ui.answered = { name, run: res.run, state: res.state };
+      showResult(res, action);
+    })
     .catch((err) => {
       if (name !== ui.selected) return;
       box.className = 'result fail';

@@ -24,6 +24,10 @@ const ui = {
   eventCount: 0, // state events applied, and the count at each process's last
   eventAt: new Map(),
   resultSeq: 0, // bumped by actions, so a slower "last result" does not cover their answer
+  // answered is the selected process's last action answer shown, {name,
+  // run, state}: the event of the state it answered may come after it (the
+  // two come on two connections), and must not cover it with "last result".
+  answered: null,
   acting: false,
   restarted: false, // procs was restarted: this page must be opened again
   // applied records, per process, the last state event drawn and how long
