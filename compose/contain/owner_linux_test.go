@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // markedReads is how many reads of every process's marker were made.
@@ -138,4 +140,47 @@ func TestStopLooksOutsideTheGroupOnceTheMainProcessExits(t *testing.T) {
 	q.Wait()
 	assert.NoDirExists(t, dir, "the empty cgroup is removed when the main process exits")
 	assert.False(t, q.End(time.Now().Add(waitLimit)))
+}
+
+// TestStopLooksAtItsTimerOnlyWhileTheMainProcessRuns: the look's timer is
+// for a main process that waits for what it started. A main process that
+// has exited, but whose exit procs has not taken in yet (a loaded machine
+// stopping two hundred runs), is not waiting: its timer leaves the look
+// to the exit, which makes it as the run's cgroup then is. Here the timer
+// is a millisecond, the main process has exited before the stop, and the
+// test takes its exit in (Wait) only after the timer's turn: the daemon
+// outside the group gets the stop's signal then, not at the timer.
+func TestStopLooksAtItsTimerOnlyWhileTheMainProcessRuns(t *testing.T) {
+	if err := CgroupsAvailable(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	saved := outsideLookDelay
+	outsideLookDelay = time.Millisecond
+	t.Cleanup(func() { outsideLookDelay = saved })
+	instance := NewInstance()
+	c, err := New(instance, Options{})
+	require.NoError(t, err)
+	defer c.Close()
+
+	owner := Owner{Instance: instance, Name: "launcher", Run: 1}
+	p := startMarked(t, c, owner, "setsid sleep 300 & echo started")
+	defer p.CloseIO()
+	var daemon []int
+	require.Eventually(t, func() bool {
+		daemon = slices.DeleteFunc(FindMarked(owner.String()), func(pid int) bool { return pid == p.PID() })
+		return len(daemon) == 1 && osproc.ExitPending(p.PID())
+	}, waitLimit, 20*time.Millisecond, "the daemon outside the group, and the main process exited")
+	p.SignalRun(syscall.SIGTERM)
+	require.Eventually(t, func() bool {
+		p.outside.mu.Lock()
+		defer p.outside.mu.Unlock()
+		return p.outside.mainExited == nil
+	}, waitLimit, time.Millisecond, "the look's timer had its turn")
+	assert.True(t, p.outside.pending(), "the timer left the look to the exit")
+	assert.Equal(t, daemon, alive(daemon), "the daemon got the stop's signal at the timer")
+
+	p.Wait()
+	assert.Eventually(t, func() bool { return allGone(daemon) }, waitLimit, 20*time.Millisecond,
+		"the daemon %v did not get the stop's signal when the exit was taken in", daemon)
+	assert.False(t, p.End(time.Now().Add(waitLimit)), "nothing was left to kill")
 }

@@ -34,7 +34,7 @@ func (c *Process) SignalRun(sigs ...syscall.Signal) {
 			if dir, ok := s.cgroupDir(c.owner); ok {
 				c.signalOutside(osproc.CgroupMembers(dir), sigs)
 			}
-		})
+		}, func() bool { return osproc.ExitPending(c.pid) })
 		return
 	}
 	// Without a cgroup the look reads every process's environment: once,
@@ -88,25 +88,48 @@ func (c *Process) afterMainExit() {
 }
 
 // deferredLook is a stop's look outside the process group, due once: at
-// its timer, or when the run's end finds its cgroup still populated
-// (now), whichever comes first; or never, once the run ended without
-// needing it (drop).
+// its timer if the main process is still running then, or when the run's
+// end finds its cgroup still populated (now), whichever comes first; or
+// never, once the run ended without needing it (drop).
 type deferredLook struct {
 	mu    sync.Mutex
 	look  func() // nil once done or dropped
 	timer *time.Timer
+	// mainExited reports whether the main process has exited; nil once
+	// the timer has had its turn.
+	mainExited func() bool
 }
 
 // arm makes look due after outsideLookDelay, unless now or drop comes
 // first. A second stop's look replaces a pending one.
-func (d *deferredLook) arm(look func()) {
+func (d *deferredLook) arm(look func(), mainExited func() bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.timer != nil {
 		d.timer.Stop()
 	}
-	d.look = look
-	d.timer = time.AfterFunc(outsideLookDelay, d.now)
+	d.look, d.mainExited = look, mainExited
+	d.timer = time.AfterFunc(outsideLookDelay, d.atTimer)
+}
+
+// atTimer makes the pending look, unless the main process has exited by
+// now: its exit, once procs takes it in (afterMainExit), settles the look
+// then, mostly with the rmdir of an empty cgroup instead of a read of
+// its members. The timer is for a main process that waits for what it
+// started; one that has exited is not waiting. On a loaded machine, where
+// a 200-process shutdown takes longer than the timer, most timers came
+// to mains that had exited and were not yet taken in, and each read its
+// cgroup for nothing.
+func (d *deferredLook) atTimer() {
+	d.mu.Lock()
+	exited := d.mainExited
+	d.mu.Unlock()
+	if exited == nil || !exited() {
+		d.now()
+	}
+	d.mu.Lock()
+	d.mainExited = nil
+	d.mu.Unlock()
 }
 
 // pending reports whether a look is due.
