@@ -106,25 +106,11 @@ func TestStopsWithoutCgroupsShareTheirLooks(t *testing.T) {
 // can bring the look; where the cgroup is empty at the exit, it is removed
 // then, and End finds nothing to do.
 func TestStopLooksOutsideTheGroupOnceTheMainProcessExits(t *testing.T) {
-	if err := CgroupsAvailable(); err != nil {
-		t.Skipf("no cgroups here: %v", err)
-	}
-	saved := outsideLookDelay
-	outsideLookDelay = time.Hour
-	t.Cleanup(func() { outsideLookDelay = saved })
-	instance := NewInstance()
-	c, err := New(instance, Options{})
-	require.NoError(t, err)
-	defer c.Close()
-
+	c, instance := withLookDelay(t, time.Hour)
 	owner := Owner{Instance: instance, Name: "wrapper", Run: 1}
 	p := startMarked(t, c, owner, "setsid sleep 300 & exec sleep 300")
 	defer p.CloseIO()
-	var daemon []int
-	require.Eventually(t, func() bool {
-		daemon = slices.DeleteFunc(FindMarked(owner.String()), func(pid int) bool { return pid == p.PID() })
-		return len(daemon) == 1
-	}, waitLimit, 20*time.Millisecond, "the daemon outside the group")
+	daemon := daemonOf(t, p, owner, func() bool { return true })
 	p.SignalRun(syscall.SIGTERM)
 	assert.Equal(t, syscall.SIGTERM, p.Wait().Signal)
 	assert.Eventually(t, func() bool { return allGone(daemon) }, waitLimit, 20*time.Millisecond,
@@ -151,25 +137,11 @@ func TestStopLooksOutsideTheGroupOnceTheMainProcessExits(t *testing.T) {
 // test takes its exit in (Wait) only after the timer's turn: the daemon
 // outside the group gets the stop's signal then, not at the timer.
 func TestStopLooksAtItsTimerOnlyWhileTheMainProcessRuns(t *testing.T) {
-	if err := CgroupsAvailable(); err != nil {
-		t.Skipf("no cgroups here: %v", err)
-	}
-	saved := outsideLookDelay
-	outsideLookDelay = time.Millisecond
-	t.Cleanup(func() { outsideLookDelay = saved })
-	instance := NewInstance()
-	c, err := New(instance, Options{})
-	require.NoError(t, err)
-	defer c.Close()
-
+	c, instance := withLookDelay(t, time.Millisecond)
 	owner := Owner{Instance: instance, Name: "launcher", Run: 1}
 	p := startMarked(t, c, owner, "setsid sleep 300 & echo started")
 	defer p.CloseIO()
-	var daemon []int
-	require.Eventually(t, func() bool {
-		daemon = slices.DeleteFunc(FindMarked(owner.String()), func(pid int) bool { return pid == p.PID() })
-		return len(daemon) == 1 && osproc.ExitPending(p.PID())
-	}, waitLimit, 20*time.Millisecond, "the daemon outside the group, and the main process exited")
+	daemon := daemonOf(t, p, owner, func() bool { return osproc.ExitPending(p.PID()) })
 	p.SignalRun(syscall.SIGTERM)
 	require.Eventually(t, func() bool {
 		p.outside.mu.Lock()
@@ -183,4 +155,35 @@ func TestStopLooksAtItsTimerOnlyWhileTheMainProcessRuns(t *testing.T) {
 	assert.Eventually(t, func() bool { return allGone(daemon) }, waitLimit, 20*time.Millisecond,
 		"the daemon %v did not get the stop's signal when the exit was taken in", daemon)
 	assert.False(t, p.End(time.Now().Add(waitLimit)), "nothing was left to kill")
+}
+
+// withLookDelay makes the stops' look outside the group due delay after
+// their signals, for the test, and returns a containment with cgroups (the
+// look is deferred only there) and its instance.
+func withLookDelay(t *testing.T, delay time.Duration) (Containment, string) {
+	t.Helper()
+	if err := CgroupsAvailable(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	saved := outsideLookDelay
+	outsideLookDelay = delay
+	t.Cleanup(func() { outsideLookDelay = saved })
+	instance := NewInstance()
+	c, err := New(instance, Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c, instance
+}
+
+// daemonOf waits until p's run has one process outside its main process
+// (a daemon it started) and ready says the rest of the scene is set, and
+// returns the daemon's pid.
+func daemonOf(t *testing.T, p *Process, owner Owner, ready func() bool) []int {
+	t.Helper()
+	var daemon []int
+	require.Eventually(t, func() bool {
+		daemon = slices.DeleteFunc(FindMarked(owner.String()), func(pid int) bool { return pid == p.PID() })
+		return len(daemon) == 1 && ready()
+	}, waitLimit, 20*time.Millisecond, "the daemon outside the group")
+	return daemon
 }
