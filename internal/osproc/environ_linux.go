@@ -40,14 +40,16 @@ const execWaitLimit = 500 * time.Millisecond
 // environment, and taking it hid the PROCS_OWNER marker of a process
 // starting a program (a daemon exec'ing its server as procs swept), so
 // the read is made again once the exec is done. An empty answer stands
-// for a kernel thread and a process exiting (they have no memory), and
-// for a process whose memory has an environment laid out but that a
-// second read still finds empty: its environment is empty.
+// only where it is the truth: for a kernel thread and a process exiting
+// (they have no memory), and for a process whose laid-out environment is
+// empty (it starts where it ends). An empty answer for a process whose
+// environment is not is a read that met an exec, however many came in a
+// row: believing the second such answer missed a marker in CI, of a shell
+// exec'ing itself in a loop.
 func appendEnviron(buf []byte, pid int) ([]byte, error) {
 	path := procRoot + "/" + strconv.Itoa(pid) + "/environ"
 	var deadline time.Time // set at the first empty answer: most have none
-	readAgain := false
-	for pause := 50 * time.Microsecond; ; {
+	for pause := 50 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
 		out, err := readInOne(path, buf)
 		if err != nil {
 			return nil, err
@@ -60,19 +62,10 @@ func appendEnviron(buf []byte, pid int) ([]byte, error) {
 		} else if time.Now().After(deadline) {
 			return out, nil
 		}
-		switch memoryOf(pid) {
-		case noMemory:
+		if memoryOf(pid) != execUnder {
 			return out, nil
-		case environLaidOut:
-			if readAgain {
-				return out, nil
-			}
-			readAgain = true
-		case execHalfway:
-			readAgain = false
-			time.Sleep(pause)
-			pause = min(2*pause, 20*time.Millisecond)
 		}
+		time.Sleep(pause)
 	}
 }
 
@@ -82,22 +75,26 @@ type memory int
 const (
 	// noMemory: a kernel thread, a process exiting or exited, or gone.
 	noMemory memory = iota
-	// execHalfway: the process has memory without an environment laid
-	// out: it is between the two halves of an exec.
-	execHalfway
-	// environLaidOut: the memory has its environment.
-	environLaidOut
+	// emptyEnviron: the memory has its environment laid out, and it is
+	// empty.
+	emptyEnviron
+	// execUnder: the memory has no environment laid out yet (the process
+	// is between the two halves of an exec), or has one that is not
+	// empty, which an empty read then missed: an exec came under it.
+	execUnder
 )
 
 // memoryOf reads the flags (field 9), which tell kernel threads and
-// exiting tasks, and the environment's end address (field 51, 0 until the
-// exec lays out the stack) from /proc/PID/stat.
+// exiting tasks, and the environment's start and end addresses (fields 50
+// and 51, the end 0 until the exec lays out the stack) from
+// /proc/PID/stat.
 func memoryOf(pid int) memory {
 	const (
-		flagsField  = 9 - 3
-		envEndField = 51 - 3
-		pfExiting   = 0x4
-		pfKthread   = 0x200000
+		flagsField    = 9 - 3
+		envStartField = 50 - 3
+		envEndField   = 51 - 3
+		pfExiting     = 0x4
+		pfKthread     = 0x200000
 	)
 	fields := statFields(pid)
 	if len(fields) <= envEndField || fields[0] == "Z" || fields[0] == "X" {
@@ -107,10 +104,10 @@ func memoryOf(pid int) memory {
 	if err != nil || flags&(pfExiting|pfKthread) != 0 {
 		return noMemory
 	}
-	if fields[envEndField] == "0" {
-		return execHalfway
+	if end := fields[envEndField]; end != "0" && end == fields[envStartField] {
+		return emptyEnviron
 	}
-	return environLaidOut
+	return execUnder
 }
 
 // readInOne appends the content of path to buf, read by one system call

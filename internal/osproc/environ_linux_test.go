@@ -53,3 +53,19 @@ func TestEnvironOfAZombieIsEmpty(t *testing.T) {
 	assert.Empty(t, env)
 	assert.Empty(t, AppendEnviron(nil, cmd.Process.Pid))
 }
+
+// TestEmptyEnvironIsEmpty: a process started with no environment at all
+// reads empty, at once: its laid-out environment starts where it ends, so
+// the empty answer is the truth, not a read that met an exec.
+func TestEmptyEnvironIsEmpty(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	cmd.Env = []string{}
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	require.Eventually(t, func() bool { return memoryOf(cmd.Process.Pid) == emptyEnviron }, waitLimit, 5*time.Millisecond,
+		"sleep's environment laid out, empty")
+	env, err := Environ(cmd.Process.Pid)
+	require.NoError(t, err)
+	assert.Empty(t, env)
+	assert.Empty(t, AppendEnviron(nil, cmd.Process.Pid))
+}
