@@ -175,15 +175,20 @@ func withLookDelay(t *testing.T, delay time.Duration) (Containment, string) {
 	return c, instance
 }
 
-// daemonOf waits until p's run has one process outside its main process
-// (a daemon it started) and ready says the rest of the scene is set, and
-// returns the daemon's pid.
+// daemonOf waits until p's run has one process besides its main process,
+// a daemon it started that has left the run's process group (setsid is
+// done: before, the group's signal reaches it), and ready says the rest of
+// the scene is set, and returns the daemon's pid.
 func daemonOf(t *testing.T, p *Process, owner Owner, ready func() bool) []int {
 	t.Helper()
 	var daemon []int
 	require.Eventually(t, func() bool {
 		daemon = slices.DeleteFunc(FindMarked(owner.String()), func(pid int) bool { return pid == p.PID() })
-		return len(daemon) == 1 && ready()
+		if len(daemon) != 1 {
+			return false
+		}
+		group, err := osproc.Getpgid(daemon[0])
+		return err == nil && group != p.PID() && ready()
 	}, waitLimit, 20*time.Millisecond, "the daemon outside the group")
 	return daemon
 }

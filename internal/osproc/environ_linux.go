@@ -42,13 +42,16 @@ const execWaitLimit = 500 * time.Millisecond
 // the read is made again once the exec is done. An empty answer stands
 // only where it is the truth: for a kernel thread and a process exiting
 // (they have no memory), and for a process whose laid-out environment is
-// empty (it starts where it ends). An empty answer for a process whose
+// empty (it starts where it ends), seen so twice a pause apart: an exec
+// laying the environment out sets its end to its start before it writes
+// the strings. An empty answer for a process whose
 // environment is not is a read that met an exec, however many came in a
 // row: believing the second such answer missed a marker in CI, of a shell
 // exec'ing itself in a loop.
 func appendEnviron(buf []byte, pid int) ([]byte, error) {
 	path := procRoot + "/" + strconv.Itoa(pid) + "/environ"
 	var deadline time.Time // set at the first empty answer: most have none
+	emptySeenAt := ""      // where an environment seen empty started
 	for pause := 50 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
 		out, err := readInOne(path, buf)
 		if err != nil {
@@ -62,8 +65,16 @@ func appendEnviron(buf []byte, pid int) ([]byte, error) {
 		} else if time.Now().After(deadline) {
 			return out, nil
 		}
-		if memoryOf(pid) != execUnder {
+		mem, envStart := memoryOf(pid)
+		switch {
+		case mem == noMemory:
 			return out, nil
+		case mem == emptyEnviron && envStart == emptySeenAt:
+			return out, nil // empty twice, a pause apart: it is empty
+		case mem == emptyEnviron:
+			emptySeenAt = envStart
+		default:
+			emptySeenAt = ""
 		}
 		time.Sleep(pause)
 	}
@@ -75,8 +86,8 @@ type memory int
 const (
 	// noMemory: a kernel thread, a process exiting or exited, or gone.
 	noMemory memory = iota
-	// emptyEnviron: the memory has its environment laid out, and it is
-	// empty.
+	// emptyEnviron: the memory's environment starts where it ends: it is
+	// empty, or an exec is laying it out this moment.
 	emptyEnviron
 	// execUnder: the memory has no environment laid out yet (the process
 	// is between the two halves of an exec), or has one that is not
@@ -88,7 +99,8 @@ const (
 // exiting tasks, and the environment's start and end addresses (fields 50
 // and 51, the end 0 until the exec lays out the stack) from
 // /proc/PID/stat.
-func memoryOf(pid int) memory {
+// envStart is where the environment starts, as stat gives it.
+func memoryOf(pid int) (mem memory, envStart string) {
 	const (
 		flagsField    = 9 - 3
 		envStartField = 50 - 3
@@ -98,16 +110,17 @@ func memoryOf(pid int) memory {
 	)
 	fields := statFields(pid)
 	if len(fields) <= envEndField || fields[0] == "Z" || fields[0] == "X" {
-		return noMemory
+		return noMemory, ""
 	}
 	flags, err := strconv.ParseUint(fields[flagsField], 10, 64)
 	if err != nil || flags&(pfExiting|pfKthread) != 0 {
-		return noMemory
+		return noMemory, ""
 	}
-	if end := fields[envEndField]; end != "0" && end == fields[envStartField] {
-		return emptyEnviron
+	start := fields[envStartField]
+	if end := fields[envEndField]; end != "0" && end == start {
+		return emptyEnviron, start
 	}
-	return execUnder
+	return execUnder, start
 }
 
 // readInOne appends the content of path to buf, read by one system call

@@ -55,14 +55,14 @@ func TestEnvironOfAZombieIsEmpty(t *testing.T) {
 }
 
 // TestEmptyEnvironIsEmpty: a process started with no environment at all
-// reads empty, at once: its laid-out environment starts where it ends, so
-// the empty answer is the truth, not a read that met an exec.
+// reads empty: its laid-out environment starts where it ends, and stays
+// so, so the empty answer is the truth, not a read that met an exec.
 func TestEmptyEnvironIsEmpty(t *testing.T) {
 	cmd := exec.Command("sleep", "60")
 	cmd.Env = []string{}
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	require.Eventually(t, func() bool { return memoryOf(cmd.Process.Pid) == emptyEnviron }, waitLimit, 5*time.Millisecond,
+	require.Eventually(t, func() bool { mem, _ := memoryOf(cmd.Process.Pid); return mem == emptyEnviron }, waitLimit, 5*time.Millisecond,
 		"sleep's environment laid out, empty")
 	env, err := Environ(cmd.Process.Pid)
 	require.NoError(t, err)
