@@ -89,6 +89,7 @@ func TestCgroupMembersReadsNestedCgroups(t *testing.T) {
 // that asks whether it is empty (one rmdir): never while a process of it
 // lives, as soon as none does, though the exited one is not yet reaped
 // (a zombie is no longer a member), and then kill finds nothing to do.
+// The look allocates nothing.
 func TestRemoveIfEmptyAsksTheKernel(t *testing.T) {
 	cg, err := newCgroupSet(NewInstance())
 	if err != nil {
@@ -108,6 +109,9 @@ func TestRemoveIfEmptyAsksTheKernel(t *testing.T) {
 
 	assert.False(t, cg.removeIfEmpty(owner), "a live member keeps it")
 	assert.DirExists(t, path)
+	// It runs on the smallest of stacks (Process.Wait's), which an
+	// allocation grew in every run of a shutdown.
+	assert.Zero(t, testing.AllocsPerRun(10, func() { cg.removeIfEmpty(owner) }), "the look allocates")
 
 	require.NoError(t, cmd.Process.Kill())
 	require.Eventually(t, func() bool { return !osproc.Live(cmd.Process.Pid) }, 5*time.Second, 10*time.Millisecond)
