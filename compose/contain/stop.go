@@ -98,6 +98,9 @@ type deferredLook struct {
 	// mainExited reports whether the main process has exited; nil once
 	// the timer has had its turn.
 	mainExited func() bool
+	// stops counts the arms: a timer acts only for the stop that set it,
+	// not for a later one that replaced it as it fired.
+	stops uint64
 }
 
 // arm makes look due after outsideLookDelay, unless now or drop comes
@@ -109,7 +112,9 @@ func (d *deferredLook) arm(look func(), mainExited func() bool) {
 		d.timer.Stop()
 	}
 	d.look, d.mainExited = look, mainExited
-	d.timer = time.AfterFunc(outsideLookDelay, d.atTimer)
+	d.stops++
+	stop := d.stops
+	d.timer = time.AfterFunc(outsideLookDelay, func() { d.atTimer(stop) })
 }
 
 // atTimer makes the pending look, unless the main process has exited by
@@ -119,16 +124,23 @@ func (d *deferredLook) arm(look func(), mainExited func() bool) {
 // started; one that has exited is not waiting. On a loaded machine, where
 // a 200-process shutdown takes longer than the timer, most timers came
 // to mains that had exited and were not yet taken in, and each read its
-// cgroup for nothing.
-func (d *deferredLook) atTimer() {
+// cgroup for nothing. stop is the arm that set the timer: a timer that
+// fired as a later stop replaced it leaves that stop's look to its own.
+func (d *deferredLook) atTimer(stop uint64) {
 	d.mu.Lock()
+	if stop != d.stops {
+		d.mu.Unlock()
+		return
+	}
 	exited := d.mainExited
 	d.mu.Unlock()
 	if exited == nil || !exited() {
-		d.now()
+		d.nowFor(stop)
 	}
 	d.mu.Lock()
-	d.mainExited = nil
+	if stop == d.stops {
+		d.mainExited = nil
+	}
 	d.mu.Unlock()
 }
 
@@ -143,6 +155,20 @@ func (d *deferredLook) pending() bool {
 func (d *deferredLook) now() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.lookLocked()
+}
+
+// nowFor makes the pending look if it is still that of stop.
+func (d *deferredLook) nowFor(stop uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if stop == d.stops {
+		d.lookLocked()
+	}
+}
+
+// lookLocked makes the pending look, if there is one; d.mu is held.
+func (d *deferredLook) lookLocked() {
 	if d.look == nil {
 		return
 	}
