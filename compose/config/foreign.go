@@ -8,10 +8,20 @@ package config
 // This is the one table of such hints; edit distance finds the typos.
 var foreignNames = map[string]string{
 	// Keys of a service (docker compose) or process (process-compose).
-	"depends_on":        "dependsOn",
-	"environment":       "env",
-	"env_file":          "envFile",
-	"working_dir":       "cwd",
+	"depends_on":  "dependsOn",
+	"environment": "env",
+	"env_file":    "envFile",
+	"working_dir": "cwd",
+	// The same keys as other tools name them: a Dockerfile (CMD, WORKDIR),
+	// Kubernetes (workingDir), CI runners (working-directory), Taskfile
+	// (dir). "cmd" is one letter from "cwd", which edit distance alone
+	// would suggest.
+	"cmd":               "command",
+	"workdir":           "cwd",
+	"workingDir":        "cwd",
+	"working-directory": "cwd",
+	"working_directory": "cwd",
+	"dir":               "cwd",
 	"ports":             "port",
 	"entrypoint":        "command",
 	"availability":      "restart",

@@ -67,3 +67,18 @@ func TestForeignNamesInAConfig(t *testing.T) {
 		`procs.yaml:10:22: procs.web.dependsOn.api: "service_healthy" is not a condition (did you mean "ready"?): use started, ready, completed`,
 	}, got)
 }
+
+// TestOtherToolsNamesOfCommandAndDirectory: the names other tools give a
+// process's command (a Dockerfile's CMD, Kubernetes' and many a runner's
+// cmd) and its working directory (WORKDIR, Kubernetes' workingDir, CI
+// runners' working-directory, Taskfile's dir) hint at procs' own. "cmd"
+// is one letter from "cwd", which edit distance alone suggested: the
+// wrong key, for the first line most users write.
+func TestOtherToolsNamesOfCommandAndDirectory(t *testing.T) {
+	for word, want := range map[string]string{
+		"cmd": "command", "workdir": "cwd", "workingDir": "cwd", "working-directory": "cwd",
+		"working_directory": "cwd", "dir": "cwd",
+	} {
+		assert.Equal(t, fmt.Sprintf(" (did you mean %q?)", want), didYouMean(word, procKeys), word)
+	}
+}
