@@ -212,9 +212,29 @@ func (d *decoder) stringList(path []string, v any) []string {
 		}
 		return out
 	}
+	if text, ok := v.(string); ok {
+		// One pattern written bare, as a single ready line often is.
+		d.p.atValue(path, "expected a list of strings, got %s: write %s: [%s]", d.describe(path, v), path[len(path)-1], quoteForList(text))
+		return nil
+	}
 	d.typeErr(path, "a list of strings", v)
 	return nil
 }
+
+// quoteForList writes text as an item of a YAML flow list: bare where
+// YAML surely reads it back as the same string (a word or a few), else
+// double-quoted (Go's escapes are YAML's for what a pattern holds).
+func quoteForList(text string) string {
+	if plainWords.MatchString(text) && !slices.Contains(yamlWords, strings.ToLower(text)) {
+		return text
+	}
+	return strconv.Quote(text)
+}
+
+var plainWords = lazyregexp.New(`^[A-Za-z][A-Za-z0-9_./-]*( [A-Za-z0-9_./-]+)*$`)
+
+// yamlWords are the plain words some YAML readers take for a boolean or null.
+var yamlWords = []string{"true", "false", "null", "yes", "no", "on", "off", "y", "n"}
 
 // patterns reads a list of RE2 regexes and checks that each compiles.
 func (d *decoder) patterns(path []string, v any) []string {
@@ -254,6 +274,15 @@ var envName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // envVars reads an env mapping; numbers and booleans become strings.
 func (d *decoder) envVars(path []string, v any) map[string]string {
+	if list, ok := v.([]any); ok && len(list) > 0 {
+		// docker compose's other form: - NAME=value.
+		if item, ok := list[0].(string); ok {
+			if name, value, found := strings.Cut(item, "="); found && envName.MatchString(name) {
+				d.p.atValue(path, "expected a mapping (key: value lines), got a list: write each variable as NAME: value, e.g. %s: %s", name, strconv.Quote(value))
+				return nil
+			}
+		}
+	}
 	m, ok := d.mapping(path, v, nil)
 	if !ok {
 		return nil
@@ -307,8 +336,12 @@ func (d *decoder) command(path []string, v any) Command {
 
 // parseDuration parses a Go duration that must not be negative.
 func parseDuration(text string) (time.Duration, error) {
-	parsed, err := time.ParseDuration(strings.TrimSpace(text))
+	text = strings.TrimSpace(text)
+	parsed, err := time.ParseDuration(text)
 	if err != nil {
+		if _, notNumber := strconv.ParseFloat(text, 64); notNumber == nil {
+			return 0, fmt.Errorf("is not a duration: give it a unit, e.g. %ss", text)
+		}
 		return 0, errors.New("is not a duration (e.g. 30s)")
 	}
 	if parsed < 0 {

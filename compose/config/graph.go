@@ -37,6 +37,8 @@ func (d *decoder) dependsOn(procPath []string, v any) Dependencies {
 		for _, name := range sortedKeys(t) {
 			add(child(path, name), d.dependency(child(path, name), name, t[name]))
 		}
+	case string:
+		d.p.atValue(path, "expected a list of process names, or a mapping of name: condition, got %s: write dependsOn: [%s]", d.describe(path, v), quoteForList(t))
 	default:
 		d.typeErr(path, "a list of process names, or a mapping of name: condition", v)
 	}

@@ -81,7 +81,19 @@ var brokenConfigs = []struct {
 		`7:11: procs.api.dependsOn.db: "healthy" is not a condition: use started, ready, completed`,
 	}},
 	{"bad_duration", []string{
-		`4:19: procs.api.readyTimeout: "30" is not a duration (e.g. 30s)`,
+		`4:19: procs.api.readyTimeout: "30" is not a duration: give it a unit, e.g. 30s`,
+	}},
+	// The forms other tools take, or a single value where procs takes a
+	// list: each error writes the value as procs takes it.
+	{"other_forms", []string{
+		`5:7: procs.web.env: expected a mapping (key: value lines), got a list: write each variable as NAME: value, e.g. PORT: "3000"`,
+		`6:20: procs.web.readyPatterns: expected a list of strings, got string "ready": write readyPatterns: [ready]`,
+		`9:16: procs.api.dependsOn: expected a list of process names, or a mapping of name: condition, got string "web": write dependsOn: [web]`,
+		`10:20: procs.api.readyPatterns: expected a list of strings, got string "Listening on .*:\\d+": write readyPatterns: ["Listening on .*:\\d+"]`,
+		`11:20: procs.api.errorPatterns: expected a list of strings, got string "true": write errorPatterns: ["true"]`,
+		`12:25: procs.api.shutdown.timeout: "1.5" is not a duration: give it a unit, e.g. 1.5s`,
+		`15:12: procs.dev.watch: expected a list of strings, got string "**/*.go": write watch: ["**/*.go"]`,
+		`18:12: procs.tools.watch: watch needs at least one path or glob, e.g. watch: ["**/*.go"]`,
 	}},
 	{"bad_duration_word", []string{
 		`4:21: procs.api.stabilityDelay: "soon" is not a duration (e.g. 30s)`,

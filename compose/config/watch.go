@@ -23,7 +23,8 @@ func (d *decoder) watch(path []string, v any) *Watch {
 	}
 	if _, isMap := v.(map[string]any); !isMap {
 		w := &Watch{Paths: d.stringList(path, v)}
-		if len(w.Paths) == 0 {
+		// Anything but a list has had its error from stringList.
+		if _, isList := v.([]any); isList && len(w.Paths) == 0 {
 			d.p.atValue(path, "watch needs at least one path or glob, e.g. watch: [\"**/*.go\"]")
 		}
 		return w
