@@ -213,7 +213,7 @@ func (d *decoder) stringList(path []string, v any) []string {
 		return out
 	}
 	if text, ok := v.(string); ok {
-		// One pattern written bare, as a single ready line often is.
+		// One item written bare, as a single ready line or profile often is.
 		d.p.atValue(path, "expected a list of strings, got %s: write %s: [%s]", d.describe(path, v), path[len(path)-1], quoteForList(text))
 		return nil
 	}
@@ -339,7 +339,8 @@ func parseDuration(text string) (time.Duration, error) {
 	text = strings.TrimSpace(text)
 	parsed, err := time.ParseDuration(text)
 	if err != nil {
-		if _, notNumber := strconv.ParseFloat(text, 64); notNumber == nil {
+		if _, err := strconv.ParseFloat(text, 64); err == nil {
+			// A number without a unit, as other tools take seconds.
 			return 0, fmt.Errorf("is not a duration: give it a unit, e.g. %ss", text)
 		}
 		return 0, errors.New("is not a duration (e.g. 30s)")

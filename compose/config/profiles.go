@@ -8,10 +8,6 @@ import (
 
 // profiles reads a process's profiles: a list of names such as [debug, e2e].
 func (d *decoder) profiles(path []string, v any) []string {
-	if s, ok := v.(string); ok && !d.origin(path).text {
-		d.p.atValue(path, "expected a list of strings, got %s: write profiles: [%s]", d.describe(path, v), s)
-		return nil
-	}
 	list := d.stringList(path, v)
 	for i, name := range list {
 		if err := checkProfileName(name); err != nil {

@@ -44,10 +44,10 @@ const execWaitLimit = 500 * time.Millisecond
 // (they have no memory), and for a process whose laid-out environment is
 // empty (it starts where it ends), seen so twice a pause apart: an exec
 // laying the environment out sets its end to its start before it writes
-// the strings. An empty answer for a process whose
-// environment is not is a read that met an exec, however many came in a
-// row: believing the second such answer missed a marker in CI, of a shell
-// exec'ing itself in a loop.
+// the strings. An empty answer for a process whose environment is not is
+// a read that met an exec, however many came in a row: believing the
+// second such answer missed a marker in CI, of a shell exec'ing itself in
+// a loop.
 func appendEnviron(buf []byte, pid int) ([]byte, error) {
 	path := procRoot + "/" + strconv.Itoa(pid) + "/environ"
 	var deadline time.Time // set at the first empty answer: most have none
