@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -109,8 +110,9 @@ func (d *decoder) config(raw map[string]any) *Config {
 		}
 		return cfg
 	}
-	for _, name := range sortedKeys(procs) {
-		d.declared = append(d.declared, name)
+	// All of them before the first is decoded: an error in one may name another.
+	d.declared = sortedKeys(procs)
+	for _, name := range d.declared {
 		switch {
 		case !processName.MatchString(name):
 			d.p.atKey(child(procsPath, name), "invalid process name %q: use letters, digits, _, . and -, starting with a letter or digit", name)
@@ -122,6 +124,19 @@ func (d *decoder) config(raw map[string]any) *Config {
 		}
 	}
 	return cfg
+}
+
+// missingCommand reports a process without a command. One that only a
+// variable or flag names is a misspelling of a process, mostly: the error
+// says so and which process was meant.
+func (d *decoder) missingCommand(path []string) {
+	if o := d.p.src.exact(path); o != nil && o.key.line == 0 && o.source != d.p.src.main {
+		name := path[len(path)-1]
+		others := slices.DeleteFunc(slices.Clone(d.declared), func(n string) bool { return n == name })
+		d.p.atKey(path, "no process %q%s: %s adds a process only with its command", name, didYouMean(name, others), o.source)
+		return
+	}
+	d.p.atKey(path, "missing command: add command: to say what to run")
 }
 
 // proc decodes one process.
@@ -137,7 +152,7 @@ func (d *decoder) proc(name string, v any) *Proc {
 	}
 	p := &Proc{Name: name}
 	if m["command"] == nil {
-		d.p.atKey(path, "missing command: add command: to say what to run")
+		d.missingCommand(path)
 	} else {
 		p.Command = d.command(at("command"), m["command"])
 	}

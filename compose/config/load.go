@@ -328,8 +328,11 @@ func (ld *loader) addEnv() {
 		if !ok {
 			return "", nil
 		}
-		ld.src.set(path, &origin{source: name, text: true, raw: value})
+		// The ancestors first: once path itself is known, setIfMissing
+		// would stop there, and a process the override makes (a misspelt
+		// name) would be placed in procs.yaml.
 		ld.src.setIfMissing(path, &origin{source: name})
+		ld.src.set(path, &origin{source: name, text: true, raw: value})
 		return strings.Join(path, pathDelim), value
 	}
 	provider := env.Provider(pathDelim, env.Opt{
@@ -367,8 +370,11 @@ func (ld *loader) addSet(sets []string) {
 		if !ok {
 			continue
 		}
-		ld.src.set(path, &origin{source: "--set", text: true, raw: value})
+		// The ancestors first: once path itself is known, setIfMissing
+		// would stop there, and a process the override makes (a misspelt
+		// name) would be placed in procs.yaml.
 		ld.src.setIfMissing(path, &origin{source: "--set"})
+		ld.src.set(path, &origin{source: "--set", text: true, raw: value})
 		flat[strings.Join(path, pathDelim)] = value
 	}
 	if err := ld.loadSafely(confmap.Provider(flat, pathDelim), nil); err != nil {

@@ -106,6 +106,31 @@ func TestLayerErrorsNameTheirSource(t *testing.T) {
 	assert.Equal(t, `PROCS_PROCS__API__PORT: procs.api.port: "x" is not a port`, errs[1].Error())
 }
 
+// A variable or flag that misspells a process name makes a process of its
+// own, with no command: the error names the variable or flag, not a line
+// of procs.yaml that is not at fault, and the process meant.
+func TestOverrideOfAMisspelledProcessSaysSo(t *testing.T) {
+	dir := writeProject(t, map[string]string{"procs.yaml": layeredBase})
+	for _, tc := range []struct {
+		environ, set []string
+		want         string
+	}{
+		{set: []string{"procs.ap.port=1"},
+			want: `--set: procs.ap: no process "ap" (did you mean "api"?): --set adds a process only with its command`},
+		{environ: []string{"PROCS_PROCS__AP__PORT=9090"},
+			want: `PROCS_PROCS__AP__PORT: procs.AP: no process "AP" (did you mean "api"?): PROCS_PROCS__AP__PORT adds a process only with its command`},
+	} {
+		_, err := Load(LoadOptions{Dir: dir, Environ: append([]string{}, tc.environ...), Set: tc.set})
+		var errs ConfigErrors
+		require.True(t, errors.As(err, &errs), "%v", err)
+		require.Len(t, errs, 1)
+		assert.Equal(t, tc.want, errs[0].Error())
+	}
+	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{}, Set: []string{"procs.extra.command=./extra"}})
+	require.NoError(t, err, "a flag may still add a whole process")
+	assert.Equal(t, "./extra", cfg.Procs["extra"].Command.Shell)
+}
+
 func TestOverrideErrorsPointIntoOverride(t *testing.T) {
 	dir := writeProject(t, map[string]string{
 		"procs.yaml":          layeredBase,
