@@ -56,6 +56,7 @@ func (e *Engine) status(ps *procState) ProcStatus {
 	for _, d := range ps.cfg.DependsOn {
 		st.DependsOn = append(st.DependsOn, d.Name)
 	}
+	st.WaitedFor = lp.WaitedFor
 	if !lp.StartedAt.IsZero() {
 		started := lp.StartedAt
 		st.StartedAt = &started

@@ -15,8 +15,8 @@ func (a *app) analyzeCommand() *cobra.Command {
 		Long: `Show the critical chain of the last start of the running procs: the process
 that became ready (or completed) last, the dependency it waited for, the one
 that dependency waited for, and so on, first started first. Each line gives
-when the process started (from the first start), how long it took to become
-ready, and why it became ready:
+when the process started (from the start of the chain), how long it took to
+become ready, and why it became ready:
 
   +0ms db ready in 748ms: matched /ready to accept connections/
   +752ms migrate completed in 95ms (waited for db)
@@ -24,7 +24,8 @@ ready, and why it became ready:
 
 It reads the status of the runs in progress: after a restart, the restarted
 process and the processes that followed it are of a later start than the
-others, and the chain ends at the one of them ready last.`,
+others, and the chain ends at the one of them ready last. A run restarted
+while its dependencies were up waited for none of them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			list, err := a.statuses(nil, false)

@@ -12,7 +12,7 @@ import (
 // shows it: the processes that decided when everything was ready, first
 // started first.
 type startupChain struct {
-	// FirstStart is when the first process of the start was started.
+	// FirstStart is when the first process of the chain was started.
 	FirstStart *time.Time `json:"firstStart,omitempty"`
 	// Links are the processes of the chain, each waiting for the one before.
 	Links []chainLink `json:"chain"`
@@ -40,8 +40,10 @@ type chainRun struct {
 }
 
 // criticalChain computes the chain from the status of every process: it
-// ends at the process ready (or completed) last, and goes back through the
-// dependency ready last before each process started.
+// ends at the process ready (or completed) last, and goes back through
+// the dependency each run waited for, as the engine recorded it when the
+// run started. A run that waited for none (the first to start, or one
+// restarted while its dependencies were up) begins the chain.
 func criticalChain(list []compose.ProcStatus) startupChain {
 	chain := startupChain{Links: []chainLink{}}
 	runs := map[string]chainRun{}
@@ -49,9 +51,6 @@ func criticalChain(list []compose.ProcStatus) startupChain {
 	for _, st := range list {
 		if st.StartedAt == nil {
 			continue
-		}
-		if chain.FirstStart == nil || st.StartedAt.Before(*chain.FirstStart) {
-			chain.FirstStart = st.StartedAt
 		}
 		r, ok := finishedRun(st)
 		if !ok {
@@ -62,11 +61,19 @@ func criticalChain(list []compose.ProcStatus) startupChain {
 			last = &r
 		}
 	}
-	for r, ok := last, last != nil; ok; r, ok = latestDependency(runs, *r) {
-		chain.Links = append([]chainLink{newLink(*r, *chain.FirstStart)}, chain.Links...)
+	for r, ok := last, last != nil; ok; r, ok = waitedFor(runs, *r) {
+		chain.Links = append([]chainLink{newLink(*r)}, chain.Links...)
 	}
-	for i := 1; i < len(chain.Links); i++ {
-		chain.Links[i].WaitedFor = chain.Links[i-1].Name
+	if len(chain.Links) == 0 {
+		return chain
+	}
+	first := chain.Links[0].StartedAt
+	chain.FirstStart = &first
+	for i := range chain.Links {
+		chain.Links[i].OffsetMs = chain.Links[i].StartedAt.Sub(first).Milliseconds()
+		if i > 0 {
+			chain.Links[i].WaitedFor = chain.Links[i-1].Name
+		}
 	}
 	return chain
 }
@@ -82,30 +89,24 @@ func finishedRun(st compose.ProcStatus) (chainRun, bool) {
 	return chainRun{}, false
 }
 
-// latestDependency returns the dependency of r that became ready last
-// before r started, if any did.
-func latestDependency(runs map[string]chainRun, r chainRun) (*chainRun, bool) {
-	var found *chainRun
-	for _, name := range r.status.DependsOn {
-		dep, ok := runs[name]
-		if !ok || dep.done.After(r.started) {
-			continue
-		}
-		if found == nil || dep.done.After(found.done) {
-			found = &dep
-		}
+// waitedFor returns the run of the dependency r waited for, if r waited
+// and that run is still the one it waited for (not one started since).
+func waitedFor(runs map[string]chainRun, r chainRun) (*chainRun, bool) {
+	dep, ok := runs[r.status.WaitedFor]
+	if !ok || dep.done.After(r.started) {
+		return nil, false
 	}
-	return found, found != nil
+	return &dep, true
 }
 
-func newLink(r chainRun, firstStart time.Time) chainLink {
+func newLink(r chainRun) chainLink {
 	state := rules.StateReady
 	if r.status.ReadyAt == nil {
 		state = rules.StateCompleted
 	}
 	return chainLink{
 		Name: r.status.Name, State: state, StartedAt: r.started, DoneAt: r.done,
-		OffsetMs: r.started.Sub(firstStart).Milliseconds(), TookMs: r.done.Sub(r.started).Milliseconds(),
+		TookMs: r.done.Sub(r.started).Milliseconds(),
 		Reason: r.status.Reason, Message: r.status.Message,
 	}
 }

@@ -19,11 +19,13 @@ type timedRun struct {
 	start, done int
 	task        bool
 	deps        []string
+	// waited is the dependency the engine recorded the run waited for.
+	waited string
 }
 
 func (r timedRun) status(origin time.Time) compose.ProcStatus {
 	at := func(ms int) *time.Time { t := origin.Add(time.Duration(ms) * time.Millisecond); return &t }
-	st := compose.ProcStatus{Name: r.name, Kind: config.KindService, State: rules.StateStarting, DependsOn: r.deps, StartedAt: at(r.start)}
+	st := compose.ProcStatus{Name: r.name, Kind: config.KindService, State: rules.StateStarting, DependsOn: r.deps, WaitedFor: r.waited, StartedAt: at(r.start)}
 	switch {
 	case r.done < 0:
 	case r.task:
@@ -36,7 +38,7 @@ func (r timedRun) status(origin time.Time) compose.ProcStatus {
 }
 
 // TestAnalyzeCriticalChain: the chain ends at the process ready last and
-// goes back through the dependency ready last before each started.
+// goes back through the dependency each run waited for.
 func TestAnalyzeCriticalChain(t *testing.T) {
 	tests := []struct {
 		name string
@@ -48,9 +50,9 @@ func TestAnalyzeCriticalChain(t *testing.T) {
 		{
 			name: "db migrate api",
 			runs: []timedRun{
-				{name: "api", start: 850, done: 1059, deps: []string{"db", "migrate"}},
+				{name: "api", start: 850, done: 1059, deps: []string{"db", "migrate"}, waited: "migrate"},
 				{name: "db", start: 0, done: 748},
-				{name: "migrate", start: 752, done: 847, task: true, deps: []string{"db"}},
+				{name: "migrate", start: 752, done: 847, task: true, deps: []string{"db"}, waited: "db"},
 			},
 			want: []string{"db@0+748", "migrate@752+95", "api@850+209"},
 		},
@@ -59,7 +61,7 @@ func TestAnalyzeCriticalChain(t *testing.T) {
 			runs: []timedRun{
 				{name: "cache", start: 0, done: 100},
 				{name: "db", start: 0, done: 300},
-				{name: "web", start: 310, done: 400, deps: []string{"cache", "db"}},
+				{name: "web", start: 310, done: 400, deps: []string{"cache", "db"}, waited: "db"},
 			},
 			want: []string{"db@0+300", "web@310+90"},
 		},
@@ -68,7 +70,7 @@ func TestAnalyzeCriticalChain(t *testing.T) {
 			runs: []timedRun{
 				{name: "db", start: 0, done: 100},
 				{name: "log", start: 0, done: 900},
-				{name: "web", start: 110, done: 200, deps: []string{"db", "log"}},
+				{name: "web", start: 110, done: 200, deps: []string{"db", "log"}, waited: "db"},
 			},
 			want: []string{"log@0+900"},
 		},
@@ -76,14 +78,30 @@ func TestAnalyzeCriticalChain(t *testing.T) {
 			name: "a process never ready is left out",
 			runs: []timedRun{
 				{name: "db", start: 0, done: 100},
-				{name: "web", start: 110, done: -1, deps: []string{"db"}},
+				{name: "web", start: 110, done: -1, deps: []string{"db"}, waited: "db"},
 			},
 			want: []string{"db@0+100"},
 		},
 		{
 			name: "a dependency that is not running ends the chain",
-			runs: []timedRun{{name: "web", start: 5, done: 20, deps: []string{"gone"}}},
+			runs: []timedRun{{name: "web", start: 5, done: 20, deps: []string{"gone"}, waited: "gone"}},
 			want: []string{"web@0+15"},
+		},
+		{
+			name: "a restart, its dependency long ready, is a start of its own",
+			runs: []timedRun{
+				{name: "a", start: 0, done: 1000},
+				{name: "b", start: 6119, done: 6123, deps: []string{"a"}},
+			},
+			want: []string{"b@0+4"},
+		},
+		{
+			name: "a dependency restarted since is not the run it waited for",
+			runs: []timedRun{
+				{name: "db", start: 5000, done: 5100},
+				{name: "web", start: 110, done: 9000, deps: []string{"db"}, waited: "db"},
+			},
+			want: []string{"web@0+8890"},
 		},
 	}
 	origin := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -108,8 +126,8 @@ func TestAnalyzeChainText(t *testing.T) {
 	origin := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	list := []compose.ProcStatus{
 		timedRun{name: "db", start: 0, done: 748}.status(origin),
-		timedRun{name: "migrate", start: 752, done: 847, task: true, deps: []string{"db"}}.status(origin),
-		timedRun{name: "api", start: 850, done: 1059, deps: []string{"migrate"}}.status(origin),
+		timedRun{name: "migrate", start: 752, done: 847, task: true, deps: []string{"db"}, waited: "db"}.status(origin),
+		timedRun{name: "api", start: 850, done: 1059, deps: []string{"migrate"}, waited: "migrate"}.status(origin),
 	}
 	assert.Equal(t, []string{
 		"+0ms db ready in 748ms: matched /up/",

@@ -84,9 +84,12 @@ type Proc struct {
 	PID       int
 	StartedAt time.Time
 	// ReadyAt is the first ready of the current run.
-	ReadyAt  time.Time
-	Ports    []int
-	ExitCode *int
+	ReadyAt time.Time
+	// WaitedFor is the dependency the current run waited for: the last to
+	// be there while it was pending; "" for a run that started at once.
+	WaitedFor string
+	Ports     []int
+	ExitCode  *int
 	// TotalRestarts counts every restart, for status.
 	TotalRestarts int
 

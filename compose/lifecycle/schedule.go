@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
@@ -38,11 +39,37 @@ func (m *Machine) schedule() {
 func (m *Machine) start(ps *Proc) {
 	ps.Run++
 	ps.PID, ps.Ports, ps.ExitCode = 0, nil, nil
+	ps.WaitedFor = m.waitedFor(ps)
 	ps.StartedAt = m.now()
 	ps.running = true
 	m.runBegins(ps)
 	m.setState(ps, starting, rules.ReasonStart, "starting: "+ps.Cfg.Command.String())
 	m.emit(StartRun{Name: ps.Cfg.Name, Run: ps.Run})
+}
+
+// waitedFor returns the dependency ps, about to start, waited for: of
+// those there only since ps began waiting, the last; "" if ps did not wait.
+func (m *Machine) waitedFor(ps *Proc) string {
+	waited, last := "", ps.Since
+	for _, dep := range ps.Cfg.DependsOn {
+		if d := m.procs[dep.Name]; d != nil {
+			if at := metAt(d, dep.Condition); at.After(last) {
+				waited, last = dep.Name, at
+			}
+		}
+	}
+	return waited
+}
+
+// metAt is when dependency d met condition c, which it meets now.
+func metAt(d *Proc, c config.Condition) time.Time {
+	switch {
+	case c == config.ConditionStarted && d.State != completed:
+		return d.StartedAt
+	case d.State == completed:
+		return d.Since
+	}
+	return d.ReadyAt
 }
 
 // depsSatisfied says whether ps may start; when it may not, why is set if

@@ -28,6 +28,9 @@ type ProcStatus struct {
 	Preset    string       `json:"preset,omitempty"`
 	Command   string       `json:"command"`
 	DependsOn []string     `json:"dependsOn,omitempty"`
+	// WaitedFor is the dependency the current run waited for before it
+	// started (the last of them to be there); empty if it started at once.
+	WaitedFor string `json:"waitedFor,omitempty"`
 	// ReplicaOf is the replicated process this is an instance of, and
 	// Replica its number (from 1); both empty for a process without replicas.
 	ReplicaOf string `json:"replicaOf,omitempty"`
