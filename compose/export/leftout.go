@@ -63,15 +63,60 @@ func readinessLeftOut(d *config.Proc, p *Process) string {
 		}
 		return ""
 	}
-	switch {
-	case d.Ready != "":
+	if d.Ready != "" {
 		return fmt.Sprintf("ready by its ready rule %q only; add `port:` or a probe (healthcheck:) so the exported health check means ready", d.Ready)
-	case len(d.ReadyPatterns) > 0 || p.Preset != nil && len(p.Preset.ReadyPatterns) > 0:
-		return "ready by log line only; add `port:` or a probe (healthcheck:) so the exported health check means ready"
-	case p.Preset != nil && (p.Preset.ReadyWhenListening || p.Preset.AssumeReadyAfter > 0):
-		return fmt.Sprintf("ready by listening on some port or after a while (%s preset) under procs; add `port:` or a probe so the exported health check means ready", p.Preset.Name)
 	}
-	return ""
+	ways := presetWays(p)
+	if len(d.ReadyPatterns) > 0 || len(ways) == 1 && ways[0] == wayLine {
+		return "ready by log line only; add `port:` or a probe (healthcheck:) so the exported health check means ready"
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("ready %s (%s preset) under procs; add `port:` or a probe (healthcheck:) so the exported health check means ready",
+		orList(ways), p.Preset.Name)
+}
+
+// The ways a preset says ready, as readinessLeftOut names them.
+const (
+	wayLine      = "its ready line"
+	wayListening = "listening on a port"
+	wayRunning   = "running a while without an error"
+)
+
+// presetWays lists the ways p's preset makes it ready, none without one.
+// A generic runtime's worker prints no ready line and listens on no port:
+// naming the line alone would say the wrong one.
+func presetWays(p *Process) []string {
+	if p.Preset == nil {
+		return nil
+	}
+	var ways []string
+	if len(p.Preset.ReadyPatterns) > 0 {
+		ways = append(ways, wayLine)
+	}
+	if p.Preset.ReadyWhenListening {
+		ways = append(ways, wayListening)
+	}
+	if p.Preset.AssumeReadyAfter > 0 {
+		ways = append(ways, wayRunning)
+	}
+	return ways
+}
+
+// orList joins ways as "a, b, or c" (or "a or b"), each with "by".
+func orList(ways []string) string {
+	by := make([]string, len(ways))
+	for i, w := range ways {
+		by[i] = "by " + w
+	}
+	switch len(by) {
+	case 1:
+		return by[0]
+	case 2:
+		return by[0] + " or " + by[1]
+	}
+	return strings.Join(by[:len(by)-1], ", ") + ", or " + by[len(by)-1]
 }
 
 // loopback finds a loopback address with a port in an env value.

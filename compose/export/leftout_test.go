@@ -30,6 +30,8 @@ func TestLeftOutWarnings(t *testing.T) {
 	}{
 		{"log line only", "api", "procs:\n  api:\n    command: sleep 100\n    readyPatterns: [listening]\n",
 			"api: ready by log line only; add `port:` or a probe (healthcheck:) so the exported health check means ready"},
+		{"a worker of a generic runtime", "worker", "procs:\n  worker:\n    command: node worker.js\n",
+			"worker: ready by its ready line, by listening on a port, or by running a while without an error ("},
 		{"ready rule only", "api", "procs:\n  api:\n    command: sleep 100\n    ready: log.matches(\"up\")\n",
 			"api: ready by its ready rule \"log.matches(\\\"up\\\")\" only; add `port:` or a probe"},
 		{"ready rule beside a port", "api", "procs:\n  api:\n    command: sleep 100\n    port: 8080\n    ready: port.open && log.matches(\"up\")\n",
