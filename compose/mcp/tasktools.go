@@ -181,7 +181,12 @@ func taskText(res TaskResult, reason rules.Reason) *sdk.CallToolResult {
 	if res.ExitCode != nil {
 		exit = fmt.Sprintf("exit code %d", *res.ExitCode)
 	}
-	fmt.Fprintf(&b, "%s %s (run %d, %s, %dms): %s\n", res.Name, res.State, res.Run, exit, res.DurationMs, res.Message)
+	fmt.Fprintf(&b, "%s %s (run %d, %s, %dms)", res.Name, res.State, res.Run, exit, res.DurationMs)
+	if res.Message != exit {
+		// A task that completed says only its exit code: said above.
+		b.WriteString(": " + res.Message)
+	}
+	b.WriteString("\n")
 	if len(res.Logs) > 0 {
 		fmt.Fprintf(&b, "Last lines of %s:\n", res.Name)
 		for _, line := range res.Logs {

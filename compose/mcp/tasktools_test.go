@@ -107,6 +107,7 @@ func TestTaskToolRuns(t *testing.T) {
 	assert.Equal(t, 0, *out.ExitCode)
 	assert.Equal(t, []string{"filter=TestLogin count=3 race=false", "pattern=TestLogin"}, out.Logs)
 	assert.Contains(t, text(res), "test completed (run 1, exit code 0, ")
+	assert.NotContains(t, text(res), "): exit code 0", "the exit code is said once")
 
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "x"), 0o755))
 	for _, hostile := range []string{`'; rm -rf x'`, `$(touch pwned)`, "`touch pwned`", `"; touch pwned; echo "`} {
