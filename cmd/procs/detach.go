@@ -253,6 +253,9 @@ func (a *app) waitQuietly(ctx context.Context, c *control.Client, wait time.Dura
 		failed = failed || !res.Success
 		return res.Success
 	})
+	if failed && err == nil {
+		held = append(held, restAfterFailure(ctx, c, wait, held)...)
+	}
 	slices.SortFunc(held, func(x, y placedResult) int { return x.place - y.place })
 	for _, h := range held {
 		if jsonOut.on() {
@@ -262,6 +265,29 @@ func (a *app) waitQuietly(ctx context.Context, c *control.Client, wait time.Dura
 		}
 	}
 	return failed, err
+}
+
+// restAfterFailure gives a result for each process that the wait, stopped
+// at its first failure, left without one (held has those in), so that
+// there is one per process: its own when it is settled (the failed process
+// whose answer came after its dependents', the dependents it blocked),
+// else that it was not waited for, naming what failed.
+func restAfterFailure(ctx context.Context, c *control.Client, wait time.Duration, held []placedResult) []placedResult {
+	answered := map[string]bool{}
+	for _, h := range held {
+		answered[h.res.Name] = true
+	}
+	rest, list := settledAfterFailure(ctx, c, wait, answered)
+	for _, r := range rest {
+		answered[r.res.Name] = true
+	}
+	why := firstFailure(append(slices.Clone(held), rest...)) + " failed"
+	for place, st := range list {
+		if !answered[st.Name] && st.State != rules.StateStopped {
+			rest = append(rest, placedResult{place, notWaitedFor(st, why)})
+		}
+	}
+	return rest
 }
 
 // failedSince fails the wait when a process failed after its own wait

@@ -67,7 +67,7 @@ where a new run begins, and stream "procs" marks procs' notes.`,
 	// -f means --follow here, as in tail and docker compose; defining
 	// --file locally keeps the global -f shorthand from colliding with it.
 	f.StringVar(&a.file, "file", "", "config file (the global -f is --follow for logs)")
-	f.StringVar(&fl.since, "since", "", "only lines after this time (RFC 3339) or this long ago (e.g. 5m)")
+	f.StringVar(&fl.since, "since", "", "only lines after this time (RFC 3339) or this long ago (e.g. 5m); needs a running procs: the log files keep no times")
 	f.BoolVarP(&fl.timestamps, "timestamps", "t", false, "start each line with its time (RFC 3339, milliseconds); needs a running procs: the log files keep no times")
 	f.BoolVar(&fl.noPrefix, "no-prefix", false, "print lines without the \"name | \" prefix")
 	f.BoolVar(&fl.noPrefix, "no-log-prefix", false, "the same as --no-prefix (docker compose's name)")

@@ -22,6 +22,11 @@ func (a *app) offlineLogs(names []string, fl logsFlags) error {
 	if fl.timestamps && !fl.json.on() {
 		return withCode(exitUsage, errors.New("--timestamps needs a running procs: the files in "+relPath(dir)+" keep no time for each line (start procs, or leave out -t)"))
 	}
+	if fl.since != "" {
+		// Without a time per line there is nothing to compare --since
+		// with: printing every line would answer another question.
+		return withCode(exitUsage, errors.New("--since needs a running procs: the files in "+relPath(dir)+" keep no time for each line (start procs, or leave out --since)"))
+	}
 	shown := names
 	if len(shown) == 0 {
 		shown = loggedNames(dir)

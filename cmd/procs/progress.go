@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -231,7 +232,24 @@ func (a *app) waitShowingProgress(ctx context.Context, c *control.Client, wait t
 				failures = append(failures, res)
 			}
 		case err := <-waited:
-			final, _ := c.List(ctx) // what became of the processes not waited for to the end
+			var final []compose.ProcStatus // what became of the processes not waited for to the end
+			if len(failures) > 0 && err == nil {
+				var rest []placedResult
+				rest, final = settledAfterFailure(ctx, c, wait, prog.done)
+				for _, r := range rest {
+					prog.result(r.res)
+					if !r.res.Success {
+						failures = append(failures, r.res)
+					}
+				}
+				// Answers come as they are decided: the lines under the
+				// block follow start order, as the block does.
+				slices.SortStableFunc(failures, func(x, y rules.Result) int {
+					return slices.Index(prog.names, x.Name) - slices.Index(prog.names, y.Name)
+				})
+			} else {
+				final, _ = c.List(ctx)
+			}
 			prog.finish(final, stopReason(failures, err))
 			a.printFailureLines(failures)
 			return len(failures) > 0, err
@@ -270,6 +288,12 @@ func subscribeStates(ctx context.Context, c *control.Client, wg *sync.WaitGroup)
 func stopReason(failures []rules.Result, err error) string {
 	switch {
 	case len(failures) > 0:
+		// A blocked process names its cause in its own line: name the cause.
+		for _, res := range failures {
+			if res.State != rules.StateBlocked {
+				return res.Name + " failed"
+			}
+		}
 		return failures[0].Name + " failed"
 	case err != nil:
 		return "stopped waiting"

@@ -177,6 +177,27 @@ procs:
 	assert.Contains(t, screen, "FATAL - could not bind port")
 }
 
+// TestUpWaitProgressShowsTheFailedOneFirstAnswered: when a dependent's
+// blocking is answered before the failure that blocked it, the failed
+// process still gets its result and its last lines; the wait used to stop
+// at the dependent's answer, leaving only the failed state on a's line.
+func TestUpWaitProgressShowsTheFailedOneFirstAnswered(t *testing.T) {
+	dir := writeProject(t, `
+procs:
+  a: {command: "echo boom >&2; exit 3"}
+  b: {command: sleep 100, dependsOn: [a]}
+  c: {command: sleep 100, dependsOn: [b]}
+`)
+	code, rows := startOnTerminal(t, dir, "up", "-d", "--wait").end(t)
+	screen := strings.Join(rows, "\n")
+	require.Equal(t, 1, code, "screen:\n%s", screen)
+	require.GreaterOrEqual(t, len(rows), 3, screen)
+	assert.True(t, strings.HasPrefix(rows[0], "a failed (run 1)"), screen)
+	assert.True(t, strings.HasPrefix(rows[1], "b blocked"), screen)
+	assert.True(t, strings.HasPrefix(rows[2], "c blocked"), screen)
+	assert.Contains(t, screen, "last lines of a:\n  | boom")
+}
+
 // TestUpWaitProgressCtrlC: Ctrl-C typed on the terminal ends the wait with
 // exit 130; the lines say the wait stopped.
 func TestUpWaitProgressCtrlC(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,9 @@ type reloadOptions struct {
 	wait    bool
 	timeout time.Duration
 	jsonOut *jsonOutput
+	// alsoStarting are the stopped processes procs up starts after the
+	// reload (upRunning): its report names them among those started.
+	alsoStarting []string
 }
 
 func (a *app) reloadCommand() *cobra.Command {
@@ -73,7 +77,7 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 	// switch rather than that nothing changed.
 	if info, err := c.Info(ctx); err == nil && info.File != "" && info.File != cfg.File {
 		if !answer.Diff.Empty() {
-			a.printReconciled(answer)
+			a.printReconciled(answer, nil)
 		}
 		fmt.Fprintf(a.stderr, "procs: the procs of this folder runs from %s, not %s (it was started with -f or PROCS_FILE): run `procs down && procs up -f %s` to switch\n",
 			filepath.Base(info.File), filepath.Base(cfg.File), relPath(cfg.File))
@@ -102,7 +106,7 @@ func (a *app) reportReconciled(answer control.ReloadAnswer, opts reloadOptions) 
 			return err
 		}
 	} else {
-		a.printReconciled(answer)
+		a.printReconciled(answer, opts.alsoStarting)
 	}
 	for _, res := range answer.Results {
 		if !res.Success {
@@ -113,14 +117,15 @@ func (a *app) reportReconciled(answer control.ReloadAnswer, opts reloadOptions) 
 }
 
 // printReconciled says what a reload did, one line per kind of change,
-// then the result of each wait.
-func (a *app) printReconciled(answer control.ReloadAnswer) {
+// then the result of each wait; alsoStarting are stopped processes procs
+// up starts next, said among those started.
+func (a *app) printReconciled(answer control.ReloadAnswer, alsoStarting []string) {
 	lines := []struct {
 		what  string
 		names []string
 	}{
 		{"restarted", answer.Restarted},
-		{"started", answer.Started},
+		{"started", append(slices.Clone(answer.Started), alsoStarting...)},
 		{"stopped", answer.Stopped},
 		{"updated, not running", answer.Updated},
 	}

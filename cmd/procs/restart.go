@@ -81,7 +81,7 @@ func (a *app) actionCommand(verb, short string, do actionFunc) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   verb + " NAME...",
 		Short: short,
-		Args:  cobra.MinimumNArgs(1),
+		Args:  needsNames("procs " + verb + " NAME... (procs up starts them all)"),
 		RunE: func(cmd *cobra.Command, names []string) error {
 			return a.runActions(names, opts, do)
 		},

@@ -63,7 +63,8 @@ every process being a completed task, or with --exit-on-failure the first
 failure (exit 1).
 When procs already runs in the folder, procs up applies the edited
 procs.yaml to it (like procs reload): what changed restarts, new processes
-start, removed ones stop; with --wait it waits for what changed.`,
+start, removed ones stop, and those stopped with procs stop start again
+(not a completed task); with --wait it waits for all of them.`,
 		RunE: func(cmd *cobra.Command, names []string) error {
 			// The pace ends once all are ready (upForeground), or here
 			// when this procs only asks another one to do the work.
@@ -91,10 +92,7 @@ start, removed ones stop; with --wait it waits for what changed.`,
 				c, err := a.dialRunning(cfg.Dir, opts.timeout)
 				if c != nil {
 					c.Close()
-					if err := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}); err != nil {
-						return err
-					}
-					return a.startProfiles(cfg, opts)
+					return a.upRunning(cfg, names, opts)
 				}
 				if err != nil {
 					return err
@@ -305,32 +303,74 @@ func (a *app) dialRunning(dir string, timeout time.Duration) (*control.Client, e
 	return c, nil
 }
 
-// startProfiles starts, on a procs already running, the processes of the
-// profiles asked for (--profile, PROCS_PROFILES) that it left stopped for
-// their profile: a procs keeps the profiles it started with, and
-// `procs up --profile e2e` must not answer that nothing changed.
-func (a *app) startProfiles(cfg *config.Config, opts upOptions) error {
-	if len(opts.profiles) == 0 {
-		return nil
+// upRunning is procs up on a procs already running: it applies the
+// edited procs.yaml (reconcile), then starts what a reload leaves stopped
+// but up asks for:
+//   - with no NAME, the processes stopped on request (procs stop) or that
+//     the user left (a REPL's exit()), as docker compose up starts stopped
+//     containers; a completed task is not stopped, so it does not run
+//     again (up NAME... starts its names itself, stopped or not);
+//   - those of the profiles asked for (--profile, PROCS_PROFILES) that it
+//     left stopped for their profile: a procs keeps the profiles it started
+//     with, and `procs up --profile e2e` must not answer that nothing
+//     changed.
+func (a *app) upRunning(cfg *config.Config, names []string, opts upOptions) error {
+	var stopped []string
+	if len(names) == 0 {
+		// Read before the reload, so that its report names them among
+		// those started; a reload keeps a process stopped on request
+		// stopped, even when its definition changed, and makes none.
+		var err error
+		if stopped, err = a.upStopped(cfg, opts, rules.ReasonStopped, rules.ReasonUserExit); err != nil {
+			return err
+		}
 	}
+	reloadErr := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut, alsoStarting: stopped})
+	var exit *exitError
+	if reloadErr != nil && !(errors.As(reloadErr, &exit) && exit.quiet && exit.code == exitFailure) {
+		return reloadErr // a config error, another file, no answer: nothing to start
+	}
+	// What the reload waited for failed (it said so): the others still
+	// start, and the exit stays 1.
+	if len(opts.profiles) > 0 {
+		// Read after the reload, which may have added processes of them.
+		profiled, err := a.upStopped(cfg, opts, rules.ReasonProfile)
+		if err != nil {
+			return err
+		}
+		for _, name := range profiled {
+			if !slices.Contains(stopped, name) {
+				stopped = append(stopped, name)
+			}
+		}
+	}
+	if len(stopped) > 0 {
+		if err := a.runActions(stopped, actionOptions{noWait: !opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}, startAction); err != nil {
+			return err
+		}
+	}
+	return reloadErr
+}
+
+// upStopped lists the processes of the running procs that are stopped
+// for one of reasons and that procs up starts: not disabled ones, nor
+// those of a profile not asked for, nor tasks that wait for their schedule.
+func (a *app) upStopped(cfg *config.Config, opts upOptions, reasons ...rules.Reason) ([]string, error) {
 	sess, err := a.connectFor(opts.timeout)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	list, err := sess.client.List(sess.ctx)
 	sess.close()
 	if err != nil {
-		return a.clientError(err)
+		return nil, a.clientError(err)
 	}
 	want := cfg.UpSet(opts.profiles)
-	var names []string
+	var stopped []string
 	for _, st := range list {
-		if slices.Contains(want, st.Name) && st.State == rules.StateStopped && st.Reason == rules.ReasonProfile {
-			names = append(names, st.Name)
+		if st.State == rules.StateStopped && slices.Contains(reasons, st.Reason) && slices.Contains(want, st.Name) {
+			stopped = append(stopped, st.Name)
 		}
 	}
-	if len(names) == 0 {
-		return nil
-	}
-	return a.runActions(names, actionOptions{noWait: !opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}, startAction)
+	return stopped, nil
 }

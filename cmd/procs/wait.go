@@ -20,7 +20,7 @@ func (a *app) waitCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "wait NAME...",
 		Short: "Wait until NAME... reach a state (default ready; completed for a task); exit 1 if one fails or times out",
-		Args:  cobra.MinimumNArgs(1),
+		Args:  needsNames("procs wait NAME... [--for ready|completed|stopped|failed] [--timeout 60s]"),
 		RunE: func(cmd *cobra.Command, names []string) error {
 			var targets []rules.State
 			for _, s := range states {

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/procsdev/procs/compose"
+	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
+)
+
+// settledAfterFailure completes a wait of `up -d --wait` that stopped at
+// its first failure. The answers of a wait come as they are decided, and a
+// failure decides its dependents' blocking at the same moment: a blocked
+// dependent's answer often comes first, and stopping there left out the
+// failed process itself, its reason and its last lines. So each process
+// without an answer yet whose wait ends at once (see endsAtOnce) is asked
+// for its result now; those still on their way are not waited for, as
+// the first failure ends the wait. It returns those results, placed in
+// start order, and procs' list as it was read (nil if it could not be).
+func settledAfterFailure(ctx context.Context, c *control.Client, wait time.Duration, answered map[string]bool) ([]placedResult, []compose.ProcStatus) {
+	list, err := c.List(ctx)
+	if err != nil {
+		return nil, nil // procs ended or went silent: the answers in are all there is
+	}
+	var names []string
+	var places []int
+	for place, st := range list {
+		if !answered[st.Name] && endsAtOnce(st) {
+			names = append(names, st.Name)
+			places = append(places, place)
+		}
+	}
+	if len(names) == 0 {
+		return nil, list
+	}
+	results, errs := c.WaitMany(ctx, names, control.WaitOptions{Timeout: wait})
+	var settled []placedResult
+	for i, res := range results {
+		// One that cannot be answered now (procs ending) stays among those
+		// not waited for.
+		if errs[i] == nil {
+			settled = append(settled, placedResult{places[i], res})
+		}
+	}
+	return settled, list
+}
+
+// endsAtOnce says whether a wait for the process answers at once: it is
+// ready or completed, or it failed, was blocked or waits to be restarted,
+// which only a restart changes. A failure the program recovers from by
+// itself keeps a wait going, so it counts as on its way.
+func endsAtOnce(st compose.ProcStatus) bool {
+	switch st.State {
+	case rules.StateReady, rules.StateCompleted, rules.StateBlocked, rules.StateBackoff:
+		return true
+	case rules.StateFailed:
+		return !st.Recoverable
+	}
+	return false
+}
+
+// notWaitedFor is the result of a process the wait left on its way when
+// another failed: up -d --wait --json prints a result per process.
+func notWaitedFor(st compose.ProcStatus, why string) rules.Result {
+	ports := st.Ports
+	if ports == nil {
+		ports = []int{}
+	}
+	return rules.Result{
+		Name: st.Name, Success: false, State: st.State, Run: st.Run,
+		Message: fmt.Sprintf("not ready yet (%s)", why), Ports: ports, Logs: []string{},
+	}
+}
+
+// firstFailure names the process whose failure stopped the others: the
+// first in start order that failed other than by being blocked (a blocked
+// one names its cause in its own message), else the first that failed.
+func firstFailure(results []placedResult) string {
+	results = slices.Clone(results)
+	slices.SortFunc(results, func(x, y placedResult) int { return x.place - y.place })
+	first := ""
+	for _, r := range results {
+		switch {
+		case r.res.Success:
+		case r.res.State != rules.StateBlocked:
+			return r.res.Name
+		case first == "":
+			first = r.res.Name
+		}
+	}
+	return first
+}
