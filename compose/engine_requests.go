@@ -17,7 +17,8 @@ func (e *Engine) Start(name string) (int, error) {
 	return e.StartArgs(name, nil)
 }
 
-// Stop stops a process; it is not restarted by its policy.
+// Stop stops a process; it is not restarted by its policy. A task that
+// completed has no run to stop and stays completed.
 func (e *Engine) Stop(name string) (int, error) {
 	var run int
 	var err error

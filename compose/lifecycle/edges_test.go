@@ -5,6 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -96,6 +99,9 @@ func cross(r *rig, from, to rules.State) {
 		exits("w", exit0)(r)
 	case to == stopped && m.Proc("w").Running():
 		exits("w", stopExit)(r)
+	case from == completed && to == stopped:
+		// A stop leaves a completed task completed; its removal does not.
+		removeW(r)
 	case to == stopped:
 		_, _ = m.Stop("w")
 	case to == backoff: // the end of a run the policy brings back
@@ -120,6 +126,16 @@ func cross(r *rig, from, to rules.State) {
 	case to == pending:
 		_, _ = m.Start("w")
 	}
+}
+
+// removeW applies the edge's project without w.
+func removeW(r *rig) {
+	r.t.Helper()
+	prev, next := parse(r.t, edgeConfig("ready", "no")), parse(r.t, "procs:\n  dep: {command: dep}\n")
+	order, err := next.StartOrder()
+	require.NoError(r.t, err)
+	_, err = r.m.Reconcile(next, order, config.DiffConfigs(prev, next), nil, nil)
+	require.NoError(r.t, err)
 }
 
 // TestEveryLegalEdge walks the table: for each edge of Transitions, it

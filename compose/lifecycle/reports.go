@@ -78,11 +78,23 @@ func (m *Machine) Verdict(name string, run int, v rules.Verdict) {
 	}
 }
 
+// failuresThatStop are the reasons of a failed verdict that stop a run
+// still going even when no restart policy brings it back, each with why.
+// The run is stopped gracefully (its shutdown signal, then its timeout)
+// and its failure stands, saying procs stopped it. A readiness timeout is
+// not one (design: "keeps the process running unless configured to kill
+// it", that is a restart policy): the run may still come up, and its late
+// ready line makes it ready and lets its dependents start.
+var failuresThatStop = map[rules.Reason]string{
+	rules.ReasonError: "an error line: an autoreloader waiting for a fix holds its port and memory",
+}
+
 // stopsWhenFailed says whether a run failed with v is stopped even when no
-// restart policy brings it back: a failure it printed (an error line). A
-// readiness timeout leaves it running: it may still come up.
+// restart policy brings it back: its reason is one of failuresThatStop,
+// and it is not a failure the program recovers from by itself.
 func stopsWhenFailed(v rules.Verdict) bool {
-	return v.Reason == rules.ReasonError && !v.Recoverable
+	_, stops := failuresThatStop[v.Reason]
+	return stops && !v.Recoverable
 }
 
 // afterReady restarts the dependents that asked to follow this process's

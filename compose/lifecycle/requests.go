@@ -32,12 +32,18 @@ func (m *Machine) Start(name string) (int, error) {
 }
 
 // Stop stops a process; it is not restarted by its policy. It returns the
-// run it stops.
+// run it stops. A task that completed has no run to stop: it keeps its
+// state, which says how its last run ended (procs stop with no names
+// stops every process), and is not started again until asked.
 func (m *Machine) Stop(name string) (int, error) {
 	defer m.settle()
 	ps, err := m.Lookup(name)
 	if err != nil {
 		return 0, err
+	}
+	if ps.State == completed && !ps.running {
+		m.cancelRestart(ps)
+		return ps.Run, nil
 	}
 	m.stopForGood(ps, "stop requested")
 	return ps.Run, nil

@@ -55,7 +55,7 @@ var Transitions = map[Edge]string{
 	{completed, pending}: "start or restart runs the task again",
 	{stopped, pending}:   "start or restart",
 	{failed, stopped}:    "stop or down of a process that is not running",
-	{completed, stopped}: "stop of a task that completed",
+	{completed, stopped}: "a task that completed is removed from the config or disabled (a stop leaves it completed)",
 }
 
 func init() {

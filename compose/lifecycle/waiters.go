@@ -77,6 +77,11 @@ func (m *Machine) waitOutcome(ps *Proc, w *waiter) (success, over bool) {
 	if ps.Run >= w.minRun && slices.Contains(w.targets, ps.State) {
 		return true, true
 	}
+	if ps.Run >= w.minRun && ps.State == completed && !ps.running && !ps.intent.wanted && slices.Contains(w.targets, stopped) {
+		// A task that completed and was then asked to stop (Stop keeps its
+		// state) has no run going and none to come: the stop is done.
+		return true, true
+	}
 	if ps.Run < w.minRun {
 		// The awaited run has not started: over only if it never will.
 		over = !ps.intent.wanted && !ps.running || ps.State == blocked || m.shuttingDown
