@@ -36,6 +36,24 @@ func (d *Detector) decide(now time.Time, line string) {
 	d.set(Verdict{State: StateReady, Reason: ReasonReady, Message: d.readyMessage(), Line: d.readyLine})
 }
 
+// pastTimeout reports whether the run failed by its readiness timeout and
+// goes on: the design keeps it running, since it may still come up.
+func (d *Detector) pastTimeout() bool {
+	return d.failed && d.verdict.Reason == ReasonTimeout && !d.exited
+}
+
+// decideAfterTimeout is decide for a run past its readiness timeout: its
+// ready condition, once it holds (for the stability delay), makes it
+// ready; until then the timeout's verdict stands, not "starting".
+func (d *Detector) decideAfterTimeout(now time.Time, line string) {
+	timeout := d.verdict
+	d.failed = false
+	d.decide(now, line)
+	if !d.ready {
+		d.failed, d.verdict = true, timeout
+	}
+}
+
 // checkTimeout fails the run once the readiness timeout has passed, unless
 // the ready condition already holds and only the stability delay remains;
 // with no timeout but AssumeReadyAfter, it assumes the run ready instead.

@@ -137,6 +137,8 @@ func (d *Detector) Handle(ev Event) (v Verdict, changed bool) {
 			d.decideInteractive(ev)
 		case !d.failed && d.failing == nil:
 			d.decide(ev.Time, line)
+		case d.pastTimeout() && d.failing == nil:
+			d.decideAfterTimeout(ev.Time, line)
 		}
 	}
 	changed = d.verdict.State != prev.State || d.verdict.Reason != prev.Reason || d.takeFresh() || d.takeExplained() ||
@@ -190,6 +192,10 @@ func (d *Detector) Deadline() (time.Time, bool) {
 	}
 	if d.failing != nil && !d.exited {
 		return d.failing.due(), true
+	}
+	if d.pastTimeout() && !d.exited && !d.readySince.IsZero() {
+		// Come up at last: ready once the stability delay has held.
+		return d.readySince.Add(d.settle()), true
 	}
 	if d.exited || d.failed || d.ready || d.up {
 		return time.Time{}, false

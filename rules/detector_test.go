@@ -155,6 +155,26 @@ func TestDetectorScripts(t *testing.T) {
 		want:    Verdict{State: StateFailed, Reason: "timeout", Message: "port 3000 open, no line matched /Local:/ after 30s"},
 		history: []State{StateFailed},
 	}, {
+		// The design: a timeout "keeps the process running"; it may still
+		// come up, and its ready line then makes it ready.
+		name: "a ready line after the timeout",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ReadyPatterns: mustPatterns(t, "up"), ReadyTimeout: time.Second}
+		},
+		steps:   []step{lineAt(10*ms, "compiling..."), lineAt(3*time.Second, "still compiling"), lineAt(4*time.Second, "up on :8080")},
+		until:   time.Minute,
+		want:    Verdict{State: StateReady, Reason: "ready", Line: "up on :8080"},
+		history: []State{StateFailed, StateReady},
+	}, {
+		name: "a ready line after the timeout, held for the stability delay",
+		spec: func(t *testing.T) *Spec {
+			return &Spec{ReadyPatterns: mustPatterns(t, "up"), ReadyTimeout: time.Second, StabilityDelay: 200 * ms}
+		},
+		steps:   []step{lineAt(4*time.Second, "up on :8080")},
+		until:   time.Minute,
+		want:    Verdict{State: StateReady, Reason: "ready", Line: "up on :8080"},
+		history: []State{StateFailed, StateReady},
+	}, {
 		name:  "timeout with no output and the port elsewhere",
 		spec:  func(t *testing.T) *Spec { return &Spec{Port: 5173, ReadyTimeout: 5 * time.Second} },
 		steps: []step{portsAt(time.Second, 5174)},
