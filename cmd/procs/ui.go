@@ -44,7 +44,8 @@ the link carries a token that the page keeps as a cookie: it is the only way in.
 				fmt.Fprintf(a.stderr, "procs: %s\n", info.Note)
 			}
 			warnExposed(a.stderr, info.Addr)
-			if !noOpen {
+			// --json is for a script or an agent: the link is in its answer.
+			if !noOpen && !jsonOut.on() {
 				if err := openBrowser(a.getenv("BROWSER"), info.URL, true); err != nil {
 					fmt.Fprintf(a.stderr, "procs: could not open a browser (%v); open this link:\n", err)
 				}
@@ -56,7 +57,7 @@ the link carries a token that the page keeps as a cookie: it is the only way in.
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link instead of opening a browser")
+	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link instead of opening a browser (--json opens none either)")
 	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the dashboard's address and link as JSON")
 	cmd.Flags().StringVar(&listen, "listen", "", "serve on this host:port instead of 127.0.0.1 (other machines can reach it: a warning is printed)")
 	return cmd
