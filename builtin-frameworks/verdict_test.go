@@ -333,3 +333,30 @@ func TestStabilityDelaysHaveEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeWatchersSayTheAppEnded: a watcher that keeps running after the
+// app ended (node --watch, nodemon) says so; the node preset fails the run
+// there, never ready on the app's listening line printed before it.
+// nodemon's lines are those nodemon 3.1.14 printed here, colours and all.
+func TestNodeWatchersSayTheAppEnded(t *testing.T) {
+	p, ok := Lookup("express")
+	require.True(t, ok)
+	for _, ended := range []string{
+		"Completed running 'app.js'",
+		"Failed running 'app.js'",
+		"\x1b[32m[nodemon] clean exit - waiting for changes before restart\x1b[39m",
+		"\x1b[31m[nodemon] app crashed - waiting for file changes before starting...\x1b[39m",
+	} {
+		t0 := time.Now()
+		d := detectorFor(t, p, 0, t0)
+		var evs []rules.Event
+		for i, line := range []string{"Example app listening on port 3010", ended} {
+			raw := []byte(line)
+			evs = append(evs, rules.Event{Kind: rules.EventLine, Time: t0.Add(time.Duration(250+10*i) * time.Millisecond),
+				Line: rules.Line{Raw: raw, Text: rules.StripText(raw)}})
+		}
+		history := replay(d, append(evs, rules.Event{Kind: rules.EventTimer, Time: t0.Add(5 * time.Second)}))
+		assert.NotContains(t, states(history), rules.StateReady, "%q", ended)
+		assert.Equal(t, rules.StateFailed, d.Verdict().State, "%q", ended)
+	}
+}

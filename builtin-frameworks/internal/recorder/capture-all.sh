@@ -162,6 +162,11 @@ EXP="$NODE && printf \"const express = require('express');\nconst app = express(
 rec express start -setup "$EXP" -env PORT=28701 -port 28701 -ready-line 'listening on port' -stop-after 1s -- "node app.js"
 rec express port-in-use -expect error -setup "$EXP" -env PORT=28702 -port 28702 -occupy -- "node app.js"
 rec express syntax-error -expect error -setup "$NODE && echo 'const x = ;' > app.js" -env PORT=28703 -port 28703 -- "node app.js"
+# node --watch keeps running when the app ends: Express 5 calls listen's
+# callback even when the bind failed, the app prints its listening line and
+# ends, and the watcher says "Completed running 'app.js'".
+rec express watch-start -setup "$EXP" -env PORT=28704 -port 28704 -ready-line 'listening on port' -stop-after 1s -- "node --watch app.js"
+rec express watch-port-in-use -expect error -setup "$EXP" -env PORT=28705 -port 28705 -occupy -timeout 3s -- "node --watch app.js"
 fi
 
 if want vite && [ -d "$NPM_DIR/node_modules/vite" ]; then
