@@ -34,7 +34,10 @@ var (
 	causeNotLines = lazyregexp.New(`(?i)` +
 		`^\s+at\s|^\s+File "|^\s*\^+\s*$|^\s*~+\s*$|^Traceback \(most recent call last\)|` +
 		`^goroutine \d+ \[|^Node\.js v\d|^exit status \d+$|\bhint\s*:|^\s*usage:|` +
-		`^\s*(try|run) ['"]?\S+ --help|^Require stack:|^\s*- /|^\s*throw \w+;|^\s+from \S+:\d+:in `)
+		`^\s*(try|run) ['"]?\S+ --help|^Require stack:|^\s*- /|^\s*throw \w+;|^\s+from \S+:\d+:in |` +
+		// A title banner names the kind of error over the lines that say
+		// what it is (Redis' "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***").
+		`^\*{3} [A-Z][A-Z ]+( \([^)]*\))? \*{3}$`)
 	// causeExceptions are the lines naming the exception or panic.
 	causeExceptions = lazyregexp.New(`` +
 		`^(Uncaught\s+)?([A-Za-z_][\w$]*\.)*([A-Z][\w$]*)?(Error|Exception|Exit|Interrupt|Fault)( \[\w+\])?(:|$)|` +
@@ -52,7 +55,7 @@ var (
 		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b`)
 	// causeWords name a failure in passing.
 	causeWords = lazyregexp.New(`(?i)` +
-		`\b(error|errors|failed|failure|fatal|exception|panic|abort\w*|cannot|can't|could not|unable|` +
+		`\b(error|errors|failed|failure|fatal|exception|panic|abort\w*|cannot|can't|could not|unable|bad|` +
 		`denied|refused|invalid|unknown|not found|no such|already in use|in use|` +
 		`not permitted|timed out|traceback)\b`)
 	// causeLocations say where: file.ext:line, or Python's ", line N".

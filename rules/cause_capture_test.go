@@ -21,6 +21,7 @@ func TestCauseRankOfRealPairs(t *testing.T) {
 		{"vite.config.js:2:0: ERROR: Expected identifier but found end of file", "error when starting dev server:"},
 		{"2026/11/22 22:02:50 [emerg] 25623#25623: unknown directive", "Usage: nginx [-?hvVtTq]"},
 		{"FATAL:  could not create any TCP/IP sockets", "HINT:  Is another postmaster already running on port 27203?"},
+		{"Bad directive or wrong number of arguments", "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***"},
 	}
 	for _, b := range better {
 		assert.Greater(t, CauseRank(b[0]), CauseRank(b[1]), "%q over %q", b[0], b[1])
@@ -56,6 +57,10 @@ func TestFixtureFailureCauses(t *testing.T) {
 			"FATAL:  could not create any TCP/IP sockets", nil},
 		{"preset/nginx/bad-config", []string{`\[emerg\]`},
 			`unknown directive "bogus_directive"`, nil},
+		// Redis' banner names the kind of error; the lines below it say
+		// which directive and what is wrong with it.
+		{"preset/redis/bad-config", []string{`\*\*\* FATAL CONFIG FILE ERROR`, `Bad directive or wrong number of arguments`},
+			"Bad directive or wrong number of arguments", []string{`after "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.capture, func(t *testing.T) {
