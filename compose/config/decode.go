@@ -239,7 +239,7 @@ func (d *decoder) ruleError(path []string, re *rules.RuleError) *ConfigError {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	e := d.p.src.errorAt(path, false, "invalid ready expression: "+msg)
+	e := d.p.src.errorAt(path, false, "invalid ready expression: "+explainRuleMessage(msg))
 	o := d.origin(path)
 	if e.Line == 0 || o.text || re.Line < 1 || re.Column < 1 {
 		return e

@@ -221,6 +221,11 @@ var brokenConfigs = []struct {
 	{"ready_syntax", []string{
 		`4:25: procs.api.ready: invalid ready expression: unexpected token Operator("&&")`,
 	}},
+	{"ready_unknown_names", []string{
+		`4:17: procs.api.ready: invalid ready expression: port has no "opn" (did you mean "open"?): port has open`,
+		`7:12: procs.web.ready: invalid ready expression: unknown name prot (did you mean "port"?): a rule knows deps, elapsed, exec, http, line, log, port, portOpen, ports, run, screen`,
+		`10:16: procs.worker.ready: invalid ready expression: log has no "matchs" (did you mean "matches"?): log has contains, last, lines, matches`,
+	}},
 	{"self_dependency", []string{
 		"4:17: procs.api.dependsOn[0]: api depends on itself: remove this entry",
 	}},
