@@ -11,15 +11,7 @@ import (
 )
 
 // stopsOf lists the StopRun effects among effects.
-func stopsOf(effects []Effect) []StopRun {
-	var out []StopRun
-	for _, e := range effects {
-		if s, ok := e.(StopRun); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func stopsOf(effects []Effect) []StopRun { return effectsOf[StopRun](effects) }
 
 // TestFailuresThatStopWalksTheTable: for each reason of failuresThatStop,
 // with or without a restart policy, a run failed with it while it goes is

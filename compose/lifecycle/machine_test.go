@@ -309,15 +309,18 @@ func TestWaitOfARemovedProcessIsAnsweredOnce(t *testing.T) {
 	assert.Nil(t, r.m.Proc("b"))
 }
 
-func answersOf(effects []Effect) []Answer {
-	var out []Answer
+// effectsOf lists the effects of type T among effects.
+func effectsOf[T Effect](effects []Effect) []T {
+	var out []T
 	for _, e := range effects {
-		if a, ok := e.(Answer); ok {
-			out = append(out, a)
+		if t, ok := e.(T); ok {
+			out = append(out, t)
 		}
 	}
 	return out
 }
+
+func answersOf(effects []Effect) []Answer { return effectsOf[Answer](effects) }
 
 func TestShuttingDownRefusesStartAndRestart(t *testing.T) {
 	r := newRig(t, "procs:\n  w: {command: w}\n", Options{})
