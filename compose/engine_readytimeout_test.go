@@ -41,7 +41,9 @@ procs:
 		st, err := te.StatusOf("dep")
 		return err == nil && st.State == rules.StateBlocked && strings.Contains(st.Message, "slow failed")
 	}, waitLimit, 20*time.Millisecond, "dep is blocked naming the failure")
-	assert.Equal(t, []int{pid}, alive([]int{pid}), "a run past its readyTimeout keeps running")
+	st, err := te.StatusOf("slow")
+	require.NoError(t, err)
+	assert.Equal(t, pid, st.PID, "a run past its readyTimeout keeps running")
 
 	require.NoError(t, os.WriteFile(filepath.Join(te.dir, "go"), nil, 0o644))
 	ready := te.waitFor("slow ready at its late line", func(ev Event) bool {
