@@ -193,7 +193,7 @@ func (d *Detector) Deadline() (time.Time, bool) {
 	if d.failing != nil && !d.exited {
 		return d.failing.due(), true
 	}
-	if d.pastTimeout() && !d.exited && !d.readySince.IsZero() {
+	if d.pastTimeout() && !d.readySince.IsZero() {
 		// Come up at last: ready once the stability delay has held.
 		return d.readySince.Add(d.settle()), true
 	}

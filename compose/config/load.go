@@ -328,11 +328,7 @@ func (ld *loader) addEnv() {
 		if !ok {
 			return "", nil
 		}
-		// The ancestors first: once path itself is known, setIfMissing
-		// would stop there, and a process the override makes (a misspelt
-		// name) would be placed in procs.yaml.
-		ld.src.setIfMissing(path, &origin{source: name})
-		ld.src.set(path, &origin{source: name, text: true, raw: value})
+		ld.src.setOverride(path, name, value)
 		return strings.Join(path, pathDelim), value
 	}
 	provider := env.Provider(pathDelim, env.Opt{
@@ -370,11 +366,7 @@ func (ld *loader) addSet(sets []string) {
 		if !ok {
 			continue
 		}
-		// The ancestors first: once path itself is known, setIfMissing
-		// would stop there, and a process the override makes (a misspelt
-		// name) would be placed in procs.yaml.
-		ld.src.setIfMissing(path, &origin{source: "--set"})
-		ld.src.set(path, &origin{source: "--set", text: true, raw: value})
+		ld.src.setOverride(path, "--set", value)
 		flat[strings.Join(path, pathDelim)] = value
 	}
 	if err := ld.loadSafely(confmap.Provider(flat, pathDelim), nil); err != nil {

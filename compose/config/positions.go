@@ -79,6 +79,15 @@ func (s *sources) setIfMissing(path []string, o *origin) {
 	}
 }
 
+// setOverride records that a variable or flag, source, set path to the
+// text value, and made each ancestor of path not yet known. The ancestors
+// first: once path itself is known, setIfMissing would stop there, and a
+// process the override makes (a misspelt name) would be placed in the file.
+func (s *sources) setOverride(path []string, source, value string) {
+	s.setIfMissing(path, &origin{source: source})
+	s.set(path, &origin{source: source, text: true, raw: value})
+}
+
 // find returns the origin of path, or of its nearest known ancestor.
 func (s *sources) find(path []string) *origin {
 	for i := len(path); i >= 0; i-- {
