@@ -288,13 +288,7 @@ func subscribeStates(ctx context.Context, c *control.Client, wg *sync.WaitGroup)
 func stopReason(failures []rules.Result, err error) string {
 	switch {
 	case len(failures) > 0:
-		// A blocked process names its cause in its own line: name the cause.
-		for _, res := range failures {
-			if res.State != rules.StateBlocked {
-				return res.Name + " failed"
-			}
-		}
-		return failures[0].Name + " failed"
+		return firstFailed(failures) + " failed"
 	case err != nil:
 		return "stopped waiting"
 	}

@@ -75,20 +75,30 @@ func notWaitedFor(st compose.ProcStatus, why string) rules.Result {
 	}
 }
 
-// firstFailure names the process whose failure stopped the others: the
-// first in start order that failed other than by being blocked (a blocked
-// one names its cause in its own message), else the first that failed.
+// firstFailure names the process whose failure stopped the others, of
+// results placed in start order (see firstFailed).
 func firstFailure(results []placedResult) string {
 	results = slices.Clone(results)
 	slices.SortFunc(results, func(x, y placedResult) int { return x.place - y.place })
+	ordered := make([]rules.Result, len(results))
+	for i, r := range results {
+		ordered[i] = r.res
+	}
+	return firstFailed(ordered)
+}
+
+// firstFailed names, of results in start order, the first that failed
+// other than by being blocked (a blocked one names its cause in its own
+// message), else the first that failed; "" if none did.
+func firstFailed(results []rules.Result) string {
 	first := ""
-	for _, r := range results {
+	for _, res := range results {
 		switch {
-		case r.res.Success:
-		case r.res.State != rules.StateBlocked:
-			return r.res.Name
+		case res.Success:
+		case res.State != rules.StateBlocked:
+			return res.Name
 		case first == "":
-			first = r.res.Name
+			first = res.Name
 		}
 	}
 	return first
