@@ -149,7 +149,7 @@ func (rec *recording) startPTY(cmd *exec.Cmd, opts Options, readers *sync.WaitGr
 	_ = pty.Setsize(ptmx, &pty.Winsize{Cols: 120, Rows: 40})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	rec.start = time.Now()
-	err = cmd.Start()
+	err = startWithDefault(opts.Signal, cmd.Start)
 	tty.Close()
 	if err != nil {
 		ptmx.Close()
@@ -178,7 +178,7 @@ func (rec *recording) startPipes(cmd *exec.Cmd, opts Options, readers *sync.Wait
 		return err
 	}
 	rec.start = time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := startWithDefault(opts.Signal, cmd.Start); err != nil {
 		return fmt.Errorf("start %q: %w", opts.Command, err)
 	}
 	readers.Add(2)

@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -54,4 +56,21 @@ func TestRunPTYStopAfterReady(t *testing.T) {
 	require.NotEmpty(t, res.Chunks)
 	assert.Equal(t, "pty", res.Chunks[0].Stream)
 	assert.Contains(t, string(res.Chunks[0].Data), "ready\r\n")
+}
+
+// A shell without job control starts a background job (`capture-all.sh &`,
+// a CI runner) with SIGINT ignored. The program must still get the Ctrl-C
+// the recorder sends, with its default action, as it would in a terminal;
+// and the recorder's own process keeps the disposition it had.
+func TestRunStopsAProgramThoughTheRecorderIgnoresSIGINT(t *testing.T) {
+	signal.Ignore(syscall.SIGINT)
+	t.Cleanup(func() { signal.Reset(syscall.SIGINT) })
+	for _, onPTY := range []bool{true, false} {
+		opts := Options{Command: `sh -c 'echo ready; sleep 30'`, Dir: t.TempDir(), PTY: onPTY,
+			ReadyLine: regexp.MustCompile(`^ready`), StopAfter: 50 * time.Millisecond, Timeout: 10 * time.Second}
+		res, err := Run(context.Background(), opts)
+		require.NoError(t, err)
+		assert.Equal(t, "SIGINT", res.ExitSignal, "on a pty: %v", onPTY)
+		assert.True(t, signal.Ignored(syscall.SIGINT), "the recorder left SIGINT as it found it")
+	}
 }

@@ -7,13 +7,36 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
+	"os/signal"
 	"os/user"
 	"strconv"
 	"sync"
 	"syscall"
 	"time"
 )
+
+// startMu keeps startWithDefault's change of this process's signal
+// disposition to one start at a time.
+var startMu sync.Mutex
+
+// startWithDefault runs start so that the program gets sig with its default
+// action. A shell without job control starts a background job (`capture-all.sh
+// &`, a CI runner) with SIGINT ignored, exec keeps an ignored signal ignored,
+// and the program would shrug off the Ctrl-C that ends its recording. A
+// caught signal is reset by exec, so the recorder catches sig while the
+// program starts, then ignores it again.
+func startWithDefault(sig syscall.Signal, start func() error) error {
+	startMu.Lock()
+	defer startMu.Unlock()
+	if !signal.Ignored(sig) {
+		return start()
+	}
+	signal.Notify(make(chan os.Signal, 1), sig)
+	defer signal.Ignore(sig)
+	return start()
+}
 
 // supervise probes the port, stops the program when asked, and waits.
 func (rec *recording) supervise(ctx context.Context, cmd *exec.Cmd, opts Options, readers *sync.WaitGroup) (*Result, error) {
