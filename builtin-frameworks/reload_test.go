@@ -17,6 +17,8 @@ type reloaderEdit struct {
 	started, broken, fixed []string
 	// cause is the line the unhealthy verdict quotes, where says where.
 	cause, where string
+	// port is the one its tree listens on once started.
+	port int
 }
 
 var reloaderEdits = []reloaderEdit{{
@@ -26,7 +28,7 @@ var reloaderEdits = []reloaderEdit{{
 		"   ,-[/srv/nx/app/page.js:1:1]", " 1 | export default function Page() { return <h1>hi</h1 }", "   :                                                    ^",
 		"   `----", "", "Caused by:", "    Syntax Error", "Import trace for requested module:", "./app/page.js", " GET / 500 in 12418ms", " GET / 500 in 357ms"},
 	fixed: []string{" ✓ Compiled /_error in 3.4s (523 modules)", " GET / 200 in 872ms"},
-	cause: "Error:   x Expected '>', got '}'", where: "/srv/nx/app/page.js:1:1",
+	cause: "Error:   x Expected '>', got '}'", where: "/srv/nx/app/page.js:1:1", port: 3093,
 }, {
 	preset:  "uvicorn", // uvicorn 0.17.6 --reload, FastAPI 0.92
 	started: []string{"INFO:     Will watch for changes in these directories: ['/srv/uv']", "INFO:     Uvicorn running on http://127.0.0.1:8093 (Press CTRL+C to quit)", "INFO:     Started reloader process [1350] using statreload", "INFO:     Started server process [1352]", "INFO:     Waiting for application startup.", "INFO:     Application startup complete."},
@@ -34,7 +36,7 @@ var reloaderEdits = []reloaderEdit{{
 		`  File "/usr/lib/python3/dist-packages/uvicorn/importer.py", line 21, in import_from_string`, "    module = importlib.import_module(module_str)",
 		`  File "/srv/uv/main.py", line 7`, "    def broken(:", "               ^", "SyntaxError: invalid syntax"},
 	fixed: []string{"WARNING:  StatReload detected file change in 'main.py'. Reloading...", "INFO:     Started server process [1690]", "INFO:     Waiting for application startup.", "INFO:     Application startup complete."},
-	cause: "SyntaxError: invalid syntax", where: "/srv/uv/main.py, line 7",
+	cause: "SyntaxError: invalid syntax", where: "/srv/uv/main.py, line 7", port: 8093,
 }, {
 	preset:  "vite", // vite 6.4.6, an edit of vite.config.js
 	started: []string{"  VITE v6.4.6  ready in 405 ms", "  ➜  Local:   http://localhost:5193/"},
@@ -42,7 +44,7 @@ var reloaderEdits = []reloaderEdit{{
 		"failed to load config from /srv/vt/vite.config.js", "11:59:56 AM [vite] Build failed with 1 error:",
 		`vite.config.js:1:248: ERROR: Expected identifier but found "}"`, "11:59:56 AM [vite] server restart failed"},
 	fixed: []string{"11:59:59 AM [vite] vite.config.js changed, restarting server...", "11:59:59 AM [vite] server restarted."},
-	cause: `vite.config.js:1:248: ERROR: Expected identifier but found "}"`,
+	cause: `vite.config.js:1:248: ERROR: Expected identifier but found "}"`, port: 5193,
 }, {
 	preset:  "express", // node 20 --watch and nodemon 3 print the app's own lines again
 	started: []string{"[nodemon] starting `node server.js`", "listening on port 4095"},
@@ -50,7 +52,7 @@ var reloaderEdits = []reloaderEdit{{
 		"SyntaxError: Unexpected identifier 'error'", "    at wrapSafe (node:internal/modules/cjs/loader:1464:18)", "Node.js v20.20.2",
 		"[nodemon] app crashed - waiting for file changes before starting..."},
 	fixed: []string{"[nodemon] restarting due to changes...", "[nodemon] starting `node server.js`", "listening on port 4095"},
-	cause: "SyntaxError: Unexpected identifier 'error'", where: "/srv/nmd/server.js:2",
+	cause: "SyntaxError: Unexpected identifier 'error'", where: "/srv/nmd/server.js:2", port: 4095,
 }}
 
 // TestDevServersRecoverFromAnEdit replays, through each preset, a dev
@@ -65,17 +67,22 @@ func TestDevServersRecoverFromAnEdit(t *testing.T) {
 			t0 := time.Now()
 			d := detectorFor(t, p, 0, t0)
 			at := t0
-			feed := func(lines []string) rules.Verdict {
+			feed := func(lines []string, ports ...int) rules.Verdict {
 				var v rules.Verdict
 				for _, text := range lines {
 					at = at.Add(10 * time.Millisecond)
 					v, _ = d.Handle(rules.Event{Kind: rules.EventLine, Time: at, Line: rules.Line{Text: text}})
 				}
+				if ports != nil {
+					// The engine looks at the tree's ports on a ready line
+					// that names one: the server listens there.
+					d.Handle(rules.Event{Kind: rules.EventPorts, Time: at, Ports: ports})
+				}
 				at = at.Add(time.Second) // the stability delay, and the error's burst, end
 				v, _ = d.Handle(rules.Event{Kind: rules.EventTimer, Time: at})
 				return v
 			}
-			require.Equal(t, rules.StateReady, feed(e.started).State)
+			require.Equal(t, rules.StateReady, feed(e.started, e.port).State)
 
 			broken := feed(e.broken)
 			assert.Equal(t, rules.StateUnhealthy, broken.State, broken.Message)

@@ -152,7 +152,8 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	notReady, err := rules.CompilePatterns(p.NotReadyPatterns)
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
-		ReadyTimeout: p.ReadyTimeout, PortInUse: func(int) bool { return false }}
+		ReadyTimeout: p.ReadyTimeout, PortInUse: func(int) bool { return false },
+		ReadyLinePort: !p.Interactive && p.DefaultPort != 0}
 	if port == 0 { // as the engine does (compose.DetectionOf)
 		spec.StabilityDelay = p.StabilityDelay
 	}
@@ -189,19 +190,29 @@ func TestCaptureVerdicts(t *testing.T) {
 			c := loadCapture(t, dir)
 			p := presetFor(t, c)
 			port := c.Meta.Port
-			if c.Meta.Expect == "ready" && c.Meta.PortOpenT == nil {
-				// Another program held it (the server moved on): procs would
-				// have refused to start with that port configured, and a
-				// configured port must be the process's own to be ready.
+			if c.Meta.Expect == "ready" && c.Meta.PortOpenT == nil || occupiedBeforeStart(t, dir) {
+				// Another program held it (the server moved on, or the run
+				// is a port-in-use run): procs would have refused to start
+				// with that port configured, and a configured port must be
+				// the process's own to be ready.
 				port = 0
 			}
 			checkVerdicts(t, c, p, port)
-			if p.ReadyWhenListening {
+			if p.ReadyWhenListening && port != 0 {
 				// The same run with no port in procs.yaml: listening decides.
 				t.Run("no-port", func(t *testing.T) { checkVerdicts(t, c, p, 0) })
 			}
 		})
 	}
+}
+
+// occupiedBeforeStart says the recorder held the capture's port before the
+// program started (a port-in-use run: record -occupy).
+func occupiedBeforeStart(t *testing.T, dir string) bool {
+	t.Helper()
+	cmd, err := os.ReadFile(filepath.Join(dir, "cmd.txt"))
+	require.NoError(t, err)
+	return strings.Contains(string(cmd), "\n# before start: the recorder listens on ")
 }
 
 // checkVerdicts replays c through preset p, with port configured (0: none).
@@ -358,5 +369,51 @@ func TestNodeWatchersSayTheAppEnded(t *testing.T) {
 		history := replay(d, append(evs, rules.Event{Kind: rules.EventTimer, Time: t0.Add(5 * time.Second)}))
 		assert.NotContains(t, states(history), rules.StateReady, "%q", ended)
 		assert.Equal(t, rules.StateFailed, d.Verdict().State, "%q", ended)
+	}
+}
+
+// TestExpressBindFailedIsNeverReady: Express 5 calls listen's callback
+// even when the bind failed, so an app whose port another program holds
+// prints "Example app listening on port N" all the same, then ends (node
+// app.js exits 0, node --watch says "Completed running 'app.js'") or, with
+// a timer of its own, runs on serving nothing. Its line names a port its
+// tree does not listen on: never ready, nor assumed ready. The same app on
+// a free port is ready on that line once its tree listens there, no later
+// than before (its line plus the 100 ms the preset used to hold), and an
+// end its watcher reports later leaves it unhealthy, not ready.
+func TestExpressBindFailedIsNeverReady(t *testing.T) {
+	p, ok := Lookup("express")
+	require.True(t, ok)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, name := range []string{"port-in-use", "watch-port-in-use", "npm-port-in-use", "npm-watch-port-in-use", "npm-watch-port-in-use-timer"} {
+		t.Run(name, func(t *testing.T) {
+			c := loadCapture(t, filepath.Join(ownCaptures, "express", name))
+			history := replay(detectorFor(t, p, 0, t0), captureEvents(c, t0))
+			require.NotEmpty(t, history)
+			assert.NotContains(t, states(history), rules.StateReady, "%+v", history)
+			assert.Equal(t, rules.StateFailed, history[0].State, "%+v", history[0])
+		})
+	}
+	for _, name := range []string{"start", "watch-start", "npm-start", "npm-watch-start"} {
+		t.Run(name, func(t *testing.T) {
+			c := loadCapture(t, filepath.Join(ownCaptures, "express", name))
+			d := detectorFor(t, p, 0, t0)
+			evs := captureEvents(c, t0)
+			history := replay(d, evs[:len(evs)-1]) // up to the stop
+			require.Equal(t, []rules.State{rules.StateReady}, states(history), "%+v", history)
+			if portOpenedFirst(c) { // ready as its tree listens, before its line
+				assert.Contains(t, history[0].Message, fmt.Sprintf("listening on port %d", c.Meta.Port))
+			} else {
+				assert.Equal(t, *c.Meta.ReadyLine, history[0].Line)
+				assert.Contains(t, history[0].Message, fmt.Sprintf("port %d open", c.Meta.Port))
+			}
+			before := t0.Add(seconds(*c.Meta.ReadyLineT) + 100*time.Millisecond)
+			assert.False(t, history[0].at.After(before), "ready at %s, before at %s",
+				history[0].at.Sub(t0), before.Sub(t0))
+
+			ended := evs[len(evs)-2].Time.Add(10 * time.Millisecond)
+			d.Handle(rules.Event{Kind: rules.EventLine, Time: ended, Line: rules.Line{Text: "Completed running 'app.js'"}})
+			assert.Equal(t, rules.StateUnhealthy, d.Verdict().State, "%+v", d.Verdict())
+		})
 	}
 }

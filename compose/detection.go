@@ -42,7 +42,11 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		Task:           p.IsTask(),
 	}
 	if preset := d.Preset; preset != nil {
-		spec.ReadyLinePort = !preset.Interactive
+		// A ready line that names a port (its URL, "port 3010", "on :8080")
+		// waits for the tree to listen there, for a preset of a program
+		// that listens (it has a default port): a worker's line may name
+		// its broker's.
+		spec.ReadyLinePort = !preset.Interactive && preset.DefaultPort != 0
 		ready = slices.Concat(preset.ReadyPatterns, ready)
 		errs = slices.Concat(preset.ErrorPatterns, errs)
 		notReady = slices.Concat(preset.NotReadyPatterns, notReady)

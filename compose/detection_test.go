@@ -35,22 +35,27 @@ func TestDetectionOfSilentRuntimeWithPort(t *testing.T) {
 	assert.True(t, d.Spec.ReadyOnListen)
 }
 
-// A preset's stability delay is for a ready line printed before a failed
-// bind: with port: set, the port decides and no delay is added; the
-// process's own stabilityDelay always holds.
-func TestDetectionOfStabilityDelayOnlyWithoutAPort(t *testing.T) {
+// A ready line that names a port (Express' "listening on port 3010") is
+// checked against the process tree's ports, for a preset of a server, so
+// no stability delay stands in for that check; the process's own
+// stabilityDelay always holds. A worker's line may name its broker's port,
+// and an agent's screen is no server: neither checks the line's port.
+func TestDetectionOfReadyLinePort(t *testing.T) {
 	d, err := DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}})
 	require.NoError(t, err)
 	require.NotNil(t, d.Preset)
-	require.NotZero(t, d.Preset.StabilityDelay, "express has recorded runs that need one")
-	assert.Equal(t, d.Preset.StabilityDelay, d.Spec.StabilityDelay)
-
-	d, err = DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}, Port: 3000})
-	require.NoError(t, err)
-	assert.Zero(t, d.Spec.StabilityDelay, "the port decides")
+	assert.True(t, d.Spec.ReadyLinePort, "express")
+	assert.Zero(t, d.Spec.StabilityDelay, "the port on the line decides")
 
 	own := config.Duration(250 * time.Millisecond)
 	d, err = DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}, Port: 3000, StabilityDelay: own})
 	require.NoError(t, err)
 	assert.Equal(t, own.D(), d.Spec.StabilityDelay)
+
+	for _, command := range []string{"celery -A app worker", "claude"} {
+		d, err = DetectionOf(&config.Proc{Name: "w", Command: config.Command{Shell: command}})
+		require.NoError(t, err)
+		require.NotNil(t, d.Preset, command)
+		assert.False(t, d.Spec.ReadyLinePort, command)
+	}
 }

@@ -106,12 +106,12 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 	if _, ok := matchAny(d.spec.ReadyPatterns, text); ok {
 		if d.readyLine == "" || d.ready || d.spec.Interactive {
 			// Before ready, the first ready line is the one that decides
-			// (the lines after it may only add its URL: see readyPort).
+			// (the lines after it may only add its port: see readyPort).
 			d.readyLine = text
 		}
 		d.notReadyLine = ""
 		if d.readyPort == 0 {
-			d.readyPort = urlPortOf(text)
+			d.readyPort = linePortOf(text)
 		}
 		if d.ready && d.verdict.State == StateUnhealthy {
 			d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: matched " + quote(text), Line: text})

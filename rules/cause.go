@@ -60,6 +60,11 @@ var (
 		`not permitted|timed out|traceback)\b`)
 	// causeLocations say where: file.ext:line, or Python's ", line N".
 	causeLocations = lazyregexp.New(`[\w./-]+\.[A-Za-z]{1,5}:\d+|, line \d+\b`)
+	// causeQuotedInput quotes the input at fault, and the line below it
+	// says what is wrong with it in words of its own (Redis' ">>> 'maxmemory
+	// "lots"'" over "argument must be a memory value"): that line is the
+	// cause, and the quote says where.
+	causeQuotedInput = lazyregexp.New(`^>>> ('.*')$`)
 )
 
 // CauseRank ranks how well line explains a failure: CauseNone (0) for a
@@ -92,6 +97,17 @@ func CauseRank(line string) int {
 	}
 	if causeLocations.MatchString(text) {
 		rank += causeLocationBonus
+	}
+	return rank
+}
+
+// causeRankAt is CauseRank of lines[i] among the lines around it: the line
+// below a quote of the input at fault (causeQuotedInput) says what is wrong
+// with it, and ranks as a tagged error line at least.
+func causeRankAt(lines []string, i int) int {
+	rank := CauseRank(lines[i])
+	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {
+		rank = CauseTagged
 	}
 	return rank
 }

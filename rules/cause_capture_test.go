@@ -57,10 +57,17 @@ func TestFixtureFailureCauses(t *testing.T) {
 			"FATAL:  could not create any TCP/IP sockets", nil},
 		{"preset/nginx/bad-config", []string{`\[emerg\]`},
 			`unknown directive "bogus_directive"`, nil},
-		// Redis' banner names the kind of error; the lines below it say
-		// which directive and what is wrong with it.
+		// Redis' banner names the kind of error; below it, ">>> '…'" quotes
+		// the line at fault (of the config file, or made of the command's
+		// options), and the line below that says what is wrong with it.
 		{"preset/redis/bad-config", []string{`\*\*\* FATAL CONFIG FILE ERROR`, `Bad directive or wrong number of arguments`},
-			"Bad directive or wrong number of arguments", []string{`after "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***"`}},
+			"Bad directive or wrong number of arguments", []string{`error line "Bad directive or wrong number of arguments" at 'no-such-directive "yes"' (after "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***"`}},
+		{"preset/redis/bogus-option", []string{`\*\*\* FATAL CONFIG FILE ERROR`, `Bad directive or wrong number of arguments`},
+			"Bad directive or wrong number of arguments", []string{`error line "Bad directive or wrong number of arguments" at 'bogus-option "yes"' (after `}},
+		{"preset/redis/bad-value", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
+			"argument must be a memory value", []string{`error line "argument must be a memory value" at 'maxmemory "lots"' (after `}},
+		{"preset/redis/bad-config-file", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
+			"argument must be 'yes' or 'no'", []string{`error line "argument must be 'yes' or 'no'" at 'appendonly maybe' (after `}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.capture, func(t *testing.T) {
@@ -90,6 +97,7 @@ func TestFixtureCrashCauses(t *testing.T) {
 		{"initdb/as-root", `exit code 1; error line "initdb: error: cannot be run as root"`},
 		{"python-worker/import-error", `exit code 1; last error line "ModuleNotFoundError: No module named 'notamodule'" at /tmp/`},
 		{"preset/postgres/bad-datadir", `exit code 2; error line "postgres: could not access directory`},
+		{"preset/redis/bad-value", `exit code 1; last error line "argument must be a memory value" at 'maxmemory "lots"'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.capture, func(t *testing.T) {

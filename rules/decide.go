@@ -56,14 +56,21 @@ func (d *Detector) decideAfterTimeout(now time.Time, line string) {
 
 // checkTimeout fails the run once the readiness timeout has passed, unless
 // the ready condition already holds and only the stability delay remains;
-// with no timeout but AssumeReadyAfter, it assumes the run ready instead.
+// with no timeout but AssumeReadyAfter, it assumes the run ready instead,
+// unless its ready line names a port its tree does not listen on.
 func (d *Detector) checkTimeout(now time.Time) {
 	if d.failed || d.failing != nil || d.ready || d.up || !d.readySince.IsZero() {
 		return
 	}
 	switch timeout, assume := d.spec.ReadyTimeout, d.spec.AssumeReadyAfter; {
 	case timeout > 0 && !now.Before(d.started.Add(timeout)):
-		d.fail(ReasonTimeout, d.timeoutMessage(), "")
+		d.fail(ReasonTimeout, d.timeoutMessage(timeout), "")
+	case timeout <= 0 && assume > 0 && !now.Before(d.assumeAt()) && d.readyLine != "" && !d.lineAgreesWithPorts():
+		// Its ready line names a port its tree does not listen on (a bind
+		// that failed): a server that is not serving, not a worker to
+		// assume ready. It fails as a timeout does, and a port opened at
+		// last still makes it ready.
+		d.fail(ReasonTimeout, d.timeoutMessage(now.Sub(d.started).Round(100*time.Millisecond)), "")
 	case timeout <= 0 && assume > 0 && !now.Before(d.assumeAt()):
 		d.ready = true
 		d.set(Verdict{State: StateReady, Reason: ReasonAssumed, Message: d.assumedMessage(now)})

@@ -26,7 +26,7 @@ type Detector struct {
 	// does not; the run is ready once it has held for StabilityDelay.
 	readySince time.Time
 	readyLine  string // the ready line since the last not-ready line
-	// readyPort is the port of the first URL in a ready line, 0 when none.
+	// readyPort is the port a ready line names (linePortOf), 0 when none.
 	readyPort    int
 	notReadyLine string // a prompt blocking startup, "" when none
 	// reloadedClean says a reload line has come and no error line since
@@ -166,9 +166,9 @@ func (d *Detector) interactive() bool { return d.spec.Interactive && d.screen !=
 func (d *Detector) Verdict() Verdict { return d.verdict }
 
 // AwaitsPort reports that a ready line has been seen and readiness waits
-// only for the port it stands for (the configured one, or its URL's) to
-// be listened on: the moment to look at the ports at once, rather than on
-// the port watcher's next step.
+// only for the port it stands for (the configured one, or the one it
+// names) to be listened on: the moment to look at the ports at once,
+// rather than on the port watcher's next step.
 func (d *Detector) AwaitsPort() bool {
 	return d.verdict.State == StateStarting && d.readyLine != "" && !d.lineAgreesWithPorts()
 }

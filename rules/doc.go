@@ -27,7 +27,7 @@
 // DefaultSettle, 1s, without one), not counting the time a version
 // manager's shim takes to choose the program (EventExec); a task just runs
 // until its exit. A ready line without a rule also waits for the
-// configured port, or with ReadyLinePort for the port its URL names.
+// configured port, or with ReadyLinePort for the port it names.
 //
 // The condition must then hold for StabilityDelay with no error line;
 // an error line during the delay fails the run. An error line begins a

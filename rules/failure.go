@@ -128,12 +128,12 @@ func (f *failure) explain() (message, cause string) {
 // unless another ranks higher (CauseRank); of the best exception lines the
 // last, the final one of a chained traceback.
 func bestCause(lines []string, first int) int {
-	best, bestRank := first, CauseRank(lines[first])
-	for i, line := range lines {
+	best, bestRank := first, causeRankAt(lines, first)
+	for i := range lines {
 		if i == first {
 			continue
 		}
-		rank := CauseRank(line)
+		rank := causeRankAt(lines, i)
 		if rank > bestRank || rank == bestRank && rank >= 90 && i > first {
 			best, bestRank = i, rank
 		}
@@ -145,8 +145,8 @@ func bestCause(lines []string, first int) int {
 // of the best ranked; "" when none ranks above nothing.
 func bestOf(lines []string) string {
 	best, bestRank := "", 0
-	for _, line := range lines {
-		if rank := CauseRank(line); rank > 0 && rank >= bestRank {
+	for i, line := range lines {
+		if rank := causeRankAt(lines, i); rank > 0 && rank >= bestRank {
 			best, bestRank = line, rank
 		}
 	}
@@ -168,12 +168,18 @@ var (
 var fileLine = lazyregexp.New(`\w\.\w+:\d+`)
 
 // causeLocation returns where the failure at lines[i] happened, from the
-// lines around it: the last Python frame or Node script heading above it,
-// else the first stack frame below it (outside the runtime). "" when the
-// cause line says it itself, or nothing does.
+// lines around it: the input at fault quoted just above it (Redis'
+// ">>> 'appendonly maybe'"), the last Python frame or Node script heading
+// above it, else the first stack frame below it (outside the runtime). ""
+// when the cause line says it itself, or nothing does.
 func causeLocation(lines []string, i int) string {
 	if fileLine.MatchString(lines[i]) || strings.Contains(lines[i], ", line ") {
 		return ""
+	}
+	if i > 0 {
+		if m := causeQuotedInput.FindStringSubmatch(lines[i-1]); m != nil {
+			return m[1]
+		}
 	}
 	for j := i - 1; j >= 0 && j >= i-15; j-- {
 		if m := pythonFrame.FindStringSubmatch(lines[j]); m != nil {

@@ -110,7 +110,7 @@ func (d *Detector) condition(now time.Time, line string) bool {
 
 // lineAgreesWithPorts reports whether the port a ready line stands for is
 // listened on by the process tree: the configured port, else (ReadyLinePort)
-// the one in the line's URL. A line with neither needs no port.
+// the one the line names. A line with neither needs no port.
 func (d *Detector) lineAgreesWithPorts() bool {
 	if d.spec.Port != 0 {
 		return d.portOpen
@@ -121,11 +121,24 @@ func (d *Detector) lineAgreesWithPorts() bool {
 	return true
 }
 
-// urlPort finds the port of an http(s) URL in a line ("http://127.0.0.1:8000").
-var urlPort = lazyregexp.New(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`)
+// linePortForms are the ways a ready line names the port it serves on,
+// tried in order; the first that matches names it. A line that names one
+// is proof of readiness only once the process tree listens there: Express 5
+// calls listen's callback, and the app prints "listening on port 3010",
+// even when the bind failed.
+var linePortForms = []*lazyregexp.Regexp{
+	// A URL: "Local: http://localhost:5173/", "Uvicorn running on http://[::]:8000".
+	lazyregexp.New(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`),
+	// The word port: "listening on port 3010", "port: 3306", JSON's "port":27017, "port=4567".
+	lazyregexp.New(`(?i)\bport"?\s*[:=]?\s*(\d{2,5})\b`),
+	// An address after on or at: "listening on :8080", "at 127.0.0.1:4000",
+	// "on [::]:8080"; a host is a name or an IPv4 address, so a time
+	// ("started at 12:30:45") is none.
+	lazyregexp.New(`(?i)\b(?:on|at)\s+(?:\[[0-9a-f:.]*\]|\d{1,3}(?:\.\d{1,3}){3}|[a-z][\w.-]*)?:(\d{2,5})\b`),
+}
 
-// linePort is the port a ready line's URL names, 0 when none (or when the
-// spec does not ask).
+// linePort is the port a ready line names, 0 when none (or when the spec
+// does not ask).
 func (d *Detector) linePort() int {
 	if !d.spec.ReadyLinePort || d.readyLine == "" {
 		return 0
@@ -133,17 +146,18 @@ func (d *Detector) linePort() int {
 	return d.readyPort
 }
 
-// urlPortOf returns the port of the first http(s) URL in line, 0 if none.
-func urlPortOf(line string) int {
-	m := urlPort.FindStringSubmatch(line)
-	if m == nil {
-		return 0
+// linePortOf returns the port line names (linePortForms), 0 if none.
+func linePortOf(line string) int {
+	for _, form := range linePortForms {
+		m := form.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if port, err := strconv.Atoi(m[1]); err == nil && port > 0 && port <= 65535 {
+			return port
+		}
 	}
-	port, err := strconv.Atoi(m[1])
-	if err != nil || port > 65535 {
-		return 0
-	}
-	return port
+	return 0
 }
 
 // bindEnv builds the rule environment once; the functions it holds read
@@ -234,9 +248,9 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-// timeoutMessage says what was and was not seen, e.g. "port 3000 open, no
-// line matched /Local:/ after 30s".
-func (d *Detector) timeoutMessage() string {
+// timeoutMessage says what was and was not seen in the time after, e.g.
+// "port 3000 open, no line matched /Local:/ after 30s".
+func (d *Detector) timeoutMessage(after time.Duration) string {
 	var parts []string
 	if port := d.spec.Port; port != 0 {
 		switch {
@@ -256,7 +270,11 @@ func (d *Detector) timeoutMessage() string {
 	case d.readyLine != "":
 		parts = append(parts, "matched "+quote(d.readyLine))
 		if port := d.linePort(); port != 0 && d.spec.Port == 0 && !slices.Contains(d.ports, port) {
-			parts = append(parts, fmt.Sprintf("but its process tree does not listen on port %d", port))
+			notOpen := fmt.Sprintf("but its process tree does not listen on port %d", port)
+			if d.env.PortOpen(port) {
+				notOpen += " (another program does)"
+			}
+			parts = append(parts, notOpen)
 		}
 	}
 	if d.spec.Rule != nil {
@@ -272,7 +290,7 @@ func (d *Detector) timeoutMessage() string {
 	if d.log.lines == 0 {
 		parts = append(parts, "no output")
 	}
-	return strings.Join(parts, ", ") + " after " + d.spec.ReadyTimeout.String()
+	return strings.Join(parts, ", ") + " after " + after.String()
 }
 
 func errorMessage(p Pattern, text string) string {

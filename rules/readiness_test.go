@@ -26,7 +26,7 @@ func TestReadyLineWaitsForItsPort(t *testing.T) {
 			[]State{StateReady}, "port 8123 open"},
 		{"a line without a URL needs no port", Spec{ReadyLinePort: true}, []step{lineAt(10*time.Millisecond, "* Ready to accept connections tcp")},
 			[]State{StateReady}, `matched "* Ready to accept connections tcp"`},
-		{"never listens", Spec{ReadyLinePort: true, ReadyTimeout: time.Second}, []step{lineAt(10*time.Millisecond, line)},
+		{"never listens", Spec{ReadyLinePort: true, ReadyTimeout: time.Second, PortInUse: func(int) bool { return false }}, []step{lineAt(10*time.Millisecond, line)},
 			[]State{StateFailed}, "but its process tree does not listen on port 8123 after 1s"},
 	}
 	for _, tt := range tests {
@@ -46,6 +46,60 @@ func TestReadyLineWaitsForItsPort(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The port a ready line names: a URL's, the word port's, an address after
+// on or at; the first form that matches names it. Lines from real servers.
+func TestLinePortOf(t *testing.T) {
+	for line, want := range map[string]int{
+		"Example app listening on port 3010":                                                 3010,
+		"Server running at http://localhost:3000/":                                           3000,
+		"INFO:     Uvicorn running on http://127.0.0.1:8123 (Press CTRL+C to quit)":          8123,
+		"Serving HTTP on 0.0.0.0 port 8000 (http://0.0.0.0:8000/) ...":                       8000,
+		"listening on :30932":                                                                30932,
+		"[GIN-debug] Listening and serving HTTP on :8080":                                    8080,
+		"⇨ http server started on [::]:1323":                                                 1323,
+		"Listening on: http://[::]:3000/":                                                    3000,
+		"Running MyAppWeb.Endpoint with Bandit 1.5.0 at 127.0.0.1:4000 (http)":               4000,
+		"Server listening on port: 4000":                                                     4000,
+		"WEBrick::HTTPServer#start: pid=12 port=4567":                                        4567,
+		`{"msg":"Waiting for connections","attr":{"port":27017,"ssl":"off"}}`:                27017,
+		"mariadbd: ready for connections. socket: '/tmp/my.sock'  port: 0":                   0,
+		"Server started at 12:30:45":                                                         0,
+		"astro  v5.18.2 ready in 337 ms":                                                     0,
+		"[2026-11-23 14:43:07,704: INFO/MainProcess] Connected to redis://127.0.0.1:27713/0": 0,
+		"Listening on port 99999":                                                            0,
+	} {
+		assert.Equal(t, want, linePortOf(line), "%q", line)
+	}
+}
+
+// Express 5 calls listen's callback when the bind failed: the app prints
+// "listening on port 3010" while another program holds it, and with a
+// timer of its own runs on. Its line names a port its tree does not listen
+// on: never ready, nor assumed ready (it is no worker), but failed when it
+// would have been assumed, saying why; a tree that then listens there is
+// ready. The same line with the port open is ready at once.
+func TestReadyLineNamingAPortNotItsOwn(t *testing.T) {
+	const line = "Example app listening on port 3010"
+	spec := func() *Spec {
+		return &Spec{ReadyPatterns: mustPatterns(t, `(?i)\blistening\b.*\bport\s*\d+`), ReadyLinePort: true,
+			ReadyOnListen: true, AssumeReadyAfter: 3 * time.Second, PortInUse: func(port int) bool { return port == 3010 }}
+	}
+	d := NewDetector(spec(), 1, t0)
+	history := drive(d, []step{lineAt(250*time.Millisecond, line)}, 10*time.Second)
+	require.Equal(t, []State{StateFailed}, states(history), "%+v", history)
+	assert.Equal(t, ReasonTimeout, history[0].Reason)
+	assert.Equal(t, `matched "`+line+`", but its process tree does not listen on port 3010 (another program does) after 3s`,
+		history[0].Message)
+	history = drive(d, []step{portsAt(12*time.Second, 3010)}, 13*time.Second)
+	assert.Equal(t, []State{StateReady}, states(history), "listening at last")
+
+	d = NewDetector(spec(), 1, t0)
+	history = drive(d, []step{lineAt(250*time.Millisecond, line), portsAt(251*time.Millisecond, 3010)}, 0)
+	require.Equal(t, []State{StateReady}, states(history))
+	assert.Equal(t, `matched "`+line+`"; port 3010 open`, history[0].Message)
+	assert.Equal(t, line, history[0].Line)
 }
 
 // A version manager's shim (pyenv: bash .pyenv/shims/python3, then

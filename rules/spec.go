@@ -32,10 +32,13 @@ type Spec struct {
 	// ready, as a ready line does: for servers that print nothing when
 	// ready, and runtimes whose servers may not say so.
 	ReadyOnListen bool
-	// ReadyLinePort makes a ready line that names a URL with a port (a
-	// preset's "Uvicorn running on http://127.0.0.1:8000") wait for the
-	// process tree to listen on that port: some servers say so before
-	// their worker accepts. A configured Port is waited for in any case.
+	// ReadyLinePort makes a ready line that names a port (a URL's, as in
+	// "Uvicorn running on http://127.0.0.1:8000", or "listening on port
+	// 3010", "on :8080": linePortForms) wait for the process tree to listen
+	// on that port, and keeps such a run from being assumed ready: some
+	// servers say so before their worker accepts, and an Express 5 app
+	// says so when its bind failed. A configured Port is waited for in any
+	// case.
 	ReadyLinePort bool
 	// AssumeReadyAfter, when set and ReadyTimeout is not, makes a run still
 	// starting after it, without an error, ready with reason "assumed": for

@@ -156,6 +156,9 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	var conds []string
 	if len(c.ReadyPatterns) > 0 {
 		line := "a line matches " + patternList(c.ReadyPatterns, "or")
+		if spec.ReadyLinePort && spec.Port == 0 {
+			line += " (once its process tree listens on the port that line names, if it names one)"
+		}
 		if spec.ReadyOnListen {
 			line += ", or its process tree listens on a TCP port"
 		}
@@ -197,6 +200,9 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 			text += fmt.Sprintf(", or up to %s while still busy starting on a CPU", rules.AssumeBusyMax)
 		}
 		text += "; never if it exits first"
+		if spec.ReadyLinePort && spec.Port == 0 {
+			text += ", or while its ready line names a port its tree does not listen on (failed then)"
+		}
 	}
 	return text
 }

@@ -29,6 +29,14 @@ rec redis port-in-use -expect error -port 27103 -occupy -- \
 	"redis-server --port 27103 --bind 127.0.0.1 --save '' --appendonly no --dir \$TMP"
 rec redis bad-config -expect error -port 27104 -- \
 	"redis-server --port 27104 --no-such-directive yes"
+# Below the banner, ">>> 'the line at fault'" and what is wrong with it,
+# in words of its own ("argument couldn't be parsed into an integer").
+rec redis bogus-option -expect error -port 27105 -- \
+	"redis-server --port 27105 --bogus-option yes"
+rec redis bad-value -expect error -port 27106 -- \
+	"redis-server --port 27106 --maxmemory lots"
+rec redis bad-config-file -expect error -port 27107 -setup 'printf "port 27107\nappendonly maybe\n" > redis.conf' -- \
+	"redis-server \$TMP/redis.conf"
 fi
 
 if want postgres; then
@@ -167,6 +175,18 @@ rec express syntax-error -expect error -setup "$NODE && echo 'const x = ;' > app
 # ends, and the watcher says "Completed running 'app.js'".
 rec express watch-start -setup "$EXP" -env PORT=28704 -port 28704 -ready-line 'listening on port' -stop-after 1s -- "node --watch app.js"
 rec express watch-port-in-use -expect error -setup "$EXP" -env PORT=28705 -port 28705 -occupy -timeout 3s -- "node --watch app.js"
+# The same through npm run dev, with the app as its author wrote it (a
+# template literal, PORT with a default) and no port: in procs.yaml: its
+# ready line names the port, which must be its tree's to count. The last
+# app keeps a timer, so it runs on after its failed bind: only the port
+# on its line tells it is not serving.
+EXP5="$NODE && printf '%s\n' \"const express = require('express'); const app = express();\" 'const port = process.env.PORT || 3000;' \"app.get('/', (req, res) => res.send('hi'));\" 'app.listen(port, () => console.log(\`Example app listening on port \${port}\`));'"
+npmdev() { printf "printf '{\"name\":\"app\",\"version\":\"1.0.0\",\"scripts\":{\"dev\":\"%s\"}}\\\\n' > package.json" "$1"; }
+rec express npm-start -setup "$EXP5 > app.js && $(npmdev 'node app.js')" -env PORT=28706 -port 28706 -ready-line 'listening on port' -stop-after 1s -- "npm run dev"
+rec express npm-port-in-use -expect error -notes "Express 5 calls listen's callback with the bind error; the app ignores it and prints its listening line, then exits 0 (npm exits about 0.2 s later). Nothing of its tree ever listened on the port." -setup "$EXP5 > app.js && $(npmdev 'node app.js')" -env PORT=28707 -port 28707 -occupy -- "npm run dev"
+rec express npm-watch-start -setup "$EXP5 > app.js && $(npmdev 'node --watch app.js')" -env PORT=28708 -port 28708 -ready-line 'listening on port' -stop-after 1s -- "npm run dev"
+rec express npm-watch-port-in-use -expect error -notes "Express 5 calls listen's callback with the bind error; the app ignores it, prints its listening line and ends; node --watch says Completed running and waits for an edit. Nothing of its tree ever listened on the port." -setup "$EXP5 > app.js && $(npmdev 'node --watch app.js')" -env PORT=28709 -port 28709 -occupy -timeout 3s -- "npm run dev"
+rec express npm-watch-port-in-use-timer -expect error -notes "Express 5 calls listen's callback with the bind error; the app ignores it, prints its listening line and, with a timer of its own, runs on serving nothing: only the port its line names tells." -setup "$EXP5 'setInterval(() => {}, 60 * 1000);' > app.js && $(npmdev 'node --watch app.js')" -env PORT=28710 -port 28710 -occupy -timeout 5s -- "npm run dev"
 fi
 
 if want vite && [ -d "$NPM_DIR/node_modules/vite" ]; then
