@@ -272,7 +272,7 @@ func (d *Detector) timeoutMessage(after time.Duration) string {
 		if port := d.linePort(); port != 0 && d.spec.Port == 0 && !slices.Contains(d.ports, port) {
 			notOpen := fmt.Sprintf("but its process tree does not listen on port %d", port)
 			if d.env.PortOpen(port) {
-				notOpen += " (another program does)"
+				notOpen += " (" + d.portHolder(port) + ")"
 			}
 			parts = append(parts, notOpen)
 		}
@@ -291,6 +291,19 @@ func (d *Detector) timeoutMessage(after time.Duration) string {
 		parts = append(parts, "no output")
 	}
 	return strings.Join(parts, ", ") + " after " + after.String()
+}
+
+// portHolder says who listens on port, for a message: "pid 12 does:
+// python3 -m http.server 3010" as the OS tells, else "another program
+// does" (the OS hides another user's processes; a spec that answers
+// portOpen itself stands for a test's machine, not this one).
+func (d *Detector) portHolder(port int) string {
+	if d.spec.PortInUse == nil {
+		if h, ok := HolderOf(port); ok {
+			return fmt.Sprintf("pid %d does: %s", h.PID, h.Cmdline)
+		}
+	}
+	return "another program does"
 }
 
 func errorMessage(p Pattern, text string) string {

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -46,6 +49,23 @@ func TestReadyLineWaitsForItsPort(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A server whose bind failed still says it listens: the timeout names the
+// program that holds the port, as a port configured and in use does, so the
+// user knows what to stop.
+func TestReadyLinePortHeldElsewhereNamesTheHolder(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	line := fmt.Sprintf("Example app listening on port %d", port)
+	spec := Spec{ReadyLinePort: true, ReadyTimeout: time.Second, ReadyPatterns: mustPatterns(t, "listening on port")}
+	d := NewDetector(&spec, 1, t0)
+	history := drive(d, []step{lineAt(10*time.Millisecond, line)}, 2*time.Second)
+	require.Equal(t, []State{StateFailed}, states(history))
+	assert.Contains(t, history[0].Message, fmt.Sprintf(
+		"but its process tree does not listen on port %d (pid %d does: ", port, os.Getpid()))
 }
 
 // The port a ready line names: a URL's, the word port's, an address after
