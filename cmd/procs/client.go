@@ -112,10 +112,13 @@ func (a *app) clientError(err error) error {
 }
 
 // printResult writes a structured result for people: one line saying how
-// it ended and, when it failed, its last log lines.
+// it ended and, when it failed, its last log lines. "waited" is this
+// command's wait, which may begin after the run did (up -d --wait) or
+// before (a restart, a dependency's start): the message's "ready in" is
+// the run's own start-up.
 func (a *app) printResult(res rules.Result) {
 	if res.Success {
-		fmt.Fprintf(a.stdout, "%s %s (run %d, %dms): %s\n", res.Name, res.State, res.Run, res.DurationMs, res.Message)
+		fmt.Fprintf(a.stdout, "%s %s (run %d, waited %dms): %s\n", res.Name, res.State, res.Run, res.DurationMs, res.Message)
 		return
 	}
 	fmt.Fprintf(a.stderr, "%s %s (run %d): %s\n", res.Name, res.State, res.Run, res.Message)
