@@ -49,9 +49,18 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	v, _ := l.det.Handle(rules.Event{Kind: rules.EventExit, Time: time.Now(), Exit: exit})
 	v = l.advise(v)
 	left.Stop(l.s.spec.signal, min(l.s.spec.timeout, daemonStopGrace))
-	// A stop ends when the whole run has (until its deadline); then
-	// nothing of the run is left, wherever it went.
-	if l.c.End(l.stopDeadline) {
+	// A stop ends when the whole run has (until its deadline, or a kill
+	// asked for meanwhile); then nothing of the run is left, wherever it
+	// went.
+	stopKillWatch := l.killWhileEnding()
+	killedAtDeadline := l.c.End(l.stopDeadline)
+	switch killAsked := stopKillWatch(); {
+	case killAsked:
+		// The signal ended the main process, not all of the run, and a
+		// kill came before the deadline (a second Ctrl-C).
+		v.Message += fmt.Sprintf("; what was left of the run after %s was killed (SIGKILL), as asked",
+			l.s.spec.proc.Shutdown.Signal)
+	case killedAtDeadline:
 		// The signal ended the main process, not all of the run: say
 		// what it took (a daemon that ignores SIGTERM, a slow child).
 		v.Message += fmt.Sprintf("; what was left of the run %s after %s was killed (SIGKILL)",
@@ -77,6 +86,36 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	// write after this (a later run) opens the file again.
 	_ = l.s.logs.Close()
 	l.s.send(report{kind: reportExited, verdict: v, screen: l.screenTail(), lastScreen: l.lastScreen()})
+}
+
+// killWhileEnding takes the stop requests that come while the run waits
+// for what its main process left (End): the loop that takes them otherwise
+// is past its last event. A kill (stop, not graceful) kills the run at
+// once; a graceful one is the stop under way. The returned function ends
+// the watch, and reports whether a kill came.
+func (l *runLoop) killWhileEnding() (stop func() (killAsked bool)) {
+	done, result := make(chan struct{}), make(chan bool, 1)
+	go func() {
+		for {
+			select {
+			case graceful := <-l.s.stopCh:
+				if graceful {
+					continue
+				}
+				l.c.Kill()
+				<-done
+				result <- true
+				return
+			case <-done:
+				result <- false
+				return
+			}
+		}
+	}()
+	return func() bool {
+		close(done)
+		return <-result
+	}
 }
 
 // daemonStopGrace bounds how long a daemon left behind has to stop on the

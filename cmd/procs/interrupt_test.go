@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -336,4 +337,72 @@ procs:
 	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 	assert.Contains(t, a.endedWith(t, 1), "is not answering")
+}
+
+// TestUpSecondCtrlCKillsAtOnce: the first Ctrl-C of `procs up` says it
+// stops, and how to kill at once; the second kills, also what a main
+// process that ended on SIGTERM left behind ignoring it, which the stop
+// waited for until its timeout (60 s here): the run's loop, which takes
+// a kill, was past its last event.
+func TestUpSecondCtrlCKillsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`
+procs:
+  stubborn:
+    command: echo $$$$ > main.pid; sh -c 'trap "" TERM; while :; do sleep 0.2; done' >/dev/null 2>&1 & echo up; wait
+    readyPatterns: [up]
+    shutdown: {timeout: 60s}
+`), 0o644))
+	cmd := procsCommand(dir, "up")
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); stopLeftover(filepath.Join(dir, ".procs", "procs.pid")) })
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		scanner := bufio.NewScanner(out)
+		for scanner.Scan() {
+			lines <- scanner.Text()
+		}
+	}()
+	var seen []string
+	awaitLine := func(part string) {
+		t.Helper()
+		deadline := time.After(clientDeadline)
+		for {
+			select {
+			case line, ok := <-lines:
+				require.True(t, ok, "procs up ended before %q:\n%s", part, strings.Join(seen, "\n"))
+				seen = append(seen, line)
+				if strings.Contains(line, part) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no line with %q:\n%s", part, strings.Join(seen, "\n"))
+			}
+		}
+	}
+	awaitLine("all 1 ready")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	awaitLine("stopping 1 process in reverse dependency order (Ctrl-C again to kill at once)")
+	// The main process ends on SIGTERM: the run now waits for what it
+	// left, whose output goes elsewhere.
+	main := readPIDFile(filepath.Join(dir, "main.pid"))
+	require.Positive(t, main)
+	require.Eventually(t, func() bool { return errors.Is(syscall.Kill(main, 0), syscall.ESRCH) },
+		clientDeadline, 10*time.Millisecond, "the main process ends on SIGTERM")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	awaitLine("killing 1 process (SIGKILL)")
+	awaitLine("what was left of the run after SIGTERM was killed (SIGKILL), as asked")
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	select {
+	case err := <-ended:
+		var exitErr *exec.ExitError
+		require.ErrorAs(t, err, &exitErr)
+		assert.Equal(t, 130, exitErr.ExitCode())
+	case <-time.After(clientDeadline):
+		t.Fatal("procs up still runs after the second Ctrl-C")
+	}
 }

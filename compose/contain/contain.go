@@ -167,6 +167,21 @@ func (c *Process) End(deadline time.Time) (killed bool) {
 	return killed
 }
 
+// Kill kills what is left of the run at once, wherever it went: its
+// process group, and its cgroup or, without one, what carries its marker.
+// An End waiting for the run to be gone returns then: a kill asked for
+// while a stop waits for a child that ignores the stop signal (procs'
+// second Ctrl-C) does not wait for the stop's deadline.
+func (c *Process) Kill() {
+	c.Signal(syscall.SIGKILL)
+	s := getSpawner()
+	if dir, ok := s.cgroupDir(c.owner); ok {
+		killCgroup(dir)
+		return
+	}
+	signalAll(FindMarked(c.owner.String()), syscall.SIGKILL)
+}
+
 // Daemons says what the run left running once its main process is gone,
 // when it daemonized (see leftBehind). Call it after Wait and before End,
 // which kills them without a grace.

@@ -85,6 +85,17 @@ func (m *Machine) newStopQueue() []stopEntry {
 	return queue
 }
 
+// Stopping counts the runs a shutdown is still waiting for.
+func (m *Machine) Stopping() int {
+	n := 0
+	for _, ps := range m.procs {
+		if ps.running {
+			n++
+		}
+	}
+	return n
+}
+
 func anyRunning(procs []*Proc) bool {
 	for _, ps := range procs {
 		if ps.running {
