@@ -331,3 +331,27 @@ func TestShuttingDownRefusesStartAndRestart(t *testing.T) {
 	assert.True(t, errors.Is(err, ErrShuttingDown))
 	assert.True(t, strings.Contains(fmt.Sprint(edges(r.take())), "w:starting>stopping"))
 }
+
+// A process removed by a reconcile may hold what a new one needs: a
+// renamed process is a removal and an addition with the same port. The new
+// one starts once the removed one's run has ended, never beside it, as a
+// restart never starts its new run beside its old.
+func TestARemovedProcessEndsBeforeANewOneStarts(t *testing.T) {
+	before := "procs:\n  db: {command: redis-server --port 7601, port: 7601}\n"
+	r := newRig(t, before, Options{})
+	becomesReady("db")(r)
+	r.take()
+	next := parse(t, "procs:\n  cache: {command: redis-server --port 7601, port: 7601}\n")
+	order, _ := next.StartOrder()
+	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next),
+		map[string]Definition{"cache": {Proc: next.Procs["cache"]}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"cache"}, rec.Started)
+	assert.Equal(t, []string{"db"}, rec.Stopped)
+	effects := r.take()
+	assert.Equal(t, []StopRun{{Name: "db", Graceful: true}}, effectsOf[StopRun](effects))
+	assert.Empty(t, effectsOf[StartRun](effects), "cache starts beside db, whose run holds its port")
+
+	r.m.Exited("db", 1, rules.Verdict{State: rules.StateStopped, Reason: rules.ReasonStopped})
+	assert.Equal(t, []StartRun{{Name: "cache", Run: 1}}, effectsOf[StartRun](r.take()))
+}

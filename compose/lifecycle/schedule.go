@@ -15,6 +15,9 @@ func (m *Machine) schedule() {
 		m.advanceShutdown()
 		return
 	}
+	if m.removedEnding() {
+		return
+	}
 	for _, ps := range m.procsInOrder() {
 		if !ps.intent.wanted || ps.running || ps.intent.backoff {
 			continue
@@ -33,6 +36,23 @@ func (m *Machine) schedule() {
 			m.setState(ps, pending, rules.ReasonWaiting, "waiting for dependencies")
 		}
 	}
+}
+
+// removedEnding reports whether a process removed from the config is
+// still ending. What it holds (its port, a socket, a lock) may be what a
+// new process needs: a rename is a removal and an addition. So nothing
+// starts until it has ended, as a restart never starts its new run beside
+// its old.
+func (m *Machine) removedEnding() bool {
+	if len(m.procs) <= len(m.order) {
+		return false // every process held is the config's
+	}
+	for _, ps := range m.procs {
+		if ps.intent.removed && ps.running {
+			return true
+		}
+	}
+	return false
 }
 
 // start begins a new run of ps.
