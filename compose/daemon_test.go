@@ -38,6 +38,34 @@ func TestDaemonizingServersAreFailedAndStopped(t *testing.T) {
 			return fmt.Sprintf("[nginx, -p, %s, -c, %s]", dir, conf)
 		}},
 	}
+	t.Run("both at once", func(t *testing.T) {
+		// Each run's daemon is its own: neither keeps the marker procs
+		// puts in its environment (nginx clears its environment, redis
+		// writes its title over it), and both start after either run.
+		for _, tt := range tests {
+			needProgram(t, tt.program)
+		}
+		yaml := "procs:\n"
+		for _, tt := range tests {
+			yaml += fmt.Sprintf("  %s:\n    command: %s\n", tt.name, tt.command(freePort(t)))
+		}
+		te := startEngine(t, yaml, Options{NoWatchdog: true})
+		failed := map[string]Event{}
+		for len(failed) < len(tests) {
+			ev := te.waitFor("both failed", func(ev Event) bool { return ev.Type == EventState && ev.To == rules.StateFailed })
+			failed[ev.Proc] = ev
+		}
+		for _, tt := range tests {
+			ev := failed[tt.name]
+			assert.Equal(t, rules.ReasonDaemonized, ev.Reason, "%s: %s", tt.name, ev.Message)
+			assert.Contains(t, ev.Message, tt.hint, tt.name)
+			for _, other := range tests {
+				if other.name != tt.name {
+					assert.NotContains(t, ev.Message, other.hint, "%s is told the fix of %s", tt.name, other.name)
+				}
+			}
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			needProgram(t, tt.program)

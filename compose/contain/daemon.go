@@ -18,25 +18,33 @@ type Daemons struct {
 }
 
 // leftBehind finds what the run marked owner left running once its main
-// process is gone, when it daemonized: an orphan (see adopted) whose tree
-// carries the run's marker or, where procs is the subreaper, carries no
-// marker at all (nginx overwrites its environment with its process title)
-// and started after the run (startTicks, from osproc.StartTime; 0 when
-// unknown). Elsewhere an orphan's parent is init, whose children procs
-// does not own, so only the marker says a process is the run's.
+// process is gone, when it daemonized: an orphan (see adopted) in the
+// run's cgroup, where it has one: a daemon cannot leave it. Without one,
+// an orphan whose tree carries the run's marker or, where procs is the
+// subreaper, carries no marker at all (nginx clears its environment, redis
+// writes its title over it) and started after the run (startTicks, from
+// osproc.StartTime; 0 when unknown): a guess, which two such runs started
+// together both make of each other's daemon. Elsewhere an orphan's parent
+// is init, whose children procs does not own, so only the marker says a
+// process is the run's.
 func (s *spawner) leftBehind(owner Owner, startTicks uint64) Daemons {
 	s.forking.Lock()
 	defer s.forking.Unlock()
 	var d Daemons
+	var inCgroup []int
+	dir, hasCgroup := s.cgroupDir(owner)
+	if hasCgroup {
+		inCgroup = osproc.CgroupMembers(dir)
+	}
 	for _, pid := range s.adopted() {
-		if s.started(pid) {
+		if s.started(pid) || hasCgroup && !slices.Contains(inCgroup, pid) {
 			continue
 		}
 		tree, err := rules.ProcessTree(pid)
 		if err != nil {
 			continue
 		}
-		ours := len(markedAmong(tree, owner.String())) > 0
+		ours := hasCgroup || len(markedAmong(tree, owner.String())) > 0
 		if !ours && startTicks != 0 && !Marked(pid) && osproc.Features().Subreaper {
 			ticks, ok := osproc.StartTime(pid)
 			ours = ok && ticks >= startTicks
