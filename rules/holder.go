@@ -6,7 +6,9 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/procsdev/procs/internal/osproc"
 )
@@ -74,9 +76,16 @@ func cmdline(pid int) string {
 	if line == "" {
 		line = "[" + osproc.Comm(pid) + "]"
 	}
+	// It goes into one line (a message, a status cell): an argument's
+	// newlines and tabs (python3 -c with a script) become spaces.
+	line = strings.Join(strings.Fields(line), " ")
 	const limit = 120
 	if len(line) > limit {
-		line = line[:limit] + "..."
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut-- // not inside a character
+		}
+		line = line[:cut] + "..."
 	}
 	return line
 }
