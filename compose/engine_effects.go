@@ -1,8 +1,10 @@
 package compose
 
 import (
+	"slices"
 	"time"
 
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
@@ -79,6 +81,7 @@ func (e *Engine) carryOut(effect lifecycle.Effect) {
 			forgetArgs(ps, ef.To)
 		}
 		e.scheduleOnState(ef)
+		e.depsChanged(ef.Name)
 	case lifecycle.Info:
 		e.publishInfo(ef.Name, ef.Run, ef.Reason, ef.Message)
 	case lifecycle.Answer:
@@ -98,6 +101,32 @@ func (e *Engine) startRun(ps *procState, run int) {
 	}
 	ps.sup = newSupervisor(spec, ps.logs, ps.ring, e.bus, e.contain, e.reports)
 	go ps.sup.run(e.runCtx)
+	e.sendDeps(ps)
+}
+
+// depsChanged gives the new state of name to the runs whose ready rule
+// reads their dependencies' states (deps.NAME) and that depend on it.
+func (e *Engine) depsChanged(name string) {
+	for _, ps := range e.procs {
+		if ps.readsDeps() && ps.sup != nil && slices.ContainsFunc(ps.cfg.DependsOn, func(d config.Dependency) bool { return d.Name == name }) {
+			e.sendDeps(ps)
+		}
+	}
+}
+
+// sendDeps gives the current run of ps the states of its dependencies, if
+// its ready rule reads them.
+func (e *Engine) sendDeps(ps *procState) {
+	if !ps.readsDeps() || ps.sup == nil {
+		return
+	}
+	states := make(map[string]rules.State, len(ps.cfg.DependsOn))
+	for _, dep := range ps.cfg.DependsOn {
+		if d := e.procs[dep.Name]; d != nil {
+			states[dep.Name] = d.life.State
+		}
+	}
+	ps.sup.sendDeps(states)
 }
 
 // forget drops what the engine holds of a process removed from the

@@ -67,3 +67,9 @@ func (ps *procState) running() bool { return ps.life.Running() }
 
 // state is the lifecycle state of the process.
 func (ps *procState) state() rules.State { return ps.life.State }
+
+// readsDeps says the process's ready rule reads its dependencies' states
+// (deps.NAME): only such runs are sent them.
+func (ps *procState) readsDeps() bool {
+	return ps.detect != nil && ps.detect.Rule != nil && ps.detect.Rule.Deps().Uses
+}

@@ -150,6 +150,10 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 		if l.running(end) {
 			l.handlePorts(ports)
 		}
+	case deps := <-l.s.depsCh:
+		if l.running(end) {
+			l.handle(rules.Event{Kind: rules.EventDeps, Time: time.Now(), Deps: deps})
+		}
 	case r := <-l.probeCh:
 		if l.running(end) {
 			l.handleProbe(r)

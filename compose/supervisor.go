@@ -64,6 +64,9 @@ type supervisor struct {
 	// (attach, resize).
 	inputCh chan inputRequest
 	loopCh  chan func(*runLoop)
+	// depsCh carries the states of the run's dependencies to its ready
+	// rule (deps.NAME): the latest only, never blocking the engine.
+	depsCh chan map[string]rules.State
 }
 
 // reportKind says what a supervisor is reporting.
@@ -98,6 +101,7 @@ func newSupervisor(spec runSpec, logs *logFile, ring *rules.Ring, bus *Bus, c co
 		spec: spec, logs: logs, ring: ring, bus: bus, contain: c, reports: reports,
 		stopCh: make(chan bool, 2), done: make(chan struct{}),
 		inputCh: make(chan inputRequest, inputQueueSize), loopCh: make(chan func(*runLoop)),
+		depsCh: make(chan map[string]rules.State, 1),
 	}
 }
 
@@ -108,6 +112,16 @@ func (s *supervisor) stop(graceful bool) {
 	case s.stopCh <- graceful:
 	default:
 	}
+}
+
+// sendDeps gives the run the states of its dependencies, replacing any
+// the loop has not taken yet. Only the engine's goroutine sends.
+func (s *supervisor) sendDeps(states map[string]rules.State) {
+	select {
+	case <-s.depsCh:
+	default:
+	}
+	s.depsCh <- states
 }
 
 func (s *supervisor) send(r report) {

@@ -23,6 +23,8 @@ type Rule struct {
 	// dynamic is set when some log.matches/log.contains argument is not a
 	// constant; detectors then keep a bounded history to answer it.
 	dynamic bool
+	// deps is what the rule reads of its dependencies' states.
+	deps RuleDeps
 }
 
 // RuleError is a `ready` expression that does not compile or is not boolean.
@@ -53,6 +55,9 @@ func CompileRule(src string) (*Rule, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
+	deps := &depsCollector{}
+	ast.Walk(&node, deps)
+	r.deps = deps.deps
 	return r, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/procsdev/procs/rules"
 )
 
 // defaultShutdownTimeout is how long a process gets to stop before SIGKILL.
@@ -31,6 +33,7 @@ func (v *validator) run() {
 		v.defaults(v.cfg.Procs[name])
 	}
 	v.dependencies()
+	v.readyRuleDeps()
 	v.dependencyCycles()
 	v.ports()
 	v.argsStartable()
@@ -96,6 +99,50 @@ func (v *validator) dependencies() {
 			case dep.Condition == ConditionCompleted && decoded && !target.IsTask():
 				v.p.atValue(path, "condition completed needs %s to be a task: add kind: task to %s, or wait for ready",
 					dep.Name, dep.Name)
+			}
+		}
+	}
+}
+
+// readyRuleDeps checks what each ready rule reads of deps: deps.NAME holds
+// the state of a dependency of the process, so NAME must be one of its
+// dependsOn, and the words it is compared with must be states. Either
+// mistake would leave a rule that is never true, found only when the
+// readiness timeout runs out.
+func (v *validator) readyRuleDeps() {
+	for _, name := range v.cfg.Names() {
+		p := v.cfg.Procs[name]
+		if strings.TrimSpace(p.Ready) == "" {
+			continue
+		}
+		rule, err := rules.CompileRule(p.Ready)
+		if err != nil {
+			continue // the decoder said why
+		}
+		path := []string{"procs", name, "ready"}
+		deps := rule.Deps()
+		var known []string
+		for _, dep := range p.DependsOn {
+			known = append(known, dep.Name)
+		}
+		for _, dep := range deps.Names {
+			if slices.Contains(known, dep) {
+				continue
+			}
+			if len(known) == 0 {
+				v.p.atValue(path, "deps.%s: %s has no dependsOn, so deps holds no state: add %s to its dependsOn", dep, name, dep)
+				continue
+			}
+			v.p.atValue(path, "deps.%s: %s does not depend on %q%s: deps holds the states of its dependsOn: %s",
+				dep, name, dep, didYouMean(dep, known), strings.Join(known, ", "))
+		}
+		states := make([]string, len(rules.States))
+		for i, st := range rules.States {
+			states[i] = string(st)
+		}
+		for _, word := range deps.States {
+			if !slices.Contains(states, word) {
+				v.p.atValue(path, "%q is not a state%s: a dependency's state is one of %s", word, didYouMean(word, states), strings.Join(states, ", "))
 			}
 		}
 	}

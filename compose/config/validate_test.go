@@ -226,6 +226,11 @@ var brokenConfigs = []struct {
 		`7:12: procs.web.ready: invalid ready expression: unknown name prot (did you mean "port"?): a rule knows deps, elapsed, exec, http, line, log, port, portOpen, ports, run, screen`,
 		`10:16: procs.worker.ready: invalid ready expression: log has no "matchs" (did you mean "matches"?): log has contains, last, lines, matches`,
 	}},
+	{"ready_deps", []string{
+		`4:12: procs.api.ready: deps.dbb: api does not depend on "dbb" (did you mean "db"?): deps holds the states of its dependsOn: db`,
+		`9:12: procs.web.ready: "redy" is not a state (did you mean "ready"?): a dependency's state is one of pending, blocked, starting, ready, busy, awaiting-input, awaiting-permission, unhealthy, failed, completed, backoff, stopping, stopped`,
+		`13:12: procs.worker.ready: deps.api: worker has no dependsOn, so deps holds no state: add api to its dependsOn`,
+	}},
 	{"self_dependency", []string{
 		"4:17: procs.api.dependsOn[0]: api depends on itself: remove this entry",
 	}},
