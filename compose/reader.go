@@ -58,6 +58,7 @@ func (s *supervisor) readOutput(o contain.Output, chunks chan<- outputChunk, kee
 	}
 	var buf readBuffer
 	defer buf.release()
+	quiet := quietLineEnd(o)
 	for {
 		n, err := o.Reader.Read(buf.next())
 		if n > 0 {
@@ -71,6 +72,16 @@ func (s *supervisor) readOutput(o contain.Output, chunks chan<- outputChunk, kee
 			publish(at, raw)
 		}
 		buf.done(n)
+		if quiet != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+			split.FlushQuiet()
+			if len(lines) > 0 {
+				publish(time.Now(), nil)
+			}
+			err = nil
+		}
+		if quiet != nil && err == nil {
+			quiet.arm(split.Holding())
+		}
 		if err != nil {
 			// A PTY master reports EIO once the last slave holder closes: that is EOF.
 			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.EIO) && !errors.Is(err, os.ErrClosed) {
@@ -83,6 +94,41 @@ func (s *supervisor) readOutput(o contain.Output, chunks chan<- outputChunk, kee
 	split.Flush()
 	if len(lines) > 0 {
 		publish(time.Now(), nil)
+	}
+}
+
+// quietLineGrace is how long a pipe's output stays quiet with a line left
+// unterminated before that line counts as one.
+const quietLineGrace = 200 * time.Millisecond
+
+// quietDeadline ends a read of a pipe once its output has been quiet for
+// quietLineGrace with a partial line held: a program that prints its
+// banner without a newline and waits would otherwise never have it seen.
+type quietDeadline struct {
+	file  interface{ SetReadDeadline(time.Time) error }
+	armed bool
+}
+
+// quietLineEnd returns the deadline of o's reads, nil for a PTY (its
+// screen shows what waits unterminated: a prompt) or a reader without
+// deadlines.
+func quietLineEnd(o contain.Output) *quietDeadline {
+	file, ok := o.Reader.(interface{ SetReadDeadline(time.Time) error })
+	if !ok || o.Stream == rules.StreamPTY {
+		return nil
+	}
+	return &quietDeadline{file: file}
+}
+
+// arm sets the deadline while a partial line is held (again after each
+// read: the output is quiet from the last one), and clears it otherwise.
+func (q *quietDeadline) arm(holding bool) {
+	switch {
+	case holding:
+		q.armed = q.file.SetReadDeadline(time.Now().Add(quietLineGrace)) == nil
+	case q.armed:
+		_ = q.file.SetReadDeadline(time.Time{})
+		q.armed = false
 	}
 }
 

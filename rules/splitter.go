@@ -74,6 +74,9 @@ type Splitter struct {
 	// pendingCR is a \r whose meaning depends on the next byte: \n makes it
 	// a line end, anything else a redraw. A write may end between the two.
 	pendingCR bool
+	// flushedQuiet says FlushQuiet emitted the partial line: a line end
+	// that comes next ends that line, not an empty one.
+	flushedQuiet bool
 }
 
 // NewSplitter returns a splitter that calls emit, synchronously from Write
@@ -94,6 +97,14 @@ func (s *Splitter) SetClock(now func() time.Time) { s.now = now }
 // Write splits p into lines. It never fails and never blocks beyond emit.
 func (s *Splitter) Write(p []byte) (int, error) {
 	n := len(p)
+	if s.flushedQuiet {
+		s.flushedQuiet = false
+		if bytes.HasPrefix(p, []byte("\r\n")) {
+			p = p[2:]
+		} else if len(p) > 0 && p[0] == '\n' {
+			p = p[1:]
+		}
+	}
 	s.at = s.now()
 	s.arena = nil
 	if end := max(bytes.LastIndexByte(p, '\n'), bytes.LastIndexByte(p, '\r')) + 1; end > 0 {
@@ -129,6 +140,24 @@ func (s *Splitter) Write(p []byte) (int, error) {
 		p = p[i+1:]
 	}
 	return n, nil
+}
+
+// Holding reports whether a partial line waits for its end.
+func (s *Splitter) Holding() bool { return s.pendingCR || len(s.buf) > 0 }
+
+// FlushQuiet emits the partial last line, if any, while the stream goes
+// on: the output has been quiet with a line left unterminated (a banner
+// printed without a newline, a prompt), and what it says counts now. A
+// line end that comes next ends that line, not an empty one; other text
+// is a line of its own.
+func (s *Splitter) FlushQuiet() {
+	if !s.Holding() {
+		return
+	}
+	s.at = s.now()
+	s.pendingCR = false
+	s.endLine()
+	s.flushedQuiet = true
 }
 
 // Flush emits the partial last line, if any. Call it at EOF.

@@ -179,3 +179,20 @@ func TestSplitterAllocatesPerWriteNotPerLine(t *testing.T) {
 	assert.Equal(t, unsafe.StringData(got[0].Text), unsafe.SliceData(got[0].Raw), "Text shares Raw's bytes")
 	assert.Equal(t, 22, cap(got[0].Raw), "a line's Raw cannot be appended into the next line")
 }
+
+// A partial line flushed because the output went quiet is a line; the line
+// end that follows ends it, not an empty line; other text is a new line.
+func TestSplitterFlushQuiet(t *testing.T) {
+	var got []string
+	s := NewSplitter(StreamStdout, 0, func(l Line) { got = append(got, l.Text) })
+	_, _ = s.Write([]byte("ready to accept connections"))
+	require.True(t, s.Holding())
+	s.FlushQuiet()
+	assert.False(t, s.Holding())
+	_, _ = s.Write([]byte("\nnext\nName: "))
+	s.FlushQuiet()
+	_, _ = s.Write([]byte("bob\r\n"))
+	s.FlushQuiet() // nothing held: nothing emitted
+	_, _ = s.Write([]byte("\n"))
+	assert.Equal(t, []string{"ready to accept connections", "next", "Name: ", "bob", ""}, got)
+}

@@ -1,0 +1,53 @@
+package compose
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/rules"
+)
+
+// deps.NAME in a ready rule is the state of that dependency, at the run's
+// start and as it changes: the engine sent none, and a rule that read it
+// was never true.
+func TestAReadyRuleReadsItsDependencysState(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  db: {command: "echo up; sleep 60", readyPatterns: [up]}
+  api:
+    command: "echo hi; sleep 60"
+    dependsOn: [db]
+    ready: 'deps.db == "ready" && log.contains("hi")'
+`, Options{NoWatchdog: true})
+	te.waitState("api", rules.StateReady)
+}
+
+// A line a program leaves unterminated while it waits (a banner written
+// with print(..., end=""), a prompt) is a line once the output has been
+// quiet a moment: its ready pattern matches, and procs logs shows it.
+func TestAnUnterminatedLineCountsOnceTheOutputIsQuiet(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  srv:
+    command: "printf 'ready to accept connections'; sleep 60"
+    readyPatterns: ['ready to accept connections$']
+`, Options{NoWatchdog: true})
+	te.waitState("srv", rules.StateReady)
+	lines, err := te.Logs("srv", 5)
+	require.NoError(t, err)
+	require.NotEmpty(t, lines)
+	assert.Equal(t, "ready to accept connections", lines[len(lines)-1].Text)
+}
+
+// A result does not quote its cause line twice: a long line (a JSON log
+// line of pino or fastify) is quoted shortened in the message, and that
+// quote counts as quoting it.
+func TestAResultQuotesALongLineOnce(t *testing.T) {
+	line := `{"level":50,"msg":"listen EADDRINUSE: address already in use 127.0.0.1:7702","stack":"` + strings.Repeat("at x ", 120) + `"}`
+	msg := "error line " + rules.Quote(line) + " (matched /EADDRINUSE/); then exit code 1"
+	assert.True(t, quotes(msg, line), msg)
+	assert.False(t, quotes("exit code 1", line))
+}
