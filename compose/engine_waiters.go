@@ -82,9 +82,11 @@ func (e *Engine) result(lp *lifecycle.Proc, ps *procState, w *waiter, success bo
 	}
 }
 
-// quotes reports whether msg holds line, as it is or quoted.
+// quotes reports whether msg holds line, as it is or quoted, in full or
+// shortened as messages quote a long line (rules.Quote).
 func quotes(msg, line string) bool {
-	return strings.Contains(msg, line) || strings.Contains(msg, strconv.Quote(strings.TrimSpace(line)))
+	return strings.Contains(msg, line) || strings.Contains(msg, strconv.Quote(strings.TrimSpace(line))) ||
+		strings.Contains(msg, rules.Quote(line))
 }
 
 // readyMessage says why a process counts as ready and when, for a wait

@@ -326,6 +326,10 @@ func joinInts(ns []int) string {
 	return strings.Join(s, ", ")
 }
 
+// Quote quotes a line as messages do, trimmed and shortened: messages are
+// read in a terminal, the full line is in the logs.
+func Quote(line string) string { return quote(line) }
+
 // quote quotes a line for a message, trimmed and shortened: messages are
 // read in a terminal, the full line is in the logs.
 func quote(line string) string {

@@ -119,8 +119,11 @@ func nextStep(state rules.State, reason rules.Reason) string {
 		return fmt.Sprintf("it is still %s: call wait_for_ready to keep waiting (with a longer timeout for a slow start), or get_logs to see what it is doing.", state)
 	case rules.StateBlocked:
 		return "a process it depends on is not ready: call list_processes to find which, and fix that one first."
-	case rules.StateStopped, rules.StateStopping:
+	case rules.StateStopped:
 		return "it is stopped: call start_process to start it."
+	case rules.StateStopping:
+		return "it is still stopping: a restart goes on once its old run has ended (call wait_for_ready for the new run); " +
+			"a stop leaves it stopped (call get_process, then start_process)."
 	case rules.StateBackoff:
 		return "it ended and its restart policy will start it again: read the lines above, then call wait_for_ready, or fix the cause and call restart_process."
 	case rules.StateCompleted:
