@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -192,7 +193,7 @@ func (a *app) upExit(outcome compose.Outcome) error {
 	case outcome.Ended == compose.EndDown:
 		return nil
 	case len(outcome.Failed) > 0:
-		fmt.Fprintf(a.stderr, "procs: failed: %v\n", outcome.Failed)
+		fmt.Fprintf(a.stderr, "procs: failed: %s\n", strings.Join(outcome.Failed, ", "))
 		return silentExit(exitFailure)
 	}
 	return nil

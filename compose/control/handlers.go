@@ -301,7 +301,11 @@ func parseStates(list string) ([]rules.State, error) {
 	for _, part := range strings.Split(list, ",") {
 		st := rules.State(strings.TrimSpace(part))
 		if !slices.Contains(allStates, st) {
-			return nil, fmt.Errorf("unknown state %q (one of %v)", st, allStates)
+			names := make([]string, len(allStates))
+			for i, known := range allStates {
+				names[i] = string(known)
+			}
+			return nil, fmt.Errorf("unknown state %q: one of %s", st, strings.Join(names, ", "))
 		}
 		out = append(out, st)
 	}

@@ -189,7 +189,7 @@ func TestBadRequests(t *testing.T) {
 		{"oversized body", "POST", "/v1/procs/web/input", big, 413, "larger than"},
 		{"bad timeout", "POST", "/v1/procs/web/restart?timeout=soon", "", 400, "duration"},
 		{"bad wait", "POST", "/v1/procs/web/restart?wait=maybe", "", 400, "true or false"},
-		{"bad state", "GET", "/v1/procs/web/wait?for=sleepy", "", 400, "unknown state"},
+		{"bad state", "GET", "/v1/procs/web/wait?for=sleepy", "", 400, `unknown state \"sleepy\": one of pending, blocked, starting, ready,`},
 		{"service never completes", "GET", "/v1/procs/web/wait?for=completed", "", 400, "web is a service, and a service never completes"},
 		{"bad tail", "GET", "/v1/procs/web/logs?tail=many", "", 400, "tail"},
 		{"bad since", "GET", "/v1/procs/web/logs?since=yesterday", "", 400, "since"},
