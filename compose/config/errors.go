@@ -137,13 +137,22 @@ func didYouMean(word string, candidates []string) string {
 	}
 	best, bestDist := "", 3
 	lower := strings.ToLower(word)
-	for _, c := range candidates {
-		if len(c) > len(word)+2 || len(word) > len(c)+2 {
-			continue // too far apart, and keeps long input cheap
+	consider := func(spelled, meant string) {
+		if len(spelled) > len(word)+2 || len(word) > len(spelled)+2 {
+			return // too far apart, and keeps long input cheap
 		}
-		d := EditDistance(lower, strings.ToLower(c))
-		if d < bestDist || (d == bestDist && c < best && best != "") {
-			best, bestDist = c, d
+		d := EditDistance(lower, strings.ToLower(spelled))
+		if d < bestDist || (d == bestDist && meant < best && best != "") {
+			best, bestDist = meant, d
+		}
+	}
+	for _, c := range candidates {
+		consider(c, c)
+	}
+	// A typo of another tool's name ("enviroment") means ours too.
+	for foreign, name := range foreignNames {
+		if slices.Contains(candidates, name) {
+			consider(foreign, name)
 		}
 	}
 	if best == "" || (bestDist > 1 && len(word) < 4) {

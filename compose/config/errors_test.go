@@ -12,6 +12,7 @@ func TestDidYouMean(t *testing.T) {
 	assert.Equal(t, "", didYouMean("banana", procKeys))
 	assert.Equal(t, "", didYouMean("x", []string{"yz"}), "short words need a close match")
 	assert.Equal(t, ` (did you mean "web"?)`, didYouMean("wbe", []string{"api", "web"}), "a swap of neighbours is one typo")
+	assert.Equal(t, ` (did you mean "env"?)`, didYouMean("enviroment", procKeys), "a typo of another tool's name for it")
 }
 
 func TestEditDistance(t *testing.T) {
