@@ -24,9 +24,13 @@ type UnknownProcessError struct {
 	Known []string
 }
 
-// Error names the process and lists the known ones.
+// Error names the process, or says the pattern matched none (worker-*),
+// and lists the known ones, with the one likely meant.
 func (e *UnknownProcessError) Error() string {
-	return fmt.Sprintf("%v %q (known: %s)", ErrUnknownProcess, e.Name, strings.Join(e.Known, ", "))
+	if strings.ContainsAny(e.Name, "*?[") {
+		return fmt.Sprintf("%v: no process matches %q (known: %s)", ErrUnknownProcess, e.Name, strings.Join(e.Known, ", "))
+	}
+	return fmt.Sprintf("%v %q%s (known: %s)", ErrUnknownProcess, e.Name, didYouMean(e.Name, e.Known), strings.Join(e.Known, ", "))
 }
 
 // Is makes errors.Is(err, ErrUnknownProcess) true.

@@ -52,3 +52,13 @@ func TestConfigErrorsEscapeControlCharacters(t *testing.T) {
 	assert.Contains(t, text, `procs.a\x1b]52;c;aGk=\ab`)
 	assert.Contains(t, text, `x\x1b[2J`)
 }
+
+// An unknown name is told the one likely meant; a pattern that matches
+// none says so, not that a process of that name is unknown.
+func TestUnknownProcessErrorSaysWhatWasMeant(t *testing.T) {
+	known := []string{"api", "web", "worker-1"}
+	assert.Equal(t, `unknown process "wbe" (did you mean "web"?) (known: api, web, worker-1)`,
+		(&UnknownProcessError{Name: "wbe", Known: known}).Error())
+	assert.Equal(t, `unknown process: no process matches "zz*" (known: api, web, worker-1)`,
+		(&UnknownProcessError{Name: "zz*", Known: known}).Error())
+}
