@@ -355,3 +355,15 @@ func TestARemovedProcessEndsBeforeANewOneStarts(t *testing.T) {
 	r.m.Exited("db", 1, rules.Verdict{State: rules.StateStopped, Reason: rules.ReasonStopped})
 	assert.Equal(t, []StartRun{{Name: "cache", Run: 1}}, effectsOf[StartRun](r.take()))
 }
+
+// Once maxRestarts is reached the process's own message says procs gave up,
+// so status and a wait's result tell it, not only the event log.
+func TestGivingUpIsInTheMessage(t *testing.T) {
+	r := newRig(t, "procs:\n  w: {command: w, restart: {policy: on-failure, maxRestarts: 1, backoff: 1s..1s}}\n", Options{})
+	exits("w", crash)(r)
+	r.m.BackoffFired("w", 1)
+	exits("w", crash)(r)
+	p := r.m.Proc("w")
+	assert.Equal(t, rules.StateFailed, p.State)
+	assert.Equal(t, "exit code 1; not restarting: 1 restart reached maxRestarts", p.Message)
+}

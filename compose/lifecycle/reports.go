@@ -173,7 +173,15 @@ func stoppedMessage(v rules.Verdict) string {
 func (m *Machine) maybeRestart(ps *Proc, v rules.Verdict) {
 	if !m.policyRestarts(ps, v) {
 		if r := ps.Cfg.Restart; r.MaxRestarts > 0 && ps.intent.restarts >= r.MaxRestarts && r.Policy != config.RestartNo {
-			m.info(ps, rules.ReasonGaveUp, fmt.Sprintf("not restarting: %d restarts reached maxRestarts", ps.intent.restarts))
+			restarts := "restarts"
+			if ps.intent.restarts == 1 {
+				restarts = "restart"
+			}
+			gaveUp := fmt.Sprintf("not restarting: %d %s reached maxRestarts", ps.intent.restarts, restarts)
+			// The process's own message says it too: status and a wait's
+			// result show that message, not the event log.
+			ps.Message += "; " + gaveUp
+			m.info(ps, rules.ReasonGaveUp, gaveUp)
 		}
 		return
 	}
