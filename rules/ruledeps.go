@@ -6,12 +6,6 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// States lists every state, in the order of their declaration: what a
-// rule may compare deps.NAME with.
-var States = []State{StatePending, StateBlocked, StateStarting, StateReady, StateBusy,
-	StateAwaitingInput, StateAwaitingPermission, StateUnhealthy, StateFailed, StateCompleted,
-	StateBackoff, StateStopping, StateStopped}
-
 // RuleDeps is what a rule reads of its dependencies' states.
 type RuleDeps struct {
 	// Uses says the rule reads deps at all.

@@ -21,6 +21,21 @@ const (
 	StateStopped            State = "stopped"
 )
 
+// States lists every state, in the order of their declaration: what a
+// wait may target, and what a rule may compare deps.NAME with.
+var States = []State{StatePending, StateBlocked, StateStarting, StateReady, StateBusy,
+	StateAwaitingInput, StateAwaitingPermission, StateUnhealthy, StateFailed, StateCompleted,
+	StateBackoff, StateStopping, StateStopped}
+
+// StateNames are the words of States, for messages and suggestions.
+func StateNames() []string {
+	names := make([]string, len(States))
+	for i, st := range States {
+		names[i] = string(st)
+	}
+	return names
+}
+
 // Terminal reports whether a process in this state is no longer running.
 func (s State) Terminal() bool {
 	switch s {

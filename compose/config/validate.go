@@ -136,10 +136,7 @@ func (v *validator) readyRuleDeps() {
 			v.p.atValue(path, "deps.%s: %s does not depend on %q%s: deps holds the states of its dependsOn: %s",
 				dep, name, dep, didYouMean(dep, known), strings.Join(known, ", "))
 		}
-		states := make([]string, len(rules.States))
-		for i, st := range rules.States {
-			states[i] = string(st)
-		}
+		states := rules.StateNames()
 		for _, word := range deps.States {
 			if !slices.Contains(states, word) {
 				v.p.atValue(path, "%q is not a state%s: a dependency's state is one of %s", word, didYouMean(word, states), strings.Join(states, ", "))

@@ -287,25 +287,13 @@ func (s *Server) handleDown(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, DownResult{Stopping: true})
 }
 
-// allStates are the states a wait may target.
-var allStates = []rules.State{
-	rules.StatePending, rules.StateBlocked, rules.StateStarting, rules.StateReady,
-	rules.StateBusy, rules.StateAwaitingInput, rules.StateAwaitingPermission,
-	rules.StateUnhealthy, rules.StateFailed, rules.StateCompleted, rules.StateBackoff,
-	rules.StateStopping, rules.StateStopped,
-}
-
 // parseStates reads a comma-separated list of states.
 func parseStates(list string) ([]rules.State, error) {
 	var out []rules.State
 	for _, part := range strings.Split(list, ",") {
 		st := rules.State(strings.TrimSpace(part))
-		if !slices.Contains(allStates, st) {
-			names := make([]string, len(allStates))
-			for i, known := range allStates {
-				names[i] = string(known)
-			}
-			return nil, fmt.Errorf("unknown state %q: one of %s", st, strings.Join(names, ", "))
+		if !slices.Contains(rules.States, st) {
+			return nil, fmt.Errorf("unknown state %q: one of %s", st, strings.Join(rules.StateNames(), ", "))
 		}
 		out = append(out, st)
 	}
