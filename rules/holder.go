@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/procsdev/procs/internal/osproc"
 )
@@ -78,16 +77,7 @@ func cmdline(pid int) string {
 	}
 	// It goes into one line (a message, a status cell): an argument's
 	// newlines and tabs (python3 -c with a script) become spaces.
-	line = strings.Join(strings.Fields(line), " ")
-	const limit = 120
-	if len(line) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(line[cut]) {
-			cut-- // not inside a character
-		}
-		line = line[:cut] + "..."
-	}
-	return line
+	return shorten(strings.Join(strings.Fields(line), " "), 120, "...")
 }
 
 // CommandLine returns the command line of pid for a message, shortened

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
 )
@@ -333,19 +334,21 @@ func Quote(line string) string { return quote(line) }
 // quote quotes a line for a message, trimmed and shortened: messages are
 // read in a terminal, the full line is in the logs.
 func quote(line string) string {
-	line = strings.TrimSpace(line)
-	const limit = 200
-	if len(line) > limit {
-		cut := limit
-		for cut > 0 && !isRuneStart(line[cut]) {
-			cut--
-		}
-		line = line[:cut] + "…"
-	}
-	return strconv.Quote(line)
+	return strconv.Quote(shorten(strings.TrimSpace(line), 200, "…"))
 }
 
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// shorten cuts s to at most limit bytes, on a character boundary, and
+// ends it with more when it cut.
+func shorten(s string, limit int, more string) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // not inside a character
+	}
+	return s[:cut] + more
+}
 
 func (d *Detector) screenContains(sub string) bool {
 	return d.screen != nil && d.screen.Contains(sub)
