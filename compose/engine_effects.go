@@ -1,10 +1,8 @@
 package compose
 
 import (
-	"slices"
 	"time"
 
-	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
@@ -104,11 +102,11 @@ func (e *Engine) startRun(ps *procState, run int) {
 	e.sendDeps(ps)
 }
 
-// depsChanged gives the new state of name to the runs whose ready rule
-// reads their dependencies' states (deps.NAME) and that depend on it.
+// depsChanged gives the new state of name to the runs that depend on it
+// (sendDeps: those whose ready rule reads it).
 func (e *Engine) depsChanged(name string) {
-	for _, ps := range e.procs {
-		if ps.readsDeps() && ps.sup != nil && slices.ContainsFunc(ps.cfg.DependsOn, func(d config.Dependency) bool { return d.Name == name }) {
+	for _, dependent := range e.life.Dependents(name) {
+		if ps := e.procs[dependent]; ps != nil {
 			e.sendDeps(ps)
 		}
 	}

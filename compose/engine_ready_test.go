@@ -25,6 +25,23 @@ procs:
 	te.waitState("api", rules.StateReady)
 }
 
+// A run that starts with its dependency only started learns of the
+// dependency's ready as it comes: its rule becomes true then, not before.
+func TestAReadyRuleSeesItsDependencyChange(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  db: {command: "sleep 0.5; echo up; sleep 60", readyPatterns: [up]}
+  api:
+    command: "echo hi; sleep 60"
+    dependsOn: {db: started}
+    ready: 'deps.db == "ready"'
+`, Options{NoWatchdog: true})
+	te.waitState("api", rules.StateStarting)
+	ready := te.waitFor("a ready", func(ev Event) bool { return ev.Type == EventState && ev.To == rules.StateReady })
+	assert.Equal(t, "db", ready.Proc, "db is ready first: api waits for it")
+	te.waitState("api", rules.StateReady)
+}
+
 // A line a program leaves unterminated while it waits (a banner written
 // with print(..., end=""), a prompt) is a line once the output has been
 // quiet a moment: its ready pattern matches, and procs logs shows it.

@@ -181,6 +181,9 @@ func (m *Machine) names() []string {
 	return append(names, removed...)
 }
 
+// Dependents returns the processes of the config that depend on name.
+func (m *Machine) Dependents(name string) []string { return m.dependents[name] }
+
 // Proc returns the lifecycle of a process, or nil when there is none.
 func (m *Machine) Proc(name string) *Proc { return m.procs[name] }
 
