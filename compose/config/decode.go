@@ -90,6 +90,9 @@ type decoder struct {
 	declared []string
 	// depPaths is the key path of each dependsOn entry, by [process, dependency].
 	depPaths map[[2]string][]string
+	// ruleDeps is what each process's ready rule reads of deps, by
+	// process, for the validator to check against its dependsOn.
+	ruleDeps map[string]rules.RuleDeps
 }
 
 // config decodes the whole merged tree.
@@ -221,10 +224,14 @@ func (d *decoder) readyRule(path []string, v any) string {
 	if strings.TrimSpace(src) == "" {
 		return src
 	}
-	_, err := rules.CompileRule(src)
+	rule, err := rules.CompileRule(src)
 	var ruleErr *rules.RuleError
 	switch {
 	case err == nil:
+		if d.ruleDeps == nil {
+			d.ruleDeps = map[string]rules.RuleDeps{}
+		}
+		d.ruleDeps[path[1]] = rule.Deps()
 	case errors.As(err, &ruleErr):
 		d.p.errs = append(d.p.errs, d.ruleError(path, ruleErr))
 	default:

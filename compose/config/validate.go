@@ -112,15 +112,11 @@ func (v *validator) dependencies() {
 func (v *validator) readyRuleDeps() {
 	for _, name := range v.cfg.Names() {
 		p := v.cfg.Procs[name]
-		if strings.TrimSpace(p.Ready) == "" {
+		deps, ok := v.d.ruleDeps[name] // none when the rule is empty, or did not compile (the decoder said why)
+		if !ok {
 			continue
 		}
-		rule, err := rules.CompileRule(p.Ready)
-		if err != nil {
-			continue // the decoder said why
-		}
 		path := []string{"procs", name, "ready"}
-		deps := rule.Deps()
 		var known []string
 		for _, dep := range p.DependsOn {
 			known = append(known, dep.Name)
