@@ -52,8 +52,11 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 	// A stop ends when the whole run has (until its deadline, or a kill
 	// asked for meanwhile); then nothing of the run is left, wherever it
 	// went.
-	stopKillWatch := l.killWhileEnding()
-	killedAtDeadline := l.c.End(l.stopDeadline)
+	// The watch starts only if End waits: mostly it does not, and two
+	// hundred goroutines made for nothing were a twentieth of a
+	// shutdown's CPU.
+	stopKillWatch := func() bool { return false }
+	killedAtDeadline := l.c.End(l.stopDeadline, func() { stopKillWatch = l.killWhileEnding() })
 	switch killAsked := stopKillWatch(); {
 	case killAsked:
 		// The signal ended the main process, not all of the run, and a

@@ -150,12 +150,22 @@ func (c *engineContainment) Close() error {
 // writing its checkpoint); killing it at once would lose that work, and a
 // start right after would find its files. killed reports that something of
 // the run was still running at deadline, and was killed.
-func (c *Process) End(deadline time.Time) (killed bool) {
+//
+// waiting, if not nil, is called once before End waits, if it does: a
+// caller that must take requests meanwhile (a kill, see Kill) starts
+// listening then, and costs nothing in the common end, where the run
+// ended with its main process.
+func (c *Process) End(deadline time.Time, waiting func()) (killed bool) {
 	s := getSpawner()
 	if !deadline.IsZero() {
-		// Something of the run outside the group is still running: the
-		// stop's look for it is due now (see SignalRun).
-		killed = !s.waitRunGone(c.owner, c.pid, deadline, c.outside.now)
+		killed = !s.waitRunGone(c.owner, c.pid, deadline, func() {
+			// Something of the run outside the group is still running:
+			// the stop's look for it is due now (see SignalRun).
+			c.outside.now()
+			if waiting != nil {
+				waiting()
+			}
+		})
 	}
 	c.outside.drop()
 	// No orphans: the group and anything that escaped it but carries the

@@ -58,7 +58,7 @@ func TestEndTakesTheWholeTree(t *testing.T) {
 			p.Signal(syscall.SIGTERM)
 			exit := p.Wait()
 			assert.Equal(t, syscall.SIGTERM, exit.Signal)
-			p.End(time.Time{})
+			p.End(time.Time{}, nil)
 			assert.Eventually(t, func() bool { return allGone(marked) }, waitLimit, 20*time.Millisecond,
 				"left behind by End: %v", alive(marked))
 		})
@@ -88,7 +88,7 @@ func TestDaemonsSaysWhatARunLeft(t *testing.T) {
 		return daemon != nil && strings.Contains(daemon.Command, "sleep")
 	}, waitLimit, 10*time.Millisecond, "the daemon is found, running sleep: %+v", daemon)
 	left.Stop(syscall.SIGTERM, time.Second)
-	p.End(time.Time{})
+	p.End(time.Time{}, nil)
 	assert.Eventually(t, func() bool { return allGone([]int{daemon.PID}) }, waitLimit, 20*time.Millisecond,
 		"the daemon %d is left running", daemon.PID)
 }
@@ -129,7 +129,7 @@ func TestNoInputGivesStdinItsEnd(t *testing.T) {
 	case exit := <-exited:
 		assert.Equal(t, 0, exit.Code)
 	case <-time.After(waitLimit):
-		p.End(time.Time{})
+		p.End(time.Time{}, nil)
 		t.Fatal("cat still waits for its stdin")
 	}
 }

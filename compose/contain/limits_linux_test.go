@@ -57,7 +57,7 @@ func TestMemoryLimitKillIsTold(t *testing.T) {
 	require.NotNil(t, exit.MemoryLimit, "the kernel killed at the limit")
 	assert.Equal(t, int64(64<<20), exit.MemoryLimit.Limit)
 	assert.InDelta(t, 64<<20, exit.MemoryLimit.Peak, 1<<20, "it went as far as the limit")
-	p.End(time.Time{})
+	p.End(time.Time{}, nil)
 	for _, dir := range dirs {
 		assert.NoDirExists(t, dir, "the run's cgroup is removed with it")
 	}
@@ -78,7 +78,7 @@ func TestMemoryLimitKillOfAChildIsTold(t *testing.T) {
 	assert.Equal(t, 137, exit.Code)
 	require.NotNil(t, exit.MemoryLimit)
 	assert.Equal(t, int64(64<<20), exit.MemoryLimit.Limit)
-	p.End(time.Time{})
+	p.End(time.Time{}, nil)
 }
 
 // A run killed by a person (not at its limit) is no memory verdict.
@@ -90,7 +90,7 @@ func TestKillWithinMemoryLimitIsNoMemoryVerdict(t *testing.T) {
 	exit := p.Wait()
 	assert.Equal(t, syscall.SIGKILL, exit.Signal)
 	assert.Nil(t, exit.MemoryLimit)
-	p.End(time.Time{})
+	p.End(time.Time{}, nil)
 }
 
 // cpu: 0.2 holds a busy loop near a fifth of one core: its CPU time over
@@ -99,7 +99,7 @@ func TestCPULimitHoldsABusyLoop(t *testing.T) {
 	limits := Limits{CPU: 0.2}
 	needLimits(t, limits)
 	p, owner, _ := startLimited(t, limits, "while :; do :; done")
-	defer p.End(time.Time{})
+	defer p.End(time.Time{}, nil)
 	_, ok := RunCPUThrottled(owner)
 	require.True(t, ok, "the run's cpu.stat is read")
 
@@ -135,7 +135,7 @@ func TestPidsLimitStopsForks(t *testing.T) {
 	limits := Limits{Pids: 20}
 	needLimits(t, limits)
 	p, owner, _ := startLimited(t, limits, "for i in $(seq 50); do sleep 60 & done 2>/dev/null; echo started; sleep 60")
-	defer p.End(time.Time{})
+	defer p.End(time.Time{}, nil)
 	require.Eventually(t, func() bool { return len(FindMarked(owner.String())) >= 19 }, waitLimit, 20*time.Millisecond)
 	time.Sleep(200 * time.Millisecond) // what could still fork has
 	n := len(FindMarked(owner.String()))
@@ -160,7 +160,7 @@ func TestLimitsNotAvailableSaysWhy(t *testing.T) {
 	p, _, _ := startLimited(t, Limits{Memory: 64 << 20}, "exit 3")
 	assert.Nil(t, p.limits)
 	assert.Equal(t, 3, p.Wait().Code)
-	p.End(time.Time{})
+	p.End(time.Time{}, nil)
 }
 
 // The message names the controllers missing.
@@ -188,6 +188,6 @@ func TestStaleLimitCgroupsAreCleaned(t *testing.T) {
 	require.False(t, osproc.Live(999999999))
 	p, _, _ := startLimited(t, Limits{Memory: 64 << 20}, "exit 0")
 	p.Wait()
-	p.End(time.Time{})
+	p.End(time.Time{}, nil)
 	assert.NoDirExists(t, dead)
 }

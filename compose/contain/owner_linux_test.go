@@ -94,7 +94,7 @@ func TestStopsWithoutCgroupsShareTheirLooks(t *testing.T) {
 	assert.Positive(t, reads, "each stop looks outside its group")
 	for _, p := range procs {
 		assert.Equal(t, syscall.SIGTERM, p.Wait().Signal)
-		p.End(time.Time{})
+		p.End(time.Time{}, nil)
 	}
 }
 
@@ -115,7 +115,7 @@ func TestStopLooksOutsideTheGroupOnceTheMainProcessExits(t *testing.T) {
 	assert.Equal(t, syscall.SIGTERM, p.Wait().Signal)
 	assert.Eventually(t, func() bool { return allGone(daemon) }, waitLimit, 20*time.Millisecond,
 		"the daemon %v did not get the stop's signal when the main process exited", daemon)
-	assert.False(t, p.End(time.Now().Add(waitLimit)), "nothing was left to kill")
+	assert.False(t, p.End(time.Now().Add(waitLimit), nil), "nothing was left to kill")
 
 	quiet := Owner{Instance: instance, Name: "plain", Run: 1}
 	q := startMarked(t, c, quiet, "exec sleep 300")
@@ -125,7 +125,7 @@ func TestStopLooksOutsideTheGroupOnceTheMainProcessExits(t *testing.T) {
 	q.SignalRun(syscall.SIGTERM)
 	q.Wait()
 	assert.NoDirExists(t, dir, "the empty cgroup is removed when the main process exits")
-	assert.False(t, q.End(time.Now().Add(waitLimit)))
+	assert.False(t, q.End(time.Now().Add(waitLimit), nil))
 }
 
 // TestStopLooksAtItsTimerOnlyWhileTheMainProcessRuns: the look's timer is
@@ -154,7 +154,7 @@ func TestStopLooksAtItsTimerOnlyWhileTheMainProcessRuns(t *testing.T) {
 	p.Wait()
 	assert.Eventually(t, func() bool { return allGone(daemon) }, waitLimit, 20*time.Millisecond,
 		"the daemon %v did not get the stop's signal when the exit was taken in", daemon)
-	assert.False(t, p.End(time.Now().Add(waitLimit)), "nothing was left to kill")
+	assert.False(t, p.End(time.Now().Add(waitLimit), nil), "nothing was left to kill")
 }
 
 // withLookDelay makes the stops' look outside the group due delay after

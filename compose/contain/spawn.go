@@ -287,14 +287,15 @@ func (s *spawner) engine(owner Owner) *enrolled {
 // exited, or until deadline: the members of its cgroup where it has one
 // (the kernel says when it empties), else of its process group pgid (looked
 // at on a short backoff: the kernel gives no event for a group). gone
-// reports that nothing of it is left. populated is called once, before
-// the wait, when the cgroup is found still populated.
-func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time, populated func()) (gone bool) {
+// reports that nothing of it is left. waiting is called once, before the
+// wait, when something of the run is found still running: mostly nothing
+// is, and the wait is not made.
+func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time, waiting func()) (gone bool) {
 	if s.removeRunCgroupIfEmpty(owner) {
 		return true // mostly so: the run ended with its main process
 	}
 	if dir, ok := s.cgroupDir(owner); ok {
-		populated()
+		waiting()
 		// waitCgroupEmpty returns early on a change that left it populated.
 		for !gone && time.Now().Before(deadline) {
 			gone = waitCgroupEmpty(dir, time.Until(deadline))
@@ -307,6 +308,10 @@ func (s *spawner) waitRunGone(owner Owner, pgid int, deadline time.Time, populat
 		osproc.ReapGroup(pgid)
 		if !osproc.GroupAlive(pgid) {
 			return true // ESRCH: no process is left in the group
+		}
+		if waiting != nil {
+			waiting()
+			waiting = nil
 		}
 		time.Sleep(min(pause, time.Until(deadline)))
 	}
