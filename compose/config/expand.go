@@ -28,6 +28,16 @@ func chain(maps ...map[string]string) lookupFunc {
 	}
 }
 
+// or looks a name up in l, then, if l has no value for it, in next.
+func (l lookupFunc) or(next lookupFunc) lookupFunc {
+	return func(name string) (string, bool) {
+		if v, ok := l(name); ok {
+			return v, true
+		}
+		return next(name)
+	}
+}
+
 // expander replaces ${VAR}, ${VAR:-default} and $$ in every string value.
 // A process's values see, first to last: its own env:, the global env:, the
 // environment procs runs in, its envFile, the global envFile, then the .env
@@ -93,12 +103,100 @@ func (ex *expander) config(raw map[string]any) {
 		// ${PROCS_REPLICA} is each instance's number, which only
 		// expandReplicas knows: it becomes {{.Replica}} here.
 		files := []map[string]string{replicaNumber, ex.environ, own, global, dotEnv}
-		if env, ok := pm["env"]; ok {
-			pm["env"] = ex.value(child(path, "env"), env, chain(append([]map[string]string{globalEnv}, files...)...))
-		}
-		procEnv := stringValues(pm["env"])
-		procs[name] = ex.value(path, pm, chain(append([]map[string]string{procEnv, globalEnv}, files...)...))
+		ex.process(path, pm, globalEnv, files)
 	}
+}
+
+// process expands the values of the process at path, in place. env: is
+// expanded first, since the other values see it, and once: a value it
+// gives ($${HOME} written for a literal ${HOME}) is not expanded again.
+// port: is next, and in the values after it ${PORT} is the process's
+// port (ownPort).
+func (ex *expander) process(path []string, pm map[string]any, globalEnv map[string]string, files []map[string]string) {
+	port, hasPort := ex.portOf(path, pm, chain(append([]map[string]string{globalEnv}, files...)...))
+	_, replicated := pm["replicas"]
+	if env, ok := pm["env"]; ok {
+		envPath := child(path, "env")
+		pm["env"] = ex.value(envPath, env, ex.ownPort(envPath, env, port, hasPort, replicated,
+			chain(append([]map[string]string{globalEnv}, files...)...)))
+	}
+	lookup := chain(append([]map[string]string{stringValues(pm["env"]), globalEnv}, files...)...)
+	for key, v := range pm {
+		if key == "env" || key == "port" {
+			continue
+		}
+		keyPath := child(path, key)
+		pm[key] = ex.value(keyPath, v, ex.ownPort(keyPath, v, port, hasPort, replicated, lookup))
+	}
+}
+
+// portOf expands the process's port: in place and returns it as text;
+// hasPort is false when the process has none. port: sees every variable
+// but the process's own env: (which may read ${PORT}, this port).
+func (ex *expander) portOf(path []string, pm map[string]any, lookup lookupFunc) (port string, hasPort bool) {
+	v, ok := pm["port"]
+	if !ok || v == nil {
+		return "", false
+	}
+	pm["port"] = ex.value(child(path, "port"), v, lookup)
+	return fmt.Sprint(pm["port"]), true
+}
+
+// ownPort is lookup, with ${PORT} the process's own port where it has
+// one, as PORT in its environment is (procs sets it from port:, over
+// env: and the shell's PORT): a shell's PORT=3000 or nothing would be a
+// port the process does not listen on. In a shell command ${PORT} is left
+// to the shell, which has each run's PORT: so every instance of a
+// replicated or scaled process gets its own. Elsewhere it is the port;
+// in a replicated process that would be the first instance's for all,
+// so it is an error there.
+func (ex *expander) ownPort(path []string, v any, port string, hasPort, replicated bool, lookup lookupFunc) lookupFunc {
+	switch {
+	case !hasPort:
+		return lookup
+	case isShellCommand(path):
+		if _, ok := v.(string); ok {
+			return chain(map[string]string{portVar: "${" + portVar + "}"}).or(lookup)
+		}
+	}
+	if replicated {
+		ex.refusePortVar(path, v)
+		return lookup
+	}
+	return chain(map[string]string{portVar: port}).or(lookup)
+}
+
+// portVar is the variable procs sets to a process's port.
+const portVar = "PORT"
+
+// refusePortVar reports each string of v, a value of a replicated
+// process, that reads ${PORT}: each instance has its own port, and only a
+// shell command can expand it for each.
+func (ex *expander) refusePortVar(path []string, v any) {
+	switch t := v.(type) {
+	case string:
+		if readsVar(t, portVar) {
+			ex.p.atValue(path, "${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment")
+		}
+	case map[string]any:
+		for k, item := range t {
+			ex.refusePortVar(child(path, k), item)
+		}
+	case []any:
+		for i, item := range t {
+			ex.refusePortVar(index(path, i), item)
+		}
+	}
+}
+
+// readsVar reports whether s, expanded, would read the variable name.
+func readsVar(s, name string) bool {
+	reads := false
+	_, _ = expandString(s, func(n string) (string, bool) {
+		reads = reads || n == name
+		return "", true
+	}, maxExpandedValue)
+	return reads
 }
 
 // replicaNumber stands in for ${PROCS_REPLICA} until each instance of a

@@ -167,6 +167,46 @@ procs:
 	assert.Equal(t, filepath.Join(dir, "api.env"), api.EnvFile)
 }
 
+// TestPortVariableIsTheProcessPort: in a process with a port, ${PORT} is
+// the port the process gets in PORT, not procs' own PORT (a shell's
+// PORT=3000) or nothing. In a shell command it is left to the shell, which
+// has each run's PORT, so the instances of a replicated or scaled process
+// each get their own.
+func TestPortVariableIsTheProcessPort(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml": `procs:
+  web:
+    command: python3 -m http.server ${PORT} --bind 127.0.0.1
+    port: 8765
+    env:
+      SELF: "http://localhost:${PORT}/"
+      LITERAL: "$${HOME}"
+    healthcheck: {http: "http://localhost:${PORT:-1}/health"}
+  api:
+    command: [./api, --port, "${PORT}"]
+    port: ${API_PORT:-9100}
+  worker:
+    command: ./worker --port ${PORT}
+    port: 9000
+    replicas: 2
+  plain:
+    command: echo ${PORT:-none}
+`,
+	})
+	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{"PORT=3000"}})
+	require.NoError(t, err)
+	web := cfg.Procs["web"]
+	assert.Equal(t, "python3 -m http.server ${PORT} --bind 127.0.0.1", web.Command.Shell, "left to the shell, which has PORT=8765")
+	assert.Equal(t, map[string]string{"SELF": "http://localhost:8765/", "LITERAL": "${HOME}"}, web.Env,
+		"env: is expanded once: $$ stays a literal $")
+	assert.Equal(t, "http://localhost:8765/health", web.Healthcheck.HTTP)
+	assert.Equal(t, []string{"./api", "--port", "9100"}, cfg.Procs["api"].Command.Argv, "no shell: the port itself")
+	assert.Equal(t, "./worker --port ${PORT}", cfg.Procs["worker-2"].Command.Shell)
+	assert.Equal(t, 9001, cfg.Procs["worker-2"].Port)
+	assert.Equal(t, "echo 3000", cfg.Procs["plain"].Command.Shell, "without port:, PORT comes from where any variable does")
+	assert.Empty(t, cfg.Warnings, "PORT is set")
+}
+
 func TestFindConfig(t *testing.T) {
 	empty := t.TempDir()
 	_, err := Load(LoadOptions{Dir: empty, Environ: []string{}})

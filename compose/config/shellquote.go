@@ -23,7 +23,8 @@ type unquotedVar struct {
 // outside quotes and whose value has shell characters.
 func (ex *expander) noteUnquoted(path []string, text string, lookup lookupFunc) {
 	for _, name := range unquotedNames(text) {
-		if v, ok := lookup(name); ok && strings.ContainsAny(v, shellSpecial) {
+		// A variable left to the shell (${PORT}, see ownPort) is no value.
+		if v, ok := lookup(name); ok && v != "${"+name+"}" && strings.ContainsAny(v, shellSpecial) {
 			ex.unquoted = append(ex.unquoted, unquotedVar{path: path, name: name})
 		}
 	}

@@ -110,6 +110,10 @@ var brokenConfigs = []struct {
 		`7:20: procs.debug.profiles[1]: invalid profile name "my profile": use letters, digits, _, . and -, starting with a letter or digit`,
 		`7:34: procs.debug.profiles[2]: expected a string, got number 3`,
 	}},
+	{"replica_port_var", []string{
+		`3:33: procs.worker.command[2]: ${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment`,
+		`7:12: procs.worker.env.URL: ${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment`,
+	}},
 	{"bad_replicas", []string{
 		`4:15: procs.zero.replicas: 0 replicas: a process runs 1 instance or more (disabled: true keeps it from starting)`,
 		`7:15: procs.word.replicas: expected a number, got string "three"`,
