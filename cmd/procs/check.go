@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -43,10 +44,7 @@ func (a *app) checkCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			for _, w := range cfg.Warnings {
-				fmt.Fprintf(a.stderr, "warning: %s\n", w.Error())
-			}
-			warnUnenforcedLimits(a.stderr, "", cfg)
+			warnConfig(a.stderr, "", cfg)
 			fmt.Fprintf(a.stdout, "%s: %s, OK\n", a.displayPath(cfg.File), plural(len(cfg.Procs), "process", "processes"))
 			return nil
 		},
@@ -94,4 +92,16 @@ func (a *app) displayPath(path string) string {
 		return path
 	}
 	return rel
+}
+
+// warnConfig prints what in cfg does not stop procs but is likely a
+// mistake: a ${VAR} that is not set, one the shell would split, a limit
+// this machine cannot enforce. procs check says it, and so does procs up,
+// as docker compose up does: an unset variable that empties a port or a
+// path shows first as a failure far from its cause.
+func warnConfig(w io.Writer, prefix string, cfg *config.Config) {
+	for _, warning := range cfg.Warnings {
+		fmt.Fprintf(w, "%swarning: %s\n", prefix, warning.Error())
+	}
+	warnUnenforcedLimits(w, prefix, cfg)
 }

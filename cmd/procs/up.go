@@ -82,7 +82,7 @@ start, removed ones stop, and those stopped with procs stop start again
 				return withCode(exitUsage, err)
 			}
 			if !opts.untilDown { // its parent, procs up -d, said it
-				warnUnenforcedLimits(a.stderr, "procs: ", cfg)
+				warnConfig(a.stderr, "procs: ", cfg)
 			}
 			if opts.tui {
 				return a.upTUI(cfg, opts)
