@@ -70,6 +70,19 @@ func (e *Engine) Logs(name string, n int) ([]rules.Line, error) {
 	return ring.Last(n), nil
 }
 
+// LinesNotKept is how many of name's lines are no longer in memory (Logs
+// returns the newer ones): only its log file (LogPath) has them.
+func (e *Engine) LinesNotKept(name string) (int, error) {
+	var ring *rules.Ring
+	if err := e.onProc(name, func(ps *procState) error {
+		ring = ps.ring
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	return ring.Dropped(), nil
+}
+
 // Wait blocks until the process reaches one of the target states in run
 // minRun or later, fails, or ctx ends, and returns the structured result.
 func (e *Engine) Wait(ctx context.Context, name string, targets []rules.State, minRun int) (rules.Result, error) {

@@ -25,6 +25,8 @@ type Ring struct {
 	head  int
 	count int
 	bytes int
+	// dropped counts the lines let go to keep within the bounds.
+	dropped int
 }
 
 // NewRing returns a ring holding the last n lines (at least 1), within
@@ -83,6 +85,15 @@ func (r *Ring) dropOldest() {
 	r.lines[r.head] = Line{} // the bytes go with it
 	r.head = (r.head + 1) % len(r.lines)
 	r.count--
+	r.dropped++
+}
+
+// Dropped is how many lines the ring has let go, oldest first, to keep
+// within its bounds: lines only the log file still has.
+func (r *Ring) Dropped() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
 }
 
 // grow doubles the buffer, up to maxLines slots.

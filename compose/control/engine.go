@@ -29,6 +29,10 @@ type Engine interface {
 	UsageHistory(ctx context.Context, after int64) (wire.UsageHistory, error)
 	// Logs returns the last n lines of a process.
 	Logs(name string, n int) ([]rules.Line, error)
+	// LinesNotKept is how many older lines of a process Logs no longer
+	// has; LogPath is the file that has them.
+	LinesNotKept(name string) (int, error)
+	LogPath(name string) string
 	// Wait waits until a run of name from minRun on reaches one of targets
 	// or gives up, and says how it went.
 	Wait(ctx context.Context, name string, targets []rules.State, minRun int) (rules.Result, error)

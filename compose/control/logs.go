@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/procsdev/procs/compose/bus"
 	"github.com/procsdev/procs/compose/wire"
+	"github.com/procsdev/procs/rules"
 )
 
 // defaultTail is how many lines logs returns when tail is not given.
@@ -152,6 +154,9 @@ func (s *Server) recentLines(q logsQuery) ([]LogLine, error) {
 		if err != nil {
 			return nil, err
 		}
+		if note, ok := s.notKeptNote(name, q, lines); ok {
+			out = append(out, note)
+		}
 		oldest := time.Time{}
 		for _, l := range lines {
 			if !q.since.IsZero() && l.Time.Before(q.since) {
@@ -235,4 +240,24 @@ func rawIfDiffers(raw []byte, text string) string {
 		return ""
 	}
 	return string(raw)
+}
+
+// notKeptNote says, before a process's lines, how many older ones memory
+// no longer holds and which file has them, when the query asked for more
+// than memory gives (tail all or past the lines kept, or a since before
+// the oldest kept): what is shown is then not all that was asked for.
+func (s *Server) notKeptNote(name string, q logsQuery, lines []rules.Line) (LogLine, bool) {
+	if len(lines) == 0 || q.tail >= 0 && q.tail <= len(lines) || !q.since.IsZero() && !q.since.Before(lines[0].Time) {
+		return LogLine{}, false
+	}
+	older, err := s.engine.LinesNotKept(name)
+	if err != nil || older == 0 {
+		return LogLine{}, false
+	}
+	file := s.engine.LogPath(name)
+	if rel, err := filepath.Rel(s.engine.Config().Dir, file); err == nil && filepath.IsLocal(rel) {
+		file = rel
+	}
+	return LogLine{Proc: name, Time: lines[0].Time, Stream: procsStream,
+		Line: fmt.Sprintf("%d older lines are not kept in memory: see %s", older, file)}, true
 }

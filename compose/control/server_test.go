@@ -224,3 +224,37 @@ func TestClientErrorsMapToSentinels(t *testing.T) {
 	assert.Contains(t, fmt.Sprint(err), "(known: ", "not Go's [a b]")
 	assert.NotContains(t, fmt.Sprint(err), "[")
 }
+
+// TestLogsSayWhereTheOlderLinesAre: procs keeps the last lines of each
+// process in memory (1000 by default); asked for more, the logs say how
+// many older lines there are, and in which file, rather than passing what
+// memory holds for all.
+func TestLogsSayWhereTheOlderLinesAre(t *testing.T) {
+	h := startHarness(t, `
+procs:
+  counter:
+    command: seq 1 1499; echo ready; sleep 300
+    readyPatterns: [ready]
+`)
+	h.waitReady(t, "counter")
+	for _, tail := range []int{-1, 1200} {
+		var got []LogLine
+		require.NoError(t, h.client.Logs(testCtx(t), LogsOptions{Procs: []string{"counter"}, Tail: &tail}, func(l LogLine) error {
+			got = append(got, l)
+			return nil
+		}))
+		require.Equal(t, 1001, len(got), "tail %d: the note, then the 1000 lines kept", tail)
+		assert.Equal(t, procsStream, got[0].Stream)
+		assert.Equal(t, "500 older lines are not kept in memory: see "+h.engine.LogPath("counter"), got[0].Line,
+			"a log folder outside the project is named in full")
+		assert.Equal(t, "501", got[1].Line)
+		assert.Equal(t, "ready", got[1000].Line)
+	}
+	tail := 10
+	var got []string
+	require.NoError(t, h.client.Logs(testCtx(t), LogsOptions{Procs: []string{"counter"}, Tail: &tail}, func(l LogLine) error {
+		got = append(got, l.Line)
+		return nil
+	}))
+	assert.Len(t, got, 10, "no note when memory holds what was asked for")
+}
