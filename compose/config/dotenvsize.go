@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/procsdev/procs/rules"
 )
 
 // godotenv expands $VAR and ${VAR} inside a dotenv file from the file's
@@ -20,8 +22,8 @@ func dotEnvSizes(src []byte) (map[string]int, *envFileSizeError) {
 	sizes := map[string]int{}
 	total := 0
 	for rest := dotEnvStatement(src); rest != nil; rest = dotEnvStatement(rest) {
-		key, value, next, ok := dotEnvSplit(rest)
-		if !ok {
+		key, value, next, fault := dotEnvSplit(rest)
+		if fault != "" {
 			return sizes, nil // godotenv reports the syntax error
 		}
 		size := expandedSize(value, sizes)
@@ -58,15 +60,18 @@ func dotEnvStatement(src []byte) []byte {
 
 // dotEnvSplit cuts one statement into its key and its raw value (quoted
 // values with their quotes, single-quoted ones marked by them), as
-// godotenv's locateKeyName and extractVarValue do.
-func dotEnvSplit(src []byte) (key string, value, rest []byte, ok bool) {
+// godotenv's locateKeyName and extractVarValue do. fault says, in words,
+// why godotenv refuses the statement; "" when it takes it.
+func dotEnvSplit(src []byte) (key string, value, rest []byte, fault string) {
+	stmt := src
 	src = bytes.TrimLeftFunc(src, dotEnvSpace)
 	if t := bytes.TrimPrefix(src, []byte("export")); len(t) < len(src) && bytes.IndexFunc(t, dotEnvSpace) == 0 {
 		src = bytes.TrimLeftFunc(t, dotEnvSpace)
 	}
 	end, ok := dotEnvKeyEnd(src)
 	if !ok {
-		return "", nil, nil, false
+		line, _, _ := bytes.Cut(stmt, []byte("\n"))
+		return "", nil, nil, rules.Quote(string(line)) + " is not KEY=value"
 	}
 	if end >= 0 {
 		key = strings.TrimRightFunc(string(src[:end]), unicode.IsSpace)
@@ -78,14 +83,43 @@ func dotEnvSplit(src []byte) (key string, value, rest []byte, ok bool) {
 		if eol < 0 {
 			eol = len(src)
 		}
-		return key, src[:eol], src[eol:], true
+		return key, src[:eol], src[eol:], ""
 	}
 	for i := 1; i < len(src); i++ {
 		if src[i] == src[0] && src[i-1] != '\\' {
-			return key, src[:i+1], src[i+1:], true
+			return key, src[:i+1], src[i+1:], ""
 		}
 	}
-	return "", nil, nil, false
+	return "", nil, nil, fmt.Sprintf("the value of %s opens a quote (%c) that is never closed", key, src[0])
+}
+
+// dotEnvSyntaxError is where and why godotenv refuses a dotenv file: the
+// statement it stops at, which the parser's own error does not locate.
+type dotEnvSyntaxError struct {
+	// Line and Col are 1-based, where the statement begins.
+	Line, Col int
+	// Fault says what is wrong there.
+	Fault string
+}
+
+func (e *dotEnvSyntaxError) Error() string {
+	return fmt.Sprintf("line %d: %s", e.Line, e.Fault)
+}
+
+// dotEnvSyntax finds the statement of src that godotenv refuses, walking
+// the file as godotenv does; nil when it finds none.
+func dotEnvSyntax(src []byte) *dotEnvSyntaxError {
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	for rest := dotEnvStatement(src); rest != nil; {
+		_, _, next, fault := dotEnvSplit(rest)
+		if fault != "" {
+			at := len(src) - len(rest)
+			return &dotEnvSyntaxError{Line: 1 + bytes.Count(src[:at], []byte("\n")),
+				Col: at - bytes.LastIndexByte(src[:at], '\n'), Fault: fault}
+		}
+		rest = dotEnvStatement(next)
+	}
+	return nil
 }
 
 // dotEnvKeyEnd finds the = or : that ends a key, byte by byte as godotenv

@@ -219,6 +219,8 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 	case errors.As(err, &sizeErr):
 		ex.p.atKey(nil, "%s is %v", file, err)
 		return nil
+	case ex.syntaxError(file, nil, err):
+		return nil
 	case err != nil:
 		ex.p.atKey(nil, "%s is not in dotenv format (KEY=value lines): %v", file, err)
 		return nil
@@ -239,6 +241,9 @@ func readDotEnv(file string) (map[string]string, error) {
 	}
 	vars, err := godotenv.UnmarshalBytes(data)
 	if err != nil {
+		if located := dotEnvSyntax(data); located != nil {
+			return nil, located
+		}
 		return nil, err
 	}
 	for k, v := range vars {
@@ -247,6 +252,20 @@ func readDotEnv(file string) (map[string]string, error) {
 		}
 	}
 	return vars, nil
+}
+
+// syntaxError reports err at the env file's own line if it is a syntax
+// error located there, and says whether it was: the fix is in that file,
+// and procs.yaml's envFile: line, which names it, is not where to look.
+// path is the key that names the file, nil for the .env read by default.
+func (ex *expander) syntaxError(file string, path []string, err error) bool {
+	var syntax *dotEnvSyntaxError
+	if !errors.As(err, &syntax) {
+		return false
+	}
+	ex.p.errs = append(ex.p.errs, &ConfigError{File: file, Line: syntax.Line, Col: syntax.Col, Path: showPath(path),
+		Msg: "not in dotenv format (KEY=value lines): " + syntax.Fault})
+	return true
 }
 
 // stringValues returns the scalar values of an env mapping as text.
@@ -295,6 +314,8 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 	switch {
 	case errors.As(err, &sizeErr):
 		ex.p.atValue(path, "env file %s is %v", name, err)
+		return nil
+	case ex.syntaxError(file, path, err):
 		return nil
 	case err != nil:
 		ex.p.atValue(path, "env file %s is not in dotenv format (KEY=value lines): %v", name, err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -227,4 +228,25 @@ func TestSetMatchesDottedNames(t *testing.T) {
 	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{}, Set: []string{"procs.web.v2.port=4000"}})
 	require.NoError(t, err)
 	assert.Equal(t, 4000, cfg.Procs["web.v2"].Port)
+}
+
+// TestDotEnvSyntaxErrorsNameTheirLine: a dotenv file that does not parse
+// is reported at its own line, saying what is wrong there, not at the
+// procs.yaml key that names it with the parser's words.
+func TestDotEnvSyntaxErrorsNameTheirLine(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml": "procs:\n  a:\n    command: echo\n    envFile: own.env\n",
+		".env":       "A=1\n# B=\"in a comment\n\nB=\"unterminated\r\nC=3\n",
+		"own.env":    "X=1\nexport Y=2\n  this is bad\nZ=3\n",
+	})
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	var errs ConfigErrors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 2, "%v", err)
+	got := []string{errs[0].Error(), errs[1].Error()}
+	slices.Sort(got)
+	assert.Equal(t, []string{
+		filepath.Join(dir, ".env") + `:4:1: not in dotenv format (KEY=value lines): the value of B opens a quote (") that is never closed`,
+		filepath.Join(dir, "own.env") + `:3:3: procs.a.envFile: not in dotenv format (KEY=value lines): "this is bad" is not KEY=value`,
+	}, got)
 }

@@ -152,9 +152,10 @@ func TestProcfileErrorsAfterParsing(t *testing.T) {
 	var errs ConfigErrors
 	require.True(t, errors.As(err, &errs), "%v", err)
 	require.Len(t, errs, 1)
-	assert.Equal(t, filepath.Join(dir, "Procfile"), errs[0].File)
+	assert.Equal(t, filepath.Join(dir, ".env"), errs[0].File)
+	assert.Equal(t, 1, errs[0].Line)
 	assert.Equal(t, "envFile", errs[0].Path)
-	assert.Contains(t, errs[0].Msg, "env file .env is not in dotenv format")
+	assert.Equal(t, `not in dotenv format (KEY=value lines): "NOT DOTENV" is not KEY=value`, errs[0].Msg)
 
 	dir = writeProject(t, map[string]string{"Procfile": "web: x $PORT\napi: y $PORT\n"})
 	_, err = Load(LoadOptions{Dir: dir, Environ: []string{}, Set: []string{"procs.api.port=5000"}})

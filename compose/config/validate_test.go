@@ -267,9 +267,6 @@ var brokenConfigs = []struct {
 		`1:1: proc: unknown key "proc" (did you mean "procs"?)`,
 		"1:1: procs: no processes: add at least one under procs:, e.g. web: {command: npm run dev}",
 	}},
-	{"bad_dotenv", []string{
-		`4:14: procs.api.envFile: env file bad.env is not in dotenv format (KEY=value lines): unterminated quoted value "unterminated`,
-	}},
 	{"ready_block", []string{
 		`6:28: procs.api.ready: invalid ready expression: unexpected token Operator("|")`,
 	}},
