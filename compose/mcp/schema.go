@@ -16,6 +16,13 @@ func inputSchema[In any](defaults map[string]any) *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("infer input schema: %v", err)) // the types are static: a bug
 	}
+	// Every integer an input takes is a count (lines): a negative one
+	// is refused with the schema's words rather than read as a default.
+	for _, prop := range schema.Properties {
+		if prop.Type == "integer" {
+			prop.Minimum = new(float64)
+		}
+	}
 	for name, value := range defaults {
 		prop, ok := schema.Properties[name]
 		if !ok {

@@ -206,6 +206,12 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 	assert.Contains(t, msg, "not a valid regular expression")
 	_, msg = fail(t, c, "restart_process", map[string]any{})
 	assert.Contains(t, msg, "name")
+	// A count of lines is never negative: -5 once passed for "the default".
+	for _, tool := range []string{"get_logs", "get_process"} {
+		_, msg = fail(t, c, tool, map[string]any{"name": "web", "lines": -5})
+		assert.Contains(t, msg, "lines", tool)
+		assert.Contains(t, msg, "minimum", tool)
+	}
 }
 
 func TestStopAndStartProcess(t *testing.T) {
