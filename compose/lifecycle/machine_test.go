@@ -367,3 +367,14 @@ func TestGivingUpIsInTheMessage(t *testing.T) {
 	assert.Equal(t, rules.StateFailed, p.State)
 	assert.Equal(t, "exit code 1; not restarting: 1 restart reached maxRestarts", p.Message)
 }
+
+// The ports a run listened on go with the run: a stopped process, or one
+// waiting to restart, listens on none, and status must not say otherwise.
+func TestARunsPortsEndWithIt(t *testing.T) {
+	r := newRig(t, "procs:\n  web: {command: web, port: 8080}\n", Options{})
+	becomesReady("web")(r)
+	r.m.PortsChanged("web", 1, []int{8080})
+	assert.Equal(t, []int{8080}, r.m.Proc("web").Ports)
+	r.m.Exited("web", 1, rules.Verdict{State: rules.StateStopped, Reason: rules.ReasonStopped})
+	assert.Empty(t, r.m.Proc("web").Ports)
+}

@@ -134,7 +134,8 @@ func (m *Machine) Exited(name string, run int, v rules.Verdict) {
 		code := v.ExitCode
 		ps.ExitCode = &code
 	}
-	ps.running, ps.PID = false, 0
+	// Its ports went with it: a process that is not running listens on none.
+	ps.running, ps.PID, ps.Ports = false, 0, nil
 	ps.Line = v.Line
 	stable := ps.ReadyThisRun() && m.now().Sub(ps.ReadyAt) >= StableResetAfter
 	switch {
