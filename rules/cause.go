@@ -13,15 +13,21 @@ const (
 	// CauseNone: no word of a failure, or a line that only points at one
 	// (a hint, a usage line, a stack frame, a traceback's header).
 	CauseNone = 0
+	// CauseReport: a line that only reports that something failed
+	// ("Aborting", "Retrying", "Failed listening on port 6379 (TCP),
+	// aborting."), whatever its tag: the line that says why is elsewhere
+	// (Redis' "bind: Address already in use" just above it).
+	CauseReport = 1
 	// CauseMention: a failure named in passing ("could not", "already in
-	// use"), or a line that only reports a failure ("Aborting", "Retrying").
-	CauseMention = 1
+	// use"), or a line that introduces the cause that follows ("error when
+	// starting dev server:").
+	CauseMention = 2
 	// CauseTagged: a line of severity error, fatal or emerg
 	// ("initdb: error: …", "FATAL:  …", "[emerg]", "[ERROR]").
-	CauseTagged = 2
+	CauseTagged = 3
 	// CauseException: the exception itself: Python's final traceback line,
 	// Node's "Error:"/"TypeError:", Go's "panic:", Java's and Rust's.
-	CauseException = 3
+	CauseException = 4
 )
 
 // causeLocationBonus is added to a ranked line that also says where the
@@ -90,9 +96,12 @@ func CauseRank(line string) int {
 	default:
 		return CauseNone
 	}
-	// "error when starting dev server:" introduces the cause that follows,
-	// as "Aborting" only reports it.
-	if rank > CauseMention && (strings.HasSuffix(text, ":") || causeReports.MatchString(text)) {
+	// "error when starting dev server:" introduces the cause that follows;
+	// "Aborting" only reports it.
+	switch {
+	case causeReports.MatchString(text):
+		rank = CauseReport
+	case rank > CauseMention && strings.HasSuffix(text, ":"):
 		rank = CauseMention
 	}
 	if causeLocations.MatchString(text) {

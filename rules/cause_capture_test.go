@@ -22,6 +22,8 @@ func TestCauseRankOfRealPairs(t *testing.T) {
 		{"2026/11/22 22:02:50 [emerg] 25623#25623: unknown directive", "Usage: nginx [-?hvVtTq]"},
 		{"FATAL:  could not create any TCP/IP sockets", "HINT:  Is another postmaster already running on port 27203?"},
 		{"Bad directive or wrong number of arguments", "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***"},
+		{"# Warning: Could not create server TCP listening socket 127.0.0.1:27103: bind: Address already in use",
+			"# Failed listening on port 27103 (TCP), aborting."},
 	}
 	for _, b := range better {
 		assert.Greater(t, CauseRank(b[0]), CauseRank(b[1]), "%q over %q", b[0], b[1])
@@ -66,6 +68,9 @@ func TestFixtureFailureCauses(t *testing.T) {
 			"Bad directive or wrong number of arguments", []string{`error line "Bad directive or wrong number of arguments" at 'bogus-option "yes"' (after `}},
 		{"preset/redis/bad-value", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
 			"argument must be a memory value", []string{`error line "argument must be a memory value" at 'maxmemory "lots"' (after `}},
+		// The line that fails the run only reports; the one above says why.
+		{"preset/redis/port-in-use", []string{`# (Failed listening on port|Could not create server TCP listening socket)`},
+			"bind: Address already in use", []string{`error line "25084:M 22 Nov 2026 22:02:31.643 # Warning: Could not create server TCP listening socket 127.0.0.1:27103: bind: Address already in use" (after "25084:M 22 Nov 2026 22:02:31.643 # Failed listening on port 27103 (TCP), aborting."`}},
 		{"preset/redis/bad-config-file", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
 			"argument must be 'yes' or 'no'", []string{`error line "argument must be 'yes' or 'no'" at 'appendonly maybe' (after `}},
 	}

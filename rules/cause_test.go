@@ -147,7 +147,7 @@ func TestCauseRankOrder(t *testing.T) {
 	assert.Greater(t, CauseRank("vite.config.js:2:0: ERROR: Expected identifier"), CauseRank("✘ [ERROR] Expected identifier"))
 	assert.Greater(t, CauseRank("FATAL:  could not create any TCP/IP sockets"), CauseRank(`LOG:  could not bind IPv4 address "127.0.0.1": Address already in use`))
 	assert.Equal(t, CauseMention, CauseRank("error when starting dev server:"))
-	assert.Equal(t, CauseMention, CauseRank("2026-11-22 22:05:27 0 [ERROR] Aborting"))
+	assert.Equal(t, CauseReport, CauseRank("2026-11-22 22:05:27 0 [ERROR] Aborting"))
 	assert.Equal(t, CauseException, CauseRank("ValueError: bad value 42"))
 	assert.Equal(t, CauseException, CauseRank("django.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."))
 	assert.Equal(t, CauseTagged, CauseRank("2026/11/22 22:03:30.950074 [FTL] Error listening on port: 127.0.0.1:28202"))

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -101,7 +102,59 @@ func (d *Detector) decideFailure() {
 	f := d.failing
 	d.failing = nil
 	msg, cause := f.explain()
-	d.fail(ReasonError, msg, cause)
+	d.fail(ReasonError, msg+d.heldPortNote(f.lines), cause)
+}
+
+// addressInUse is a line saying a bind failed for an address in use, in
+// the words of libc (EADDRINUSE's text) or of the runtime.
+var addressInUse = lazyregexp.New(`(?i)address already in use|\bEADDRINUSE\b|\bport \d+ is already (in use|allocated)`)
+
+// boundAddress is the address a bind names: "*:6379", ":::3000",
+// "127.0.0.1:27103", "[::]:8000", "localhost:5173", Python's
+// ('127.0.0.1', 8000); not a time of day ("11:31:57") in the line's
+// timestamp.
+var boundAddress = lazyregexp.New(`(?:\*|\[[0-9a-fA-F:.]*\]|::|\b\d{1,3}(?:\.\d{1,3}){3}|\blocalhost|\b[A-Za-z][\w-]*(?:\.[\w-]+)+):(\d{1,5})\b|\('[^']*', (\d{1,5})\)`)
+
+// heldPortNote says who holds the port a failure says is in use: "; port
+// 3010 is in use by pid 12 (python3 -m http.server 3010)", as a configured
+// port in use is named before a start. The port is the one the in-use
+// line names, else the first any line of the failure names (Redis says it
+// on the next line, postgres in its HINT). "" when no line says an
+// address is in use, or no process of this user holds the port now.
+func (d *Detector) heldPortNote(lines []string) string {
+	if d.spec.PortInUse != nil {
+		return "" // a test's machine, not this one
+	}
+	port := inUsePort(lines)
+	if port == 0 {
+		return ""
+	}
+	h, ok := HolderOf(port)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("; port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
+}
+
+// inUsePort is the port lines say is in use: the one the in-use line's
+// address names, else the first any line names; 0 when no line says an
+// address is in use, or none names a port.
+func inUsePort(lines []string) int {
+	i := slices.IndexFunc(lines, addressInUse.MatchString)
+	if i < 0 {
+		return 0
+	}
+	if m := boundAddress.FindStringSubmatch(lines[i]); m != nil {
+		if port, err := strconv.Atoi(m[1] + m[2]); err == nil && port > 0 && port <= 65535 {
+			return port
+		}
+	}
+	for _, line := range append([]string{lines[i]}, lines...) {
+		if port := linePortOf(line); port != 0 {
+			return port
+		}
+	}
+	return 0
 }
 
 // explain says which line of the failure best explains it, and where.
@@ -225,7 +278,7 @@ func (d *Detector) crashMessage(ended string) (message, line string) {
 			message += " at " + loc
 		}
 	}
-	return message, line
+	return message + d.heldPortNote(d.recent), line
 }
 
 // remember keeps the last non-blank lines of the run, for the cause of a

@@ -209,3 +209,58 @@ func TestExpectsPort(t *testing.T) {
 		}
 	}
 }
+
+// A failure that says its address is in use names who holds the port,
+// as a configured port in use does before a start: the lines are real
+// ones (redis-server 7, node 20), the holder a listener of this test.
+func TestAddressInUseNamesTheHolder(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	holder := fmt.Sprintf("; port %d is in use by pid %d (", port, os.Getpid())
+
+	redis := NewDetector(&Spec{ErrorPatterns: mustPatterns(t, `# (Failed listening on port|Could not create server TCP listening socket)`), ReadyTimeout: 30 * time.Second}, 1, t0)
+	history := drive(redis, []step{
+		lineAt(10*time.Millisecond, fmt.Sprintf("1:M 28 Nov 2026 11:31:57.391 # Warning: Could not create server TCP listening socket *:%d: bind: Address already in use", port)),
+		lineAt(10*time.Millisecond, fmt.Sprintf("1:M 28 Nov 2026 11:31:57.391 # Failed listening on port %d (TCP), aborting.", port)),
+		exitAt(20*time.Millisecond, Exit{Code: 1}),
+	}, time.Second)
+	require.NotEmpty(t, history)
+	assert.Contains(t, history[0].Message, holder)
+
+	node := NewDetector(&Spec{ReadyTimeout: 30 * time.Second}, 1, t0)
+	history = drive(node, []step{
+		lineAt(10*time.Millisecond, "node:events:497"),
+		lineAt(10*time.Millisecond, fmt.Sprintf("Error: listen EADDRINUSE: address already in use :::%d", port)),
+		lineAt(10*time.Millisecond, "    at Server.setupListenHandle [as _listen2] (node:net:1872:16)"),
+		exitAt(20*time.Millisecond, Exit{Code: 1}),
+	}, time.Second)
+	require.NotEmpty(t, history)
+	assert.Contains(t, history[len(history)-1].Message, holder)
+
+	// A port nobody holds by the time of the message is not guessed at.
+	free := NewDetector(&Spec{ReadyTimeout: 30 * time.Second}, 1, t0)
+	history = drive(free, []step{
+		lineAt(10*time.Millisecond, "OSError: [Errno 98] Address already in use"),
+		exitAt(20*time.Millisecond, Exit{Code: 1}),
+	}, time.Second)
+	require.NotEmpty(t, history)
+	assert.NotContains(t, history[len(history)-1].Message, "is in use by")
+}
+
+// The port a failure says is in use, from real lines.
+func TestInUsePort(t *testing.T) {
+	for want, lines := range map[int][]string{
+		6379: {"1:M 22 Nov 2026 22:02:31.643 # Warning: Could not create server TCP listening socket *:6379: bind: Address already in use"},
+		3000: {"Error: listen EADDRINUSE: address already in use :::3000"},
+		8000: {"ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', 8000): address already in use"},
+		5173: {"error when starting dev server:", "Error: listen EADDRINUSE: address already in use 127.0.0.1:5173"},
+		27203: {`LOG:  could not bind IPv4 address "127.0.0.1": Address already in use`,
+			"HINT:  Is another postmaster already running on port 27203? If not, wait a few seconds and retry."},
+		0: {"OSError: [Errno 98] Address already in use"},
+	} {
+		assert.Equal(t, want, inUsePort(lines), "%q", lines)
+	}
+	assert.Equal(t, 0, inUsePort([]string{"Server listening on port 3000"}), "no line says it is in use")
+}
