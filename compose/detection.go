@@ -77,6 +77,14 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 	if err := interactiveSpec(p, d.Preset, spec); err != nil {
 		return d, err
 	}
+	if !spec.Task && !spec.Interactive {
+		// A healthcheck that does not pass is no ready process, and no
+		// run is assumed ready past it.
+		spec.Healthcheck, _, _ = healthProbe(p)
+		if spec.Healthcheck != nil {
+			spec.AssumeReadyAfter = 0
+		}
+	}
 	var err error
 	if spec.ReadyPatterns, err = rules.CompilePatterns(ready); err != nil {
 		return d, fmt.Errorf("%s: readyPatterns: %w", p.Name, err)

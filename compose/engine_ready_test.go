@@ -1,8 +1,12 @@
 package compose
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +71,37 @@ func TestAResultQuotesALongLineOnce(t *testing.T) {
 	msg := "error line " + rules.Quote(line) + " (matched /EADDRINUSE/); then exit code 1"
 	assert.True(t, quotes(msg, line), msg)
 	assert.False(t, quotes("exit code 1", line))
+}
+
+// A healthcheck is a condition of readiness: a real server whose ready
+// line came and whose port is open is not ready while its healthcheck
+// answers 404, and is ready once it answers 200, as soon as it does, not
+// a healthcheck interval later.
+func TestAHealthcheckHoldsReadinessUntilItPasses(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  web:
+    command: python3 -m http.server %[1]d --bind 127.0.0.1 --directory %[2]s
+    port: %[1]d
+    healthcheck: {http: "http://127.0.0.1:%[1]d/health", interval: 1h}
+`, port, dir), Options{NoWatchdog: true})
+	// The server has printed its ready line and answered the healthcheck
+	// 404 (its log says so) twice: it had its chance to be ready.
+	require.Eventually(t, func() bool {
+		lines, _ := te.Logs("web", 50)
+		answered := 0
+		for _, l := range lines {
+			if strings.Contains(l.Text, `"GET /health HTTP/1.1" 404`) {
+				answered++
+			}
+		}
+		return answered >= 2
+	}, waitLimit, 20*time.Millisecond)
+	st := te.statusOf("web")
+	assert.Equal(t, rules.StateStarting, st.State, "not ready while /health answers 404: %s", st.Message)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "health"), []byte("ok"), 0o644))
+	ready := te.waitState("web", rules.StateReady)
+	assert.Contains(t, ready.Message, fmt.Sprintf("GET http://127.0.0.1:%d/health answered 200", port))
 }

@@ -47,6 +47,9 @@ type runLoop struct {
 	// probe (nil until it starts: run_probes.go).
 	probeCtx       context.Context
 	stopReadyProbe context.CancelFunc
+	// stopStartingHealth ends the healthcheck's quick cadence of a run
+	// still starting (healthAfterReady).
+	stopStartingHealth context.CancelFunc
 
 	// writer writes the run's input; nil until there is some (input).
 	writer    *inputWriter
@@ -258,6 +261,7 @@ func (l *runLoop) handle(ev rules.Event) {
 		l.ready = true
 		l.stopExec()
 		l.readyProbeDone()
+		l.healthAfterReady()
 		l.settlePorts(ev.Time)
 	case v.State == rules.StateReady && l.watchCtx.Err() == nil:
 		l.settlePorts(ev.Time) // recovered

@@ -71,12 +71,35 @@ func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, 
 }
 
 // startProbes starts the healthcheck of procs.yaml at once; the preset's
-// ready probe waits for its port (probeWhenListening).
+// ready probe waits for its port (probeWhenListening). While the run
+// starts, the healthcheck decides when it is ready: it is asked as often
+// as a preset's probe (50 ms apart, doubling to a second), not once per
+// interval, so the run is ready as soon as it answers (healthAfterReady).
 func (l *runLoop) startProbes(ctx context.Context) {
 	l.probeCtx = ctx
 	if h := l.s.spec.health; h != nil {
-		l.runProbe(ctx, *h, l.s.spec.interval)
+		startCtx, stop := context.WithCancel(ctx)
+		l.stopStartingHealth = stop
+		l.runProbe(startCtx, *h, min(l.s.spec.interval, presetProbeInterval))
 	}
+}
+
+// healthAfterReady moves the healthcheck to its own interval once the run
+// is ready, its first probe one interval later: the run was just found
+// healthy, and a probe at once would only wake procs for nothing.
+func (l *runLoop) healthAfterReady() {
+	if l.stopStartingHealth == nil {
+		return
+	}
+	l.stopStartingHealth()
+	l.stopStartingHealth = nil
+	h, interval, ctx := *l.s.spec.health, l.s.spec.interval, l.probeCtx
+	go rules.RunProbeEvery(ctx, h, interval, func(r rules.ProbeResult) {
+		select {
+		case l.probeCh <- r:
+		case <-ctx.Done():
+		}
+	})
 }
 
 // probeWhenListening starts the preset's ready probe once the run's tree

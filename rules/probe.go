@@ -77,6 +77,27 @@ func RunProbe(ctx context.Context, p ProbeSpec, interval time.Duration, out func
 	})
 }
 
+// RunProbeEvery probes p every interval until ctx ends, the first one
+// interval from now, passing each result to out: the steady cadence of a
+// healthcheck once its run is ready.
+func RunProbeEvery(ctx context.Context, p ProbeSpec, interval time.Duration, out func(ProbeResult)) {
+	if interval <= 0 {
+		interval = DefaultProbeInterval
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if r := Probe(ctx, p); ctx.Err() == nil {
+			out(r)
+		}
+	}
+}
+
 // probeFirstWait is the wait after the first probe of a run.
 const probeFirstWait = 50 * time.Millisecond
 

@@ -21,7 +21,7 @@ const DefaultSettle = time.Second
 // waitsForNothing reports whether the spec gives nothing to wait for, so a
 // service is ready once it has run for Settle.
 func (s *Spec) waitsForNothing() bool {
-	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen
+	return len(s.ReadyPatterns) == 0 && s.Rule == nil && s.Port == 0 && !s.ReadyOnListen && s.Healthcheck == nil
 }
 
 // ExpectsPort reports whether the process is expected to listen: it has a
@@ -98,7 +98,7 @@ func (d *Detector) condition(now time.Time, line string) bool {
 		case d.spec.ReadyOnListen:
 			return listening && d.probeAgrees()
 		}
-		return !d.spec.Task
+		return !d.spec.Task && d.probeAgrees()
 	}
 	if hasPatterns && d.readyLine == "" && !listening {
 		return false

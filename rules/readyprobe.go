@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -27,6 +28,9 @@ func (s *Spec) ProbeGate(ports []int) bool {
 // is none, the tree does not listen on its port (nothing to ask), or its
 // latest result is OK.
 func (d *Detector) probeAgrees() bool {
+	if d.spec.Healthcheck != nil {
+		return d.probe.OK // the healthcheck's: it replaces the ReadyProbe
+	}
 	if !d.spec.ProbeGate(d.ports) {
 		return true
 	}
@@ -45,22 +49,39 @@ func (d *Detector) settle() time.Duration {
 // probeReadyText says what the ReadyProbe answered, for the ready message;
 // "" when it did not decide.
 func (d *Detector) probeReadyText() string {
-	if !d.spec.ProbeGate(d.ports) || !d.probe.OK {
+	switch {
+	case !d.probe.OK:
 		return ""
+	case d.spec.Healthcheck != nil:
+		return DescribeProbe(*d.spec.Healthcheck) + " " + answered(d.probe)
+	case d.spec.ProbeGate(d.ports):
+		return DescribeProbe(*d.spec.ReadyProbe) + " " + answered(d.probe)
 	}
-	return DescribeProbe(*d.spec.ReadyProbe) + " " + answered(d.probe)
+	return ""
 }
 
 // probeWaitText says what the ReadyProbe has said so far, for the timeout
 // message; "" when it does not hold the run back.
 func (d *Detector) probeWaitText() string {
-	if !d.spec.ProbeGate(d.ports) || d.probe.OK {
+	var probe *ProbeSpec
+	switch {
+	case d.probe.OK:
+		return ""
+	case d.spec.Healthcheck != nil:
+		probe = d.spec.Healthcheck
+	case d.spec.ProbeGate(d.ports):
+		probe = d.spec.ReadyProbe
+	default:
 		return ""
 	}
-	if d.probe.Time.IsZero() {
-		return DescribeProbe(*d.spec.ReadyProbe) + " not answered yet"
+	what := DescribeProbe(*probe)
+	switch {
+	case d.probe.Time.IsZero():
+		return what + " not answered yet"
+	case strings.HasPrefix(d.probe.Err, what):
+		return d.probe.Err // "GET http://…/health: 404 Not Found"
 	}
-	return DescribeProbe(*d.spec.ReadyProbe) + " failing: " + d.probe.Err
+	return what + " failing: " + d.probe.Err
 }
 
 // DescribeProbe names a probe for people: `GET http://localhost:8080/health`,

@@ -90,3 +90,54 @@ func TestDescribeProbe(t *testing.T) {
 	assert.Equal(t, "pg_isready", DescribeProbe(ProbeSpec{Kind: ProbeExec, Argv: []string{"/usr/bin/pg_isready", "-p", "5432"}}))
 	assert.Equal(t, `probe "version\r\n" to localhost:11211`, DescribeProbe(ProbeSpec{Kind: ProbeTCP, Addr: "localhost:11211", Send: "version\r\n"}))
 }
+
+func healthAt(at time.Duration, status int) step {
+	r := ProbeResult{Kind: ProbeHTTP, Status: status, OK: status > 0 && status < 400, Time: t0.Add(at)}
+	switch {
+	case status == 0:
+		r.Err = "http probe: Get \"http://127.0.0.1:8080/health\": dial tcp 127.0.0.1:8080: connect: connection refused"
+	case !r.OK:
+		r.Err = "GET http://127.0.0.1:8080/health: 404 Not Found"
+	}
+	return step{at, Event{Kind: EventProbe, Probe: r}}
+}
+
+// A healthcheck of procs.yaml is a promise too: a process whose
+// healthcheck does not pass is not ready, whatever else says so (its line,
+// its port, its running for a second), as docker compose's service_healthy
+// and the exports (ExecStartPost=, readinessProbe) hold it.
+func TestHealthcheckGatesReadiness(t *testing.T) {
+	health := &ProbeSpec{Kind: ProbeHTTP, URL: "http://127.0.0.1:8080/health"}
+	tests := []struct {
+		name          string
+		spec          Spec
+		before, after []step
+		message       string
+	}{
+		{"nothing else to wait for: not ready by running",
+			Spec{Healthcheck: health},
+			[]step{lineAt(10*time.Millisecond, "booting"), healthAt(20*time.Millisecond, 0), healthAt(1500*time.Millisecond, 404)},
+			[]step{healthAt(2500*time.Millisecond, 200)},
+			"GET http://127.0.0.1:8080/health answered 200"},
+		{"a ready line and an open port: the healthcheck still decides",
+			Spec{Healthcheck: health, Port: 8080, ReadyPatterns: mustPatterns(t, "listening")},
+			[]step{lineAt(10*time.Millisecond, "listening on 8080"), portsAt(20*time.Millisecond, 8080), healthAt(30*time.Millisecond, 404)},
+			[]step{healthAt(2500*time.Millisecond, 204)},
+			`matched "listening on 8080"; port 8080 open; GET http://127.0.0.1:8080/health answered 204`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := NewDetector(&tt.spec, 1, t0)
+			require.Empty(t, drive(d, tt.before, 2*time.Second), "not ready while the healthcheck fails")
+			history := drive(d, tt.after, 3*time.Second)
+			require.Equal(t, []State{StateReady}, states(history))
+			assert.Contains(t, history[0].Message, tt.message)
+		})
+	}
+
+	d := NewDetector(&Spec{Healthcheck: health, ReadyTimeout: 2 * time.Second}, 1, t0)
+	history := drive(d, []step{healthAt(20*time.Millisecond, 0), healthAt(1*time.Second, 404)}, 3*time.Second)
+	require.Equal(t, []State{StateFailed}, states(history))
+	assert.Equal(t, "GET http://127.0.0.1:8080/health: 404 Not Found, no output after 2s", history[0].Message,
+		"the timeout says what the healthcheck answered last")
+}

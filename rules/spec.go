@@ -61,6 +61,12 @@ type Spec struct {
 	ReadyProbe *ProbeSpec
 	// ProbePort is the port ReadyProbe asks.
 	ProbePort int
+	// Healthcheck is the healthcheck of procs.yaml, nil when none: the
+	// run is ready only once its latest result is OK, whatever else says
+	// ready (a line, a port, running a while), as docker compose's
+	// service_healthy and the exports hold it. The engine runs it (and,
+	// once ready, counts its failures); it replaces ReadyProbe.
+	Healthcheck *ProbeSpec
 	// AgentProtocol, when set, is the JSON mode of the agent CLI the run
 	// is: its state comes from the protocol's events (agentjson.go).
 	AgentProtocol agentstream.Protocol

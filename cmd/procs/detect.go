@@ -177,8 +177,16 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 		text = fmt.Sprintf("when port %d is open, opened by its own process tree", c.Port)
 	case spec.Task:
 		return "never: a task has nothing to be ready for; it is completed when it exits 0"
+	case spec.Healthcheck != nil:
+		text = "when its healthcheck passes"
 	default:
 		text = "when it is running (it has no readyPatterns, port or ready rule to wait for)"
+	}
+	if spec.Healthcheck != nil && len(conds)+c.Port > 0 {
+		text += ", and its healthcheck passes"
+	}
+	if spec.Healthcheck != nil {
+		text += " (" + rules.DescribeProbe(*spec.Healthcheck) + ")"
 	}
 	if settle := spec.Settle(); settle > 0 {
 		text += fmt.Sprintf(", and then %s without an error line", settle)

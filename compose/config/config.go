@@ -128,7 +128,7 @@ type Proc struct {
 	ReadyTimeout        Duration          `json:"readyTimeout,omitempty" jsonschema_description:"How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
 	StabilityDelay      Duration          `json:"stabilityDelay,omitempty" jsonschema_description:"How long the ready condition must hold without an error before the process counts as ready (e.g. 300ms)."`
 	Restart             RestartPolicy     `json:"restart,omitempty" jsonschema_description:"When to restart the process after it ends: a policy word (no, on-failure, always) or {policy, maxRestarts, backoff}."`
-	Healthcheck         *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe: its result is http.status or exec.ok in the ready rule while starting; once ready, consecutive failures make the process unhealthy."`
+	Healthcheck         *Healthcheck      `json:"healthcheck,omitempty" jsonschema_description:"A probe: the process is ready only once it passes (as well as what else says ready: its line, its port), and its result is http.status or exec.ok in the ready rule; once ready, consecutive failures make the process unhealthy."`
 	Shutdown            Shutdown          `json:"shutdown,omitempty" jsonschema_description:"How to stop the process."`
 	PTY                 PTY               `json:"pty,omitempty,omitzero" jsonschema_description:"Run the process in a pseudo-terminal (colour, prompts, input): true, or {cols, rows} for its window size (default 120x40)."`
 	AutoRespond         []AutoRespond     `json:"autoRespond,omitempty" jsonschema_description:"Answers sent automatically when a line, or the screen of a PTY process, matches: for known dialogs."`
