@@ -103,8 +103,43 @@ func (c *Config) Scaled(scale map[string]int) (*Config, error) {
 	}
 	next := *c
 	next.declared = declared
-	next.Procs = expandReplicas(declared)
+	next.Procs = rescaled(c.Procs, declared, scale)
 	return &next, nil
+}
+
+// rescaled is procs, the processes as they run, with the processes named
+// in scale at their new number of instances: the instances kept as they
+// run, new ones made from their declared process. Every other process is
+// kept as it runs (a definition taken from an edited file since included),
+// but for its dependencies on a scaled process, one per instance now.
+// procs is not changed.
+func rescaled(procs, declared map[string]*Proc, scale map[string]int) map[string]*Proc {
+	out := make(map[string]*Proc, len(procs))
+	for name, p := range procs {
+		if _, ok := scale[p.Group()]; !ok {
+			out[name] = p
+		}
+	}
+	for name := range scale {
+		d := declared[name]
+		for i := 1; i <= d.Replicas; i++ {
+			instance := ReplicaName(name, i)
+			if kept := procs[instance]; kept != nil && kept.Replica.Of == name {
+				out[instance] = kept
+			} else {
+				out[instance] = d.instance(i, expandDependencies(d.DependsOn, declared))
+			}
+		}
+	}
+	for name, p := range out {
+		deps := declaredDependencies(p.DependsOn)
+		if slices.ContainsFunc(deps, func(dep Dependency) bool { _, ok := scale[dep.Name]; return ok }) {
+			again := *p
+			again.DependsOn = expandDependencies(deps, declared)
+			out[name] = &again
+		}
+	}
+	return out
 }
 
 // expandReplicas returns the processes to run for declared: each process

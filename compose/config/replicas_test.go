@@ -1,6 +1,8 @@
 package config
 
 import (
+	"maps"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -125,4 +127,57 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// Scaled changes only the processes it scales and those whose
+// dependencies are their instances: a process that runs a definition
+// taken from an edited procs.yaml since (procs restart a) keeps it, and an
+// instance kept keeps its own. Re-expanded from the declared processes,
+// a scale of b put back a's old command.
+func TestScaledTouchesOnlyWhatItScales(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(replicasConfig), nil)
+	require.NoError(t, err)
+	edited, err := Parse("procs.yaml", []byte(strings.NewReplacer("./api", "./api-v2", "./one", "./one-v2").Replace(replicasConfig)), nil)
+	require.NoError(t, err)
+	running := *cfg // what procs restart api one-1 makes of it
+	running.Procs = maps.Clone(cfg.Procs)
+	running.Procs["api"], running.Procs["one-1"] = edited.Procs["api"], edited.Procs["one-1"]
+
+	up, err := running.Scaled(map[string]int{"argv": 3})
+	require.NoError(t, err)
+	diff := DiffConfigs(&running, up)
+	assert.Equal(t, []string{"argv-3"}, diff.Added)
+	assert.Empty(t, diff.Changed, "api and one-1 run their edited definitions still")
+	assert.Equal(t, "./api-v2", up.Procs["api"].Command.Shell)
+
+	more, err := running.Scaled(map[string]int{"one": 2})
+	require.NoError(t, err)
+	diff = DiffConfigs(&running, more)
+	assert.Equal(t, []string{"one-2"}, diff.Added)
+	assert.Empty(t, diff.Changed, "one-1 is kept as it runs; web, which depends on one, gains one-2 without a change of its own")
+	assert.Equal(t, []string{"one-1", "one-2"}, []string{more.Procs["web"].DependsOn[0].Name, more.Procs["web"].DependsOn[1].Name})
+	assert.Equal(t, "./one-v2", more.Procs["one-1"].Command.Shell)
+}
+
+// A new instance depends on every instance of a replicated process it
+// depends on, scaled at the same time or not.
+func TestScaledInstancesDependOnEveryInstance(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(`procs:
+  db: {command: ./db, replicas: 2}
+  q: {command: ./q, replicas: 1}
+  worker:
+    command: ./worker
+    replicas: 1
+    dependsOn: [db, q]
+`), nil)
+	require.NoError(t, err)
+	up, err := cfg.Scaled(map[string]int{"worker": 2, "q": 2})
+	require.NoError(t, err)
+	for _, name := range []string{"worker-1", "worker-2"} {
+		var deps []string
+		for _, dep := range up.Procs[name].DependsOn {
+			deps = append(deps, dep.Name)
+		}
+		assert.Equal(t, []string{"db-1", "db-2", "q-1", "q-2"}, deps, name)
+	}
 }
