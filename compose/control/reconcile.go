@@ -138,12 +138,19 @@ func (s *Server) waitTargets(ctx context.Context, targets []wire.WaitTarget, tim
 	defer cancel()
 	results := make([]rules.Result, 0, len(targets))
 	failed := map[string]bool{}
+	// Each result says how long this request waited for it, from its
+	// start: the targets are waited for in turn, and a target ready while
+	// an earlier one was waited for did not take 0 ms.
+	began := time.Now()
 	for _, t := range targets {
 		var res rules.Result
 		if t.After != "" && failed[t.After] {
 			st, _ := s.engine.StatusOf(t.Name)
-			res = rules.Result{Name: t.Name, State: st.State, Run: st.Run, Ports: st.Ports,
-				Message: fmt.Sprintf("not restarted: %s did not come back", t.After)}
+			msg := fmt.Sprintf("not restarted: %s did not come back", t.After)
+			if st.Run == 0 {
+				msg = fmt.Sprintf("not started: %s is not ready", t.After)
+			}
+			res = rules.Result{Name: t.Name, State: st.State, Run: st.Run, Ports: st.Ports, Message: msg}
 		} else {
 			var err error
 			res, err = s.engine.Wait(ctx, t.Name, t.Targets, t.Run)
@@ -152,6 +159,7 @@ func (s *Server) waitTargets(ctx context.Context, targets []wire.WaitTarget, tim
 			}
 		}
 		failed[t.Name] = !res.Success
+		res.DurationMs = time.Since(began).Milliseconds()
 		if res.Logs == nil {
 			res.Logs = []string{}
 		}

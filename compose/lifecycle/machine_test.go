@@ -378,3 +378,25 @@ func TestARunsPortsEndWithIt(t *testing.T) {
 	r.m.Exited("web", 1, rules.Verdict{State: rules.StateStopped, Reason: rules.ReasonStopped})
 	assert.Empty(t, r.m.Proc("web").Ports)
 }
+
+// up --wait after a fix waits for what the fix unblocks too: a dependent
+// of the failed process, blocked until then, at any depth, after the
+// process it waits for.
+func TestReconcileWaitsForTheDependentsItUnblocks(t *testing.T) {
+	before := "procs:\n  a: {command: doesnotexist}\n  b: {command: b, dependsOn: [a]}\n  c: {command: c, dependsOn: [b]}\n  d: {command: d}\n"
+	r := newRig(t, before, Options{})
+	exits("a", crash)(r)
+	require.Equal(t, rules.StateBlocked, r.m.Proc("b").State)
+	becomesReady("d")(r)
+	r.take()
+	next := parse(t, strings.Replace(before, "doesnotexist", "sleep 1000", 1))
+	order, _ := next.StartOrder()
+	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next),
+		map[string]Definition{"a": {Proc: next.Procs["a"]}}, nil)
+	require.NoError(t, err)
+	var waits []string
+	for _, w := range rec.Waits {
+		waits = append(waits, w.Name+" after "+w.After)
+	}
+	assert.Equal(t, []string{"a after ", "b after a", "c after b"}, waits, "d, ready and untouched, is not waited for")
+}

@@ -90,7 +90,35 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 			m.startAgain(&rec, ps, "failed; started again by up")
 		}
 	}
+	rec.Waits = append(rec.Waits, m.unblockedTargets(rec.Waits)...)
 	return rec, nil
+}
+
+// unblockedTargets are the waits for the processes that what waits
+// unblocks: wanted, not running, waiting (pending or blocked) for a
+// dependency started or restarted here, at any depth, each after that
+// dependency. A dependent of a failed process, blocked until its fix, is
+// part of what up --wait brings up.
+func (m *Machine) unblockedTargets(waits []Target) []Target {
+	waited := map[string]bool{}
+	for _, t := range waits {
+		waited[t.Name] = true
+	}
+	var out []Target
+	for _, name := range m.order {
+		ps := m.procs[name]
+		if waited[name] || !ps.intent.wanted || ps.running || ps.State != blocked && ps.State != pending {
+			continue
+		}
+		for _, dep := range ps.Cfg.DependsOn {
+			if waited[dep.Name] {
+				waited[name] = true
+				out = append(out, m.target(ps, ps.Run+1, dep.Name))
+				break
+			}
+		}
+	}
+	return out
 }
 
 // readd takes back a process removed by an earlier reconcile whose last
