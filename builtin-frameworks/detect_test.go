@@ -70,6 +70,14 @@ func TestDetect(t *testing.T) {
 			`package.json depends on "express"`},
 		{"node command → dependencies", "node server.js", nil, project("express-app"), "express",
 			`package.json depends on "express"`},
+		// node running a file of the project: the dependencies it may load
+		// name its preset (express), not the tools a script runs (vite).
+		{"node command beside a dev tool", "node server.js", nil, project("express-vite-app"), "express",
+			`package.json depends on "express"`},
+		{"node script beside a dev tool", "npm run api", nil, project("express-vite-app"), "express", ""},
+		{"the dev tool's script", "npm run dev", nil, project("express-vite-app"), "vite", ""},
+		{"node with a dev tool only → fallback", "node server.js", nil, project("vite-app"), "express",
+			`command "node server.js" matches /^(node|nodemon|tsx|ts-node)(\s|$)/`},
 		{"node without package.json → fallback", "node app.js", nil, project("plain"), "express",
 			`command "node app.js" matches /^(node|nodemon|tsx|ts-node)(\s|$)/`},
 

@@ -26,7 +26,9 @@
 //     `yarn X`, `pnpm X` and `bun run X` run the script X, whose own command
 //     goes through step 1 (`npm run dev` → "next dev" → nextjs); a script
 //     that names no preset, or a package-manager or node command, falls back
-//     to the dependencies and devDependencies (detect.packageJson).
+//     to the dependencies and devDependencies (detect.packageJson); for a
+//     node command (`node server.js`), only to those of a library the
+//     program loads (detect.loaded: express, not vite).
 //     `npx X`, `bunx X`, `pnpm dlx X` and `yarn dlx X` are the command X.
 //  3. Files in the working directory (detect.files: any group, every file of
 //     the group), only when the command's program is one of the preset's
@@ -125,6 +127,12 @@ type DetectSpec struct {
 	Runners []string
 	// PackageJSON names npm packages in dependencies or devDependencies.
 	PackageJSON []string
+	// Loaded says those packages are libraries the program itself loads
+	// (express, @nestjs/core): `node server.js` takes this preset from
+	// the dependencies. Without it they are tools run by a command of
+	// their own (vite, next), which a script or npx runs: a project's
+	// server file beside them is not their dev server.
+	Loaded bool
 	// Fallback defers the Command regexes until after package.json and
 	// files, for regexes that only name a runtime.
 	Fallback bool

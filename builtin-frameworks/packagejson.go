@@ -90,15 +90,16 @@ func (c *catalog) matchPackageJSON(words []string, dir string, depth int) (Detec
 	if !isRun && !isNodeRuntime(words[0]) {
 		return Detection{}, false
 	}
-	return c.matchDependencies(pkg)
+	return c.matchDependencies(pkg, !isRun)
 }
 
 // matchDependencies finds the first preset (by name) whose detect.packageJson
-// names a dependency, preferring non-fallback presets.
-func (c *catalog) matchDependencies(pkg *packageJSON) (Detection, bool) {
+// names a dependency, preferring non-fallback presets; loadedOnly keeps to
+// the presets of libraries a node program loads (detect.loaded).
+func (c *catalog) matchDependencies(pkg *packageJSON, loadedOnly bool) (Detection, bool) {
 	for _, fallback := range []bool{false, true} {
 		for _, p := range c.sorted {
-			if p.Detect.Fallback != fallback {
+			if p.Detect.Fallback != fallback || loadedOnly && !p.Detect.Loaded {
 				continue
 			}
 			for _, dep := range p.Detect.PackageJSON {

@@ -47,6 +47,7 @@ type detectFile struct {
 	Files       []fileGroup `yaml:"files"`
 	Runners     []string    `yaml:"runners"`
 	PackageJSON []string    `yaml:"packageJson"`
+	Loaded      bool        `yaml:"loaded"`
 	Fallback    bool        `yaml:"fallback"`
 	Refines     string      `yaml:"refines"`
 }
@@ -101,6 +102,7 @@ func parsePreset(data []byte) (*Preset, error) {
 			Command:     f.Detect.Command,
 			Runners:     f.Detect.Runners,
 			PackageJSON: f.Detect.PackageJSON,
+			Loaded:      f.Detect.Loaded,
 			Fallback:    f.Detect.Fallback,
 			Refines:     f.Detect.Refines,
 		},
