@@ -400,3 +400,27 @@ func TestReconcileWaitsForTheDependentsItUnblocks(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a after ", "b after a", "c after b"}, waits, "d, ready and untouched, is not waited for")
 }
+
+// A restart whose new run could not start, a dependency having failed
+// since, is refused before the run serving now is stopped; restarted
+// together with that dependency, it goes ahead.
+func TestARestartThatCouldNotStartLeavesTheRunAlone(t *testing.T) {
+	r := newRig(t, "procs:\n  migrate: {command: m, kind: task}\n  api: {command: a, dependsOn: {migrate: completed}}\n", Options{})
+	exits("migrate", rules.Verdict{State: rules.StateCompleted, Reason: rules.ReasonCompleted})(r)
+	becomesReady("api")(r)
+	_, err := r.m.Restart([]string{"migrate"}, false)
+	require.NoError(t, err)
+	exits("migrate", crash)(r)
+	require.Equal(t, rules.StateFailed, r.m.Proc("migrate").State)
+	r.take()
+
+	_, err = r.m.Restart([]string{"api"}, false)
+	var blocked *BlockedError
+	require.ErrorAs(t, err, &blocked)
+	assert.Equal(t, "api not restarted: migrate failed: exit code 1, so its new run could not start; it runs on as it is: fix migrate, then `procs start migrate` (or `procs restart migrate api`)", err.Error())
+	assert.Empty(t, effectsOf[StopRun](r.take()), "the serving run is not stopped")
+	assert.Equal(t, rules.StateReady, r.m.Proc("api").State)
+
+	_, err = r.m.Restart([]string{"migrate", "api"}, false)
+	require.NoError(t, err, "restarted with its dependency, api may start again")
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
@@ -76,6 +77,9 @@ func (m *Machine) Restart(names []string, noDeps bool) ([]Target, error) {
 	if m.shuttingDown {
 		return nil, ErrShuttingDown
 	}
+	if err := m.restartBlocked(names); err != nil {
+		return nil, err
+	}
 	targets := m.restartTargets(names, noDeps)
 	for _, name := range m.order {
 		if slices.Contains(names, name) {
@@ -83,6 +87,46 @@ func (m *Machine) Restart(names []string, noDeps bool) ([]Target, error) {
 		}
 	}
 	return targets, nil
+}
+
+// BlockedError refuses the restart of a running process whose new run
+// could not start: a dependency has failed or stopped for good since its
+// run began, and the request does not restart that one too. The run that
+// serves now is left as it is, rather than stopped for nothing.
+type BlockedError struct {
+	// Name is the process not restarted; Dep the dependency in the way,
+	// and Why what is wrong with it ("failed: exit code 1").
+	Name, Dep, Why string
+}
+
+func (e *BlockedError) Error() string {
+	then := ""
+	if strings.HasPrefix(e.Why, "failed") {
+		then = "fix " + e.Dep + ", then "
+	}
+	return fmt.Sprintf("%s not restarted: %s %s, so its new run could not start; it runs on as it is: %s`procs start %s` (or `procs restart %s %s`)",
+		e.Name, e.Dep, e.Why, then, e.Dep, e.Dep, e.Name)
+}
+
+// restartBlocked returns a *BlockedError for the first running process of
+// names whose new run a dependency outside names would block.
+func (m *Machine) restartBlocked(names []string) error {
+	for _, name := range names {
+		ps := m.procs[name]
+		if !ps.running {
+			continue // nothing to keep: it starts, or says it is blocked
+		}
+		for _, dep := range ps.Cfg.DependsOn {
+			d := m.procs[dep.Name]
+			if d == nil || slices.Contains(names, dep.Name) || ConditionMet(d, dep.Condition) {
+				continue
+			}
+			if why := depBlocks(d, dep.Condition); why != "" {
+				return &BlockedError{Name: name, Dep: dep.Name, Why: why}
+			}
+		}
+	}
+	return nil
 }
 
 // Match resolves names and globs (worker-*) to process names in start
