@@ -125,6 +125,38 @@ var loopback = lazyregexp.New(`\b(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\b`)
 // loopbackBind finds a loopback address given alone, as a bind address.
 var loopbackBind = lazyregexp.New(`(^|[\s=])(127\.0\.0\.1|localhost|::1)(\s|$)`)
 
+// portOption finds a port given as an option: -p 5432, --port=8000.
+var portOption = lazyregexp.New(`(?:^|\s)(?:-p|-P|--port)(?:\s+|=)(\d{2,5})\b`)
+
+// commandLoopback warns of a command that names the loopback address: a
+// client of another exported process (psql -h 127.0.0.1 -p 15432) must
+// reach it by its name; a server binding it must listen on 0.0.0.0 to be
+// reached from other containers.
+func commandLoopback(proc *Process, byPort map[int]*Process) (Warning, bool) {
+	command := proc.Command.String()
+	m := loopback.Regexp().FindStringSubmatch(command)
+	bind := loopbackBind.Regexp().FindStringSubmatch(command)
+	if m == nil && bind == nil {
+		return Warning{}, false
+	}
+	host, portText := "", ""
+	if m != nil {
+		host, portText = m[1], m[2]
+	} else {
+		host = bind[2]
+		if p := portOption.Regexp().FindStringSubmatch(command); p != nil {
+			portText = p[1]
+		}
+	}
+	port, _ := strconv.Atoi(portText)
+	if target := byPort[port]; target != nil && target != proc {
+		return Warning{Proc: proc.Name, Text: fmt.Sprintf(
+			"its command connects to %s, port %d, which is %s: in containers it is reached by its name, not the loopback address: write %s there",
+			host, port, target.Name, DNSName(target.Name))}, true
+	}
+	return Warning{Proc: proc.Name, Text: "its command names the loopback address: in a container a server listens on 0.0.0.0 to be reached from others; change it there"}, true
+}
+
 // LoopbackWarnings says which env values point at another exported
 // process through the loopback address: in containers each service is
 // reached by its name, so they must be rewritten. A value several
@@ -145,8 +177,8 @@ func (p *Project) LoopbackWarnings() []Warning {
 		if proc.Image != nil {
 			continue // runs the image with its own env
 		}
-		if command := proc.Command.String(); loopback.MatchString(command) || loopbackBind.MatchString(command) {
-			out = append(out, Warning{Proc: proc.Name, Text: "its command names the loopback address: in a container a server listens on 0.0.0.0 to be reached from others; change it there"})
+		if w, ok := commandLoopback(proc, byPort); ok {
+			out = append(out, w)
 		}
 		env := proc.AllEnv()
 		for _, key := range slices.Sorted(maps.Keys(env)) {

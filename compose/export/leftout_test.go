@@ -82,6 +82,23 @@ func TestLoopbackWarning(t *testing.T) {
 	assert.Equal(t, "api, web: env DB points at 127.0.0.1:15432, which is db: in containers it is reached by its name, not the loopback address: write db:15432 there", warnings[0].String())
 }
 
+// A command that names the loopback address is told apart: a client of
+// another exported process (psql -h 127.0.0.1 -p PORT) reaches it by its
+// name; a server binding it listens on 0.0.0.0.
+func TestLoopbackInACommand(t *testing.T) {
+	cfg := loadText(t, "procs:\n  db:\n    command: postgres -p 15432\n    port: 15432\n  migrate:\n    command: psql -h 127.0.0.1 -p 15432 -c 'select 1'\n    kind: task\n  api:\n    command: flask run --host 127.0.0.1 --port 5055\n    port: 5055\n")
+	p, err := export.New(cfg, export.Options{})
+	require.NoError(t, err)
+	var got []string
+	for _, w := range p.LoopbackWarnings() {
+		got = append(got, w.String())
+	}
+	assert.Equal(t, []string{
+		"api: its command names the loopback address: in a container a server listens on 0.0.0.0 to be reached from others; change it there",
+		"migrate: its command connects to 127.0.0.1, port 15432, which is db: in containers it is reached by its name, not the loopback address: write db there",
+	}, got)
+}
+
 // TestChoice: names bring their dependencies, an instance name its
 // replicated process, and an unknown name is an UnknownProcessError;
 // without names, what procs up starts with the profiles given.
