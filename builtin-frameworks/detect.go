@@ -150,7 +150,7 @@ func (c *catalog) matchCommand(words []string, fallback bool) (Detection, bool) 
 			start, length := loc[0], loc[1]-loc[0]
 			if bestStart < 0 || start < bestStart || (start == bestStart && length > bestLen) {
 				bestStart, bestLen = start, length
-				best = Detection{Preset: p, Reason: fmt.Sprintf("command %q matches /%s/", line, cp.source)}
+				best = Detection{Preset: p, Reason: fmt.Sprintf("command %q matches /%s/", shellJoin(words), cp.source)}
 			}
 		}
 	}
@@ -186,6 +186,21 @@ func allExist(dir string, files []string) bool {
 		}
 	}
 	return true
+}
+
+// shellJoin writes words back as a shell would read them, for a message:
+// an empty word or one with blanks or quotes is single-quoted (`--save ''`),
+// which a plain join loses.
+func shellJoin(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`") {
+			out[i] = w
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
 }
 
 // programName is the base name of the program words run (wrappers such

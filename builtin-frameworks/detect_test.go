@@ -164,3 +164,12 @@ func TestDetectThroughExpansions(t *testing.T) {
 		}
 	}
 }
+
+// A reason quotes the command as the shell reads it: an empty argument
+// stays visible.
+func TestDetectReasonKeepsEmptyWords(t *testing.T) {
+	d, ok := Detect(`redis-server --port 6390 --save ""`, nil, project("plain"))
+	require.True(t, ok)
+	assert.Equal(t, `command "redis-server --port 6390 --save ''" matches /(^|[\s/])(redis-server|valkey-server)(\s|$)/`, d.Reason)
+	assert.Equal(t, `'it'\''s' 'a b' plain`, shellJoin([]string{"it's", "a b", "plain"}))
+}
