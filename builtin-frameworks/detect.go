@@ -189,7 +189,7 @@ func allExist(dir string, files []string) bool {
 }
 
 // shellJoin writes words back as a shell would read them, for a message:
-// an empty word or one with blanks or quotes is single-quoted (`--save ''`),
+// an empty word or one with blanks or quotes is single-quoted (`--save ”`),
 // which a plain join loses.
 func shellJoin(words []string) string {
 	out := make([]string, len(words))
