@@ -189,8 +189,8 @@ func allExist(dir string, files []string) bool {
 }
 
 // shellJoin writes words back as a shell would read them, for a message:
-// an empty word or one with blanks or quotes is single-quoted (`--save ”`),
-// which a plain join loses.
+// an empty word, or one with blanks or quotes, is single-quoted (an empty
+// --save value shows as two quotes), which a plain join loses.
 func shellJoin(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
