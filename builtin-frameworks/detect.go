@@ -189,16 +189,20 @@ func allExist(dir string, files []string) bool {
 }
 
 // shellJoin writes words back as a shell would read them, for a message:
-// an empty word, or one with blanks or quotes, is single-quoted (an empty
-// --save value shows as two quotes), which a plain join loses.
+// an empty word, or one with blanks or quotes, is quoted (an empty --save
+// value shows as two quotes), which a plain join loses. A word holding a
+// $ is double-quoted, so that what the shell expands still reads so.
 func shellJoin(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
-		if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`") {
+		switch {
+		case w != "" && !strings.ContainsAny(w, " \t\n'\"\\`"):
 			out[i] = w
-			continue
+		case strings.Contains(w, "$"):
+			out[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`").Replace(w) + `"`
+		default:
+			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 		}
-		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 	}
 	return strings.Join(out, " ")
 }

@@ -171,5 +171,5 @@ func TestDetectReasonKeepsEmptyWords(t *testing.T) {
 	d, ok := Detect(`redis-server --port 6390 --save ""`, nil, project("plain"))
 	require.True(t, ok)
 	assert.Equal(t, `command "redis-server --port 6390 --save ''" matches /(^|[\s/])(redis-server|valkey-server)(\s|$)/`, d.Reason)
-	assert.Equal(t, `'it'\''s' 'a b' plain`, shellJoin([]string{"it's", "a b", "plain"}))
+	assert.Equal(t, `'it'\''s' 'a b' plain -p $PORT "$HOME/a b"`, shellJoin([]string{"it's", "a b", "plain", "-p", "$PORT", "$HOME/a b"}))
 }
