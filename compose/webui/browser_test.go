@@ -42,6 +42,10 @@ func browser(t testing.TB) context.Context {
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
+		// Chromium makes a folder for its singleton socket in TMPDIR and
+		// leaves it when it is killed, as the end of a test does: in the
+		// test's own folder it goes with the test.
+		chromedp.Env("TMPDIR=" + t.TempDir()),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	tab, cancelTab := chromedp.NewContext(allocCtx)
