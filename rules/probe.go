@@ -69,12 +69,7 @@ func RunProbe(ctx context.Context, p ProbeSpec, interval time.Duration, out func
 	}
 	// A server becomes reachable soon after it starts: probe quickly at
 	// first, doubling the wait up to the interval.
-	onBackoff(ctx, probeFirstWait, interval, func(time.Duration) {
-		r := Probe(ctx, p)
-		if ctx.Err() == nil {
-			out(r)
-		}
-	})
+	onBackoff(ctx, probeFirstWait, interval, probeInto(ctx, p, out))
 }
 
 // RunProbeEvery probes p every interval until ctx ends, the first one
@@ -84,14 +79,18 @@ func RunProbeEvery(ctx context.Context, p ProbeSpec, interval time.Duration, out
 	if interval <= 0 {
 		interval = DefaultProbeInterval
 	}
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(interval):
+	}
+	onBackoff(ctx, interval, interval, probeInto(ctx, p, out))
+}
+
+// probeInto is the look of a probe loop: one probe of p, its result
+// passed to out unless ctx ended meanwhile.
+func probeInto(ctx context.Context, p ProbeSpec, out func(ProbeResult)) func(time.Duration) {
+	return func(time.Duration) {
 		if r := Probe(ctx, p); ctx.Err() == nil {
 			out(r)
 		}

@@ -299,12 +299,19 @@ func (d *Detector) timeoutMessage(after time.Duration) string {
 // does" (the OS hides another user's processes; a spec that answers
 // portOpen itself stands for a test's machine, not this one).
 func (d *Detector) portHolder(port int) string {
-	if d.spec.PortInUse == nil {
-		if h, ok := HolderOf(port); ok {
-			return fmt.Sprintf("pid %d does: %s", h.PID, h.Cmdline)
-		}
+	if h, ok := d.holderOf(port); ok {
+		return fmt.Sprintf("pid %d does: %s", h.PID, h.Cmdline)
 	}
 	return "another program does"
+}
+
+// holderOf is HolderOf on this machine; false for a spec that answers
+// portOpen itself, which stands for a test's machine, not this one.
+func (d *Detector) holderOf(port int) (Holder, bool) {
+	if d.spec.PortInUse != nil {
+		return Holder{}, false
+	}
+	return HolderOf(port)
 }
 
 func errorMessage(p Pattern, text string) string {

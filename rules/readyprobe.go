@@ -24,17 +24,24 @@ func (s *Spec) ProbeGate(ports []int) bool {
 	return s.ReadyProbe != nil && slices.Contains(ports, s.ProbePort)
 }
 
-// probeAgrees reports whether the ReadyProbe lets the run be ready: there
-// is none, the tree does not listen on its port (nothing to ask), or its
-// latest result is OK.
+// gatingProbe is the probe whose latest result holds the run's readiness
+// now, nil when none does: the healthcheck of procs.yaml (which replaces
+// the preset's ReadyProbe), else the ReadyProbe once the tree listens on
+// its port (before, there is nothing to ask).
+func (d *Detector) gatingProbe() *ProbeSpec {
+	switch {
+	case d.spec.Healthcheck != nil:
+		return d.spec.Healthcheck
+	case d.spec.ProbeGate(d.ports):
+		return d.spec.ReadyProbe
+	}
+	return nil
+}
+
+// probeAgrees reports whether the probes let the run be ready: none holds
+// it (gatingProbe), or the latest result is OK.
 func (d *Detector) probeAgrees() bool {
-	if d.spec.Healthcheck != nil {
-		return d.probe.OK // the healthcheck's: it replaces the ReadyProbe
-	}
-	if !d.spec.ProbeGate(d.ports) {
-		return true
-	}
-	return d.probe.OK
+	return d.gatingProbe() == nil || d.probe.OK
 }
 
 // settle is how long the ready condition must hold: the spec's Settle, and
@@ -46,32 +53,21 @@ func (d *Detector) settle() time.Duration {
 	return d.spec.Settle()
 }
 
-// probeReadyText says what the ReadyProbe answered, for the ready message;
-// "" when it did not decide.
+// probeReadyText says what the gating probe answered, for the ready
+// message; "" when none decided.
 func (d *Detector) probeReadyText() string {
-	switch {
-	case !d.probe.OK:
+	probe := d.gatingProbe()
+	if probe == nil || !d.probe.OK {
 		return ""
-	case d.spec.Healthcheck != nil:
-		return DescribeProbe(*d.spec.Healthcheck) + " " + answered(d.probe)
-	case d.spec.ProbeGate(d.ports):
-		return DescribeProbe(*d.spec.ReadyProbe) + " " + answered(d.probe)
 	}
-	return ""
+	return DescribeProbe(*probe) + " " + answered(d.probe)
 }
 
-// probeWaitText says what the ReadyProbe has said so far, for the timeout
-// message; "" when it does not hold the run back.
+// probeWaitText says what the gating probe has said so far, for the
+// timeout message; "" when it does not hold the run back.
 func (d *Detector) probeWaitText() string {
-	var probe *ProbeSpec
-	switch {
-	case d.probe.OK:
-		return ""
-	case d.spec.Healthcheck != nil:
-		probe = d.spec.Healthcheck
-	case d.spec.ProbeGate(d.ports):
-		probe = d.spec.ReadyProbe
-	default:
+	probe := d.gatingProbe()
+	if probe == nil || d.probe.OK {
 		return ""
 	}
 	what := DescribeProbe(*probe)
