@@ -105,3 +105,26 @@ procs:
 	ready := te.waitState("web", rules.StateReady)
 	assert.Contains(t, ready.Message, fmt.Sprintf("GET http://127.0.0.1:%d/health answered 200", port))
 }
+
+// Once ready, the healthcheck runs at its own interval: consecutive
+// failures make the process unhealthy, and a pass brings it back.
+func TestAHealthcheckWatchesAReadyProcess(t *testing.T) {
+	dir := t.TempDir()
+	health := filepath.Join(dir, "health")
+	require.NoError(t, os.WriteFile(health, []byte("ok"), 0o644))
+	port := freePort(t)
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  web:
+    command: python3 -m http.server %[1]d --bind 127.0.0.1 --directory %[2]s
+    port: %[1]d
+    healthcheck: {http: "http://127.0.0.1:%[1]d/health", interval: 100ms, failures: 2}
+`, port, dir), Options{NoWatchdog: true})
+	te.waitState("web", rules.StateReady)
+	require.NoError(t, os.Remove(health))
+	unhealthy := te.waitState("web", rules.StateUnhealthy)
+	assert.Contains(t, unhealthy.Message, fmt.Sprintf("healthcheck failed 2 times: GET http://127.0.0.1:%d/health: 404", port))
+	require.NoError(t, os.WriteFile(health, []byte("ok"), 0o644))
+	back := te.waitState("web", rules.StateReady)
+	assert.Equal(t, "healthcheck passes again", back.Message)
+}

@@ -57,11 +57,8 @@ func apiError(err error) error {
 
 // Logs returns the last n lines (all kept lines when n <= 0) of a process.
 func (e *Engine) Logs(name string, n int) ([]rules.Line, error) {
-	var ring *rules.Ring
-	if err := e.onProc(name, func(ps *procState) error {
-		ring = ps.ring
-		return nil
-	}); err != nil {
+	ring, err := e.ringOf(name)
+	if err != nil {
 		return nil, err
 	}
 	if n <= 0 {
@@ -73,14 +70,21 @@ func (e *Engine) Logs(name string, n int) ([]rules.Line, error) {
 // LinesNotKept is how many of name's lines are no longer in memory (Logs
 // returns the newer ones): only its log file (LogPath) has them.
 func (e *Engine) LinesNotKept(name string) (int, error) {
-	var ring *rules.Ring
-	if err := e.onProc(name, func(ps *procState) error {
-		ring = ps.ring
-		return nil
-	}); err != nil {
+	ring, err := e.ringOf(name)
+	if err != nil {
 		return 0, err
 	}
 	return ring.Dropped(), nil
+}
+
+// ringOf is the ring of name's recent lines.
+func (e *Engine) ringOf(name string) (*rules.Ring, error) {
+	var ring *rules.Ring
+	err := e.onProc(name, func(ps *procState) error {
+		ring = ps.ring
+		return nil
+	})
+	return ring, err
 }
 
 // Wait blocks until the process reaches one of the target states in run

@@ -93,13 +93,7 @@ func (l *runLoop) healthAfterReady() {
 	}
 	l.stopStartingHealth()
 	l.stopStartingHealth = nil
-	h, interval, ctx := *l.s.spec.health, l.s.spec.interval, l.probeCtx
-	go rules.RunProbeEvery(ctx, h, interval, func(r rules.ProbeResult) {
-		select {
-		case l.probeCh <- r:
-		case <-ctx.Done():
-		}
-	})
+	go rules.RunProbeEvery(l.probeCtx, *l.s.spec.health, l.s.spec.interval, l.toLoop(l.probeCtx))
 }
 
 // probeWhenListening starts the preset's ready probe once the run's tree
@@ -123,10 +117,15 @@ func (l *runLoop) readyProbeDone() {
 
 // runProbe probes until ctx ends, sending each result to the loop.
 func (l *runLoop) runProbe(ctx context.Context, p rules.ProbeSpec, interval time.Duration) {
-	go rules.RunProbe(ctx, p, interval, func(r rules.ProbeResult) {
+	go rules.RunProbe(ctx, p, interval, l.toLoop(ctx))
+}
+
+// toLoop passes a probe's result to the loop, until ctx ends.
+func (l *runLoop) toLoop(ctx context.Context) func(rules.ProbeResult) {
+	return func(r rules.ProbeResult) {
 		select {
 		case l.probeCh <- r:
 		case <-ctx.Done():
 		}
-	})
+	}
 }
