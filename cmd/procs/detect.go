@@ -182,10 +182,10 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	default:
 		text = "when it is running (it has no readyPatterns, port or ready rule to wait for)"
 	}
-	if spec.Healthcheck != nil && len(conds)+c.Port > 0 {
-		text += ", and its healthcheck passes"
-	}
 	if spec.Healthcheck != nil {
+		if len(conds)+c.Port > 0 {
+			text += ", and its healthcheck passes"
+		}
 		text += " (" + rules.DescribeProbe(*spec.Healthcheck) + ")"
 	}
 	if settle := spec.Settle(); settle > 0 {

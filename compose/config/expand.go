@@ -113,12 +113,12 @@ func (ex *expander) config(raw map[string]any) {
 // port: is next, and in the values after it ${PORT} is the process's
 // port (ownPort).
 func (ex *expander) process(path []string, pm map[string]any, globalEnv map[string]string, files []map[string]string) {
-	port, hasPort := ex.portOf(path, pm, chain(append([]map[string]string{globalEnv}, files...)...))
+	base := chain(append([]map[string]string{globalEnv}, files...)...)
+	port, hasPort := ex.portOf(path, pm, base)
 	_, replicated := pm["replicas"]
 	if env, ok := pm["env"]; ok {
 		envPath := child(path, "env")
-		pm["env"] = ex.value(envPath, env, ex.ownPort(envPath, env, port, hasPort, replicated,
-			chain(append([]map[string]string{globalEnv}, files...)...)))
+		pm["env"] = ex.value(envPath, env, ex.ownPort(envPath, env, port, hasPort, replicated, base))
 	}
 	lookup := chain(append([]map[string]string{stringValues(pm["env"]), globalEnv}, files...)...)
 	for key, v := range pm {

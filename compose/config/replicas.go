@@ -122,12 +122,13 @@ func rescaled(procs, declared map[string]*Proc, scale map[string]int) map[string
 	}
 	for name := range scale {
 		d := declared[name]
+		deps := expandDependencies(d.DependsOn, declared)
 		for i := 1; i <= d.Replicas; i++ {
 			instance := ReplicaName(name, i)
 			if kept := procs[instance]; kept != nil && kept.Replica.Of == name {
 				out[instance] = kept
 			} else {
-				out[instance] = d.instance(i, expandDependencies(d.DependsOn, declared))
+				out[instance] = d.instance(i, deps)
 			}
 		}
 	}
