@@ -20,12 +20,14 @@ import (
 // not wait for the deadline too. Down is what procs' second Ctrl-C does.
 // The child writes elsewhere, so the run's output ends with the main
 // process, and the run waits at once in its end, not in the output's
-// grace, where a kill was always taken.
+// grace, where a kill was always taken. The main process says "up" only
+// once the child has set its trap, or the first Down would end the child
+// too and leave nothing for the second to kill.
 func TestASecondDownKillsWhatTheMainProcessLeft(t *testing.T) {
 	te := startEngine(t, `
 procs:
   stubborn:
-    command: [sh, -c, "echo $$$$ > main.pid; sh -c 'trap \"\" TERM; while :; do sleep 0.2; done' >/dev/null 2>&1 & echo up; wait"]
+    command: [sh, -c, "echo $$$$ > main.pid; sh -c 'trap \"\" TERM; : > trapped; while :; do sleep 0.2; done' >/dev/null 2>&1 & until [ -e trapped ]; do sleep 0.01; done; echo up; wait"]
     readyPatterns: [up]
     shutdown: {timeout: 60s}
 `, Options{NoWatchdog: true})
