@@ -27,7 +27,7 @@ func TestASecondDownKillsWhatTheMainProcessLeft(t *testing.T) {
 	te := startEngine(t, `
 procs:
   stubborn:
-    command: [sh, -c, "echo $$$$ > main.pid; sh -c 'trap \"\" TERM; : > trapped; while :; do sleep 0.2; done' >/dev/null 2>&1 & until [ -e trapped ]; do sleep 0.01; done; echo up; wait"]
+    command: [sh, -c, "echo $$$$ > main.pid; sh -c 'trap \"\" TERM; touch trapped; while :; do sleep 0.2; done' >/dev/null 2>&1 & until [ -e trapped ]; do sleep 0.01; done; echo up; wait"]
     readyPatterns: [up]
     shutdown: {timeout: 60s}
 `, Options{NoWatchdog: true})

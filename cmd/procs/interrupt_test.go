@@ -343,13 +343,14 @@ procs:
 // stops, and how to kill at once; the second kills, also what a main
 // process that ended on SIGTERM left behind ignoring it, which the stop
 // waited for until its timeout (60 s here): the run's loop, which takes
-// a kill, was past its last event.
+// a kill, was past its last event. The main process says "up" once the
+// child has set its trap, or the first Ctrl-C could end the child too.
 func TestUpSecondCtrlCKillsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`
 procs:
   stubborn:
-    command: echo $$$$ > main.pid; sh -c 'trap "" TERM; while :; do sleep 0.2; done' >/dev/null 2>&1 & echo up; wait
+    command: echo $$$$ > main.pid; sh -c 'trap "" TERM; touch trapped; while :; do sleep 0.2; done' >/dev/null 2>&1 & until [ -e trapped ]; do sleep 0.01; done; echo up; wait
     readyPatterns: [up]
     shutdown: {timeout: 60s}
 `), 0o644))
