@@ -152,6 +152,11 @@ type Proc struct {
 	// Replica says which instance of a replicated process this is; zero
 	// for a process without replicas (not part of the format).
 	Replica Replica `json:"-"`
+	// portReader is where a value other than a shell command read ${PORT}
+	// as the process's port, nil if none did: expanded once, at load, it
+	// would be the first instance's port in every instance of the process
+	// scaled, so Scaled refuses to scale it.
+	portReader *ConfigError
 }
 
 // IsTask reports whether the process is a one-shot task.

@@ -145,10 +145,11 @@ func SameProc(a, b *Proc) bool {
 // Its logs: is left out: a new retention applies to the running log, with
 // no restart; so are its description, which no run sees, and its
 // schedule:, which the engine arms again, since a new time is no reason to
-// run the task now.
+// run the task now. Nor is where a value read ${PORT} (portReader): the
+// value itself is compared, and a line moved is no change.
 func normalized(p *Proc) Proc {
 	n := *p
-	n.Logs, n.Description, n.Schedule = nil, "", nil
+	n.Logs, n.Description, n.Schedule, n.portReader = nil, "", nil, nil
 	n.Env = nonNil(n.Env)
 	// A dependency on a replicated process is one, whatever its number of
 	// instances: scaling it leaves its dependents as they are.

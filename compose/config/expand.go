@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/joho/godotenv"
@@ -57,6 +59,10 @@ type expander struct {
 	// unquoted are the ${VAR} of shell commands that the shell would
 	// split, for the warnings of procs check (shellquote.go).
 	unquoted []unquotedVar
+	// portReaders is, by process, the first value other than a shell
+	// command that read ${PORT} as the process's port: an instance of the
+	// process, scaled, would read the first instance's port there.
+	portReaders map[string]*ConfigError
 }
 
 // warnings turns the unset variables into warnings at the values that use
@@ -159,9 +165,15 @@ func (ex *expander) ownPort(path []string, v any, port string, hasPort, replicat
 			return chain(map[string]string{portVar: "${" + portVar + "}"}).or(lookup)
 		}
 	}
+	readers := portReaders(path, v)
 	if replicated {
-		ex.refusePortVar(path, v)
+		for _, at := range readers {
+			ex.p.atValue(at, "${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment")
+		}
 		return lookup
+	}
+	if len(readers) > 0 && ex.portReaders[path[1]] == nil {
+		ex.portReaders[path[1]] = ex.p.src.errorAt(readers[0], false, "")
 	}
 	return chain(map[string]string{portVar: port}).or(lookup)
 }
@@ -169,24 +181,28 @@ func (ex *expander) ownPort(path []string, v any, port string, hasPort, replicat
 // portVar is the variable procs sets to a process's port.
 const portVar = "PORT"
 
-// refusePortVar reports each string of v, a value of a replicated
-// process, that reads ${PORT}: each instance has its own port, and only a
-// shell command can expand it for each.
-func (ex *expander) refusePortVar(path []string, v any) {
+// portReaders returns the path of each string of v, a value at path,
+// that reads ${PORT}.
+func portReaders(path []string, v any) [][]string {
 	switch t := v.(type) {
 	case string:
 		if readsVar(t, portVar) {
-			ex.p.atValue(path, "${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment")
+			return [][]string{path}
 		}
 	case map[string]any:
-		for k, item := range t {
-			ex.refusePortVar(child(path, k), item)
+		var out [][]string
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			out = append(out, portReaders(child(path, k), t[k])...)
 		}
+		return out
 	case []any:
+		var out [][]string
 		for i, item := range t {
-			ex.refusePortVar(index(path, i), item)
+			out = append(out, portReaders(index(path, i), item)...)
 		}
+		return out
 	}
+	return nil
 }
 
 // readsVar reports whether s, expanded, would read the variable name.

@@ -433,7 +433,7 @@ func (ld *loader) finish() (*Config, error) {
 	}
 	dir := filepath.Dir(ld.file)
 	p := &problems{src: ld.src}
-	ex := &expander{p: p, environ: envMap(ld.environ), dir: dir}
+	ex := &expander{p: p, environ: envMap(ld.environ), dir: dir, portReaders: map[string]*ConfigError{}}
 	ex.config(raw)
 	d := &decoder{p: p, depPaths: map[[2]string][]string{}}
 	cfg := d.config(raw)
@@ -444,6 +444,11 @@ func (ld *loader) finish() (*Config, error) {
 	if len(p.errs) > 0 {
 		sortErrors(p.errs)
 		return nil, p.errs
+	}
+	for name, at := range ex.portReaders {
+		if p := cfg.Procs[name]; p != nil {
+			p.portReader = at
+		}
 	}
 	cfg.declared = cfg.Procs
 	cfg.Procs = expandReplicas(cfg.declared)

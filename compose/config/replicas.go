@@ -93,6 +93,11 @@ func (c *Config) Scaled(scale map[string]int) (*Config, error) {
 			return nil, &ScaleError{fmt.Sprintf("scale %s=%d: a process runs 1 instance or more; procs stop %s stops it", name, n, name)}
 		case n > MaxReplicas:
 			return nil, &ScaleError{fmt.Sprintf("scale %s=%d: a process runs at most %d instances", name, n, MaxReplicas)}
+		case n > 1 && p.portReader != nil:
+			at := *p.portReader
+			at.Msg = fmt.Sprintf("reads ${PORT}, expanded once, at load, to %d: every instance would read %d there; "+
+				"use ${PORT} in a shell command (command: as a string), which expands it in each run, or have the program read PORT from its environment", p.Port, p.Port)
+			return nil, &ScaleError{fmt.Sprintf("scale %s=%d: %s", name, n, at.Error())}
 		}
 		scaled := *p
 		scaled.Replicas = n

@@ -181,3 +181,57 @@ func TestScaledInstancesDependOnEveryInstance(t *testing.T) {
 		assert.Equal(t, []string{"db-1", "db-2", "q-1", "q-2"}, deps, name)
 	}
 }
+
+// A process that reads ${PORT} outside a shell command has it expanded
+// once, at load, to its port: scaled, every instance would read the first
+// instance's port there (an API_URL, a healthcheck), so the scale is
+// refused at that value. A shell command expands it in each run, and a
+// process whose values do not read it scales as before.
+func TestScaledRefusesAPortReadOnce(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(`procs:
+  api:
+    command: ./api
+    port: 8000
+    env:
+      SELF: http://localhost:${PORT}/
+  shell:
+    command: ./serve --port ${PORT}
+    port: 9000
+  plain:
+    command: [./serve]
+    port: 9500
+`), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "http://localhost:8000/", cfg.Procs["api"].Env["SELF"])
+
+	_, err = cfg.Scaled(map[string]int{"api": 2})
+	var scaleErr *ScaleError
+	require.ErrorAs(t, err, &scaleErr)
+	assert.EqualError(t, err, "scale api=2: procs.yaml:6:13: procs.api.env.SELF: reads ${PORT}, expanded once, at load, to 8000: every instance would read 8000 there; "+
+		"use ${PORT} in a shell command (command: as a string), which expands it in each run, or have the program read PORT from its environment")
+	one, err := cfg.Scaled(map[string]int{"api": 1})
+	require.NoError(t, err, "one instance listens on the port the value names")
+	assert.Equal(t, 8000, one.Procs["api-1"].Port)
+
+	for _, name := range []string{"shell", "plain"} {
+		scaled, err := cfg.Scaled(map[string]int{name: 2})
+		require.NoError(t, err, name)
+		assert.Len(t, scaled.Instances(name), 2)
+	}
+}
+
+// Where ${PORT} was read is no part of a definition: a line moved above
+// it (a comment added) changes nothing a reload would restart for.
+func TestAPortReadMovedIsNoChange(t *testing.T) {
+	text := `procs:
+  api:
+    command: ./api
+    port: 8000
+    env: {SELF: "http://localhost:${PORT}/"}
+`
+	before, err := Parse("procs.yaml", []byte(text), nil)
+	require.NoError(t, err)
+	after, err := Parse("procs.yaml", []byte("# the API\n"+text), nil)
+	require.NoError(t, err)
+	assert.True(t, SameProc(before.Procs["api"], after.Procs["api"]))
+}
