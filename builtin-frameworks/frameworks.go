@@ -81,6 +81,14 @@ type Preset struct {
 	// environment variable (e.g. "PORT"); either may be empty.
 	PortFlag string
 	PortEnv  string
+	// DefaultHost is the address the program listens on when not told,
+	// "" when unknown or all of them; HostFlags are the flags (or the
+	// subcommand, as runserver is) whose value sets it, HostEnv the
+	// variable. A dev server that listens on the loopback address by
+	// default cannot be reached from outside a container (HostOf).
+	DefaultHost string
+	HostFlags   []string
+	HostEnv     string
 	// Env is added to the process environment (under its own env).
 	Env map[string]string
 	// ReadyTimeout is how long the program may take to become ready.

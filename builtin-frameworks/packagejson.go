@@ -220,3 +220,20 @@ func skipFlags(words []string) []string {
 	}
 	return words
 }
+
+// ScriptBody returns the text of the package.json script (in dir) that a
+// package-manager command runs (`npm run dev`, `pnpm dev`), and whether
+// the command runs one.
+func ScriptBody(command, dir string) (string, bool) {
+	words := shellWords(command)
+	if len(words) == 0 || !runsScript(words) {
+		return "", false
+	}
+	pkg, ok := ReadPackageJSON(dir)
+	if !ok {
+		return "", false
+	}
+	script, isRun := scriptName(words, pkg)
+	body, ok := pkg.Scripts[script]
+	return body, isRun && ok
+}

@@ -26,6 +26,9 @@ type presetFile struct {
 	DefaultPort       int               `yaml:"defaultPort"`
 	PortFlag          string            `yaml:"portFlag"`
 	PortEnv           string            `yaml:"portEnv"`
+	DefaultHost       string            `yaml:"defaultHost"`
+	HostFlags         []string          `yaml:"hostFlags"`
+	HostEnv           string            `yaml:"hostEnv"`
 	Env               map[string]string `yaml:"env"`
 	ReadyTimeout      string            `yaml:"readyTimeout"`
 	StabilityDelay    string            `yaml:"stabilityDelay"`
@@ -94,6 +97,9 @@ func parsePreset(data []byte) (*Preset, error) {
 		DefaultPort:        f.DefaultPort,
 		PortFlag:           f.PortFlag,
 		PortEnv:            f.PortEnv,
+		DefaultHost:        f.DefaultHost,
+		HostFlags:          f.HostFlags,
+		HostEnv:            f.HostEnv,
 		Env:                f.Env,
 		Interactive:        f.Interactive,
 		ReadyWhenListening: f.ReadyWhenListening,

@@ -124,6 +124,9 @@ type presetView struct {
 	DefaultPort         int               `json:"defaultPort,omitempty"`
 	PortFlag            string            `json:"portFlag,omitempty"`
 	PortEnv             string            `json:"portEnv,omitempty"`
+	DefaultHost         string            `json:"defaultHost,omitempty"`
+	HostFlags           []string          `json:"hostFlags,omitempty"`
+	HostEnv             string            `json:"hostEnv,omitempty"`
 	Env                 map[string]string `json:"env,omitempty"`
 	ReadyTimeout        string            `json:"readyTimeout,omitempty"`
 	StabilityDelay      string            `json:"stabilityDelay,omitempty"`
@@ -149,6 +152,7 @@ func newPresetView(p *frameworks.Preset) presetView {
 		ReadyPatterns: nonNil(p.ReadyPatterns), ErrorPatterns: nonNil(p.ErrorPatterns),
 		NotReadyPatterns: nonNil(p.NotReadyPatterns), ReadyWhenListening: p.ReadyWhenListening,
 		DefaultPort: p.DefaultPort, PortFlag: p.PortFlag, PortEnv: p.PortEnv, Env: p.Env,
+		DefaultHost: p.DefaultHost, HostFlags: p.HostFlags, HostEnv: p.HostEnv,
 		ReadyTimeout: durationText(p.ReadyTimeout), StabilityDelay: durationText(p.StabilityDelay),
 		AssumeReadyAfter: durationText(p.AssumeReadyAfter),
 		BusyPatterns:     p.BusyPatterns, QuestionPatterns: p.QuestionPatterns,

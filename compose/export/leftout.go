@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/internal/lazyregexp"
 )
@@ -157,6 +158,50 @@ func commandLoopback(proc *Process, byPort map[int]*Process) (Warning, bool) {
 	return Warning{Proc: proc.Name, Text: "its command names the loopback address: in a container a server listens on 0.0.0.0 to be reached from others; change it there"}, true
 }
 
+// listensOnLoopback warns of a dev server that listens on the loopback
+// address unless told otherwise (flask run, vite, manage.py runserver):
+// in a container its own healthcheck passes, but nothing outside the
+// container reaches it, other services and the published port alike. It
+// says what makes the server listen on 0.0.0.0.
+func listensOnLoopback(proc *Process) (Warning, bool) {
+	preset := proc.Preset
+	if preset == nil || proc.Task || preset.DefaultHost == "" {
+		return Warning{}, false
+	}
+	command := proc.Command.String()
+	script, runsScript := frameworks.ScriptBody(command, proc.Cwd)
+	env := maps.Clone(proc.FileEnv)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, proc.Environment())
+	host, from := preset.HostOf(strings.TrimSpace(script+" "+command), env)
+	if !frameworks.IsLoopback(host) {
+		return Warning{}, false
+	}
+	var fix string
+	switch flag := preset.HostFlags[0]; {
+	case from == preset.HostEnv:
+		fix = fmt.Sprintf("set %s to 0.0.0.0", preset.HostEnv)
+	case !strings.HasPrefix(flag, "-"):
+		fix = fmt.Sprintf("give %s the address: %s 0.0.0.0:%d", flag, flag, max(proc.Port, preset.DefaultPort))
+	case runsScript:
+		fix = fmt.Sprintf("add %s 0.0.0.0 to the script it runs (%s), or to its command after --", flag, script)
+	default:
+		fix = fmt.Sprintf("add %s 0.0.0.0 to its command", flag)
+	}
+	if preset.HostEnv != "" && from != preset.HostEnv {
+		fix += fmt.Sprintf(" (or set %s=0.0.0.0)", preset.HostEnv)
+	}
+	what := "unless told otherwise"
+	if from != "default" {
+		what = "as its " + from + " says"
+	}
+	return Warning{Proc: proc.Name, Text: fmt.Sprintf(
+		"%s listens on %s %s, which nothing outside its container reaches (other services, the published port): %s",
+		preset.Name, host, what, fix)}, true
+}
+
 // LoopbackWarnings says which env values point at another exported
 // process through the loopback address: in containers each service is
 // reached by its name, so they must be rewritten. A value several
@@ -178,6 +223,8 @@ func (p *Project) LoopbackWarnings() []Warning {
 			continue // runs the image with its own env
 		}
 		if w, ok := commandLoopback(proc, byPort); ok {
+			out = append(out, w)
+		} else if w, ok := listensOnLoopback(proc); ok {
 			out = append(out, w)
 		}
 		env := proc.AllEnv()

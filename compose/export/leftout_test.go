@@ -124,3 +124,49 @@ func TestChoice(t *testing.T) {
 	_, err = export.New(cfg, export.Options{Names: []string{"nope"}})
 	require.ErrorIs(t, err, config.ErrUnknownProcess)
 }
+
+// A dev server that listens on the loopback address unless told otherwise
+// is reached by nothing outside its container: the export says so, with
+// what makes it listen on 0.0.0.0, for the command, a package.json
+// script, and an env value; a server told to listen everywhere, and a
+// program whose address procs does not know, are left alone.
+func TestDevServerOnLoopbackByDefault(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts": {"dev": "vite", "open": "vite --host"}, "devDependencies": {"vite": "5"}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "manage.py"), nil, 0o644))
+	file := filepath.Join(dir, "procs.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(`procs:
+  api:
+    command: flask --app app run --port 5055
+    port: 5055
+  env-api:
+    command: flask run
+    env: {FLASK_RUN_HOST: localhost}
+  open-api:
+    command: flask run --host 0.0.0.0
+  web:
+    command: npm run dev
+  open-web:
+    command: npm run open
+  admin:
+    command: python manage.py runserver
+    port: 8001
+  open-admin:
+    command: python manage.py runserver 0:8002
+  node:
+    command: node server.js
+`), 0o644))
+	p, err := export.New(load(t, file), export.Options{})
+	require.NoError(t, err)
+	var got []string
+	for _, w := range p.LoopbackWarnings() {
+		got = append(got, w.String())
+	}
+	const reach = ", which nothing outside its container reaches (other services, the published port): "
+	assert.Equal(t, []string{
+		"admin: django listens on 127.0.0.1 unless told otherwise" + reach + "give runserver the address: runserver 0.0.0.0:8001",
+		"api: flask listens on 127.0.0.1 unless told otherwise" + reach + "add --host 0.0.0.0 to its command (or set FLASK_RUN_HOST=0.0.0.0)",
+		"env-api: flask listens on localhost as its FLASK_RUN_HOST says" + reach + "set FLASK_RUN_HOST to 0.0.0.0",
+		"web: vite listens on localhost unless told otherwise" + reach + "add --host 0.0.0.0 to the script it runs (vite), or to its command after --",
+	}, got)
+}
