@@ -120,11 +120,12 @@ func (ex *expander) config(raw map[string]any) {
 // port (ownPort).
 func (ex *expander) process(path []string, pm map[string]any, globalEnv map[string]string, files []map[string]string) {
 	base := chain(append([]map[string]string{globalEnv}, files...)...)
-	port, hasPort := ex.portOf(path, pm, base)
-	_, replicated := pm["replicas"]
+	own := processPort{name: path[1]}
+	own.port, own.has = ex.portOf(path, pm, base)
+	_, own.replicated = pm["replicas"]
 	if env, ok := pm["env"]; ok {
 		envPath := child(path, "env")
-		pm["env"] = ex.value(envPath, env, ex.ownPort(envPath, env, port, hasPort, replicated, base))
+		pm["env"] = ex.value(envPath, env, ex.ownPort(envPath, env, own, base))
 	}
 	lookup := chain(append([]map[string]string{stringValues(pm["env"]), globalEnv}, files...)...)
 	for key, v := range pm {
@@ -132,8 +133,17 @@ func (ex *expander) process(path []string, pm map[string]any, globalEnv map[stri
 			continue
 		}
 		keyPath := child(path, key)
-		pm[key] = ex.value(keyPath, v, ex.ownPort(keyPath, v, port, hasPort, replicated, lookup))
+		pm[key] = ex.value(keyPath, v, ex.ownPort(keyPath, v, own, lookup))
 	}
+}
+
+// processPort is what ${PORT} is in the values of the process name: its
+// port, as text, when it has one (has), and whether it is replicated,
+// each instance having its own.
+type processPort struct {
+	name            string
+	port            string
+	has, replicated bool
 }
 
 // portOf expands the process's port: in place and returns it as text;
@@ -156,9 +166,9 @@ func (ex *expander) portOf(path []string, pm map[string]any, lookup lookupFunc) 
 // replicated or scaled process gets its own. Elsewhere it is the port;
 // in a replicated process that would be the first instance's for all,
 // so it is an error there.
-func (ex *expander) ownPort(path []string, v any, port string, hasPort, replicated bool, lookup lookupFunc) lookupFunc {
+func (ex *expander) ownPort(path []string, v any, own processPort, lookup lookupFunc) lookupFunc {
 	switch {
-	case !hasPort:
+	case !own.has:
 		return lookup
 	case isShellCommand(path):
 		if _, ok := v.(string); ok {
@@ -166,16 +176,16 @@ func (ex *expander) ownPort(path []string, v any, port string, hasPort, replicat
 		}
 	}
 	readers := portReaders(path, v)
-	if replicated {
+	if own.replicated {
 		for _, at := range readers {
 			ex.p.atValue(at, "${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment")
 		}
 		return lookup
 	}
-	if len(readers) > 0 && ex.portReaders[path[1]] == nil {
-		ex.portReaders[path[1]] = ex.p.src.errorAt(readers[0], false, "")
+	if len(readers) > 0 && ex.portReaders[own.name] == nil {
+		ex.portReaders[own.name] = ex.p.src.errorAt(readers[0], false, "")
 	}
-	return chain(map[string]string{portVar: port}).or(lookup)
+	return chain(map[string]string{portVar: own.port}).or(lookup)
 }
 
 // portVar is the variable procs sets to a process's port.
