@@ -179,12 +179,20 @@ func listensOnLoopback(proc *Process) (Warning, bool) {
 	if !frameworks.IsLoopback(host) {
 		return Warning{}, false
 	}
-	var fix string
-	switch flag := preset.HostFlags[0]; {
+	fix, flag := "make it listen on 0.0.0.0", ""
+	if len(preset.HostFlags) > 0 {
+		flag = preset.HostFlags[0]
+	}
+	switch {
 	case from == preset.HostEnv:
 		fix = fmt.Sprintf("set %s to 0.0.0.0", preset.HostEnv)
-	case !strings.HasPrefix(flag, "-"):
-		fix = fmt.Sprintf("give %s the address: %s 0.0.0.0:%d", flag, flag, max(proc.Port, preset.DefaultPort))
+	case flag != "" && !strings.HasPrefix(flag, "-"):
+		port := proc.Port
+		if port == 0 {
+			port, _ = preset.PortOf(command, env)
+		}
+		fix = fmt.Sprintf("give %s the address: %s 0.0.0.0:%d", flag, flag, port)
+	case flag == "":
 	case runsScript:
 		fix = fmt.Sprintf("add %s 0.0.0.0 to the script it runs (%s), or to its command after --", flag, script)
 	default:
