@@ -71,3 +71,29 @@ func TestScriptBody(t *testing.T) {
 		assert.False(t, ok, command)
 	}
 }
+
+// PortOf reads a port from the preset's flag, in any of its forms (an
+// address with a port included), its variable, else its default.
+func TestPortOf(t *testing.T) {
+	tests := []struct {
+		preset, command string
+		env             map[string]string
+		port            int
+		from            string
+	}{
+		{"redis", "redis-server --port 7000", nil, 7000, "--port"},
+		{"redis", "redis-server", nil, 6379, "default"},
+		{"flask", "flask run --port=5001", nil, 5001, "--port"},
+		{"flask", "flask run", map[string]string{"FLASK_RUN_PORT": "5002"}, 5002, "FLASK_RUN_PORT"},
+		{"django", "python manage.py runserver", nil, 8000, "default"},
+		{"uvicorn", "uvicorn main:app --port 0.0.0.0:8001", nil, 8001, "--port"},
+		{"express", "node app.js", map[string]string{"PORT": "4000"}, 4000, "PORT"},
+	}
+	for _, tt := range tests {
+		p, ok := Lookup(tt.preset)
+		require.True(t, ok, tt.preset)
+		port, from := p.PortOf(tt.command, tt.env)
+		assert.Equal(t, tt.port, port, tt.command)
+		assert.Equal(t, tt.from, from, tt.command)
+	}
+}

@@ -2,6 +2,7 @@ package frameworks
 
 import (
 	"fmt"
+	"net"
 	"regexp"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func (p *Preset) PortOf(command string, env map[string]string) (port int, from s
 			case strings.HasPrefix(w, p.PortFlag+"="):
 				value, ok = strings.TrimPrefix(w, p.PortFlag+"="), true
 			}
-			if n, err := strconv.Atoi(value); ok && err == nil && n > 0 && n < 65536 {
+			if n, isPort := portNumber(value); ok && isPort {
 				return n, p.PortFlag
 			}
 		}
@@ -127,6 +128,16 @@ func (p *Preset) PortOf(command string, env map[string]string) (port int, from s
 		return p.DefaultPort, "default"
 	}
 	return 0, ""
+}
+
+// portNumber reads a port flag's value: 8000, or the port of an address
+// (0.0.0.0:8000, [::]:8000, as runserver and --bind take).
+func portNumber(value string) (int, bool) {
+	if _, port, err := net.SplitHostPort(value); err == nil {
+		value = port
+	}
+	n, err := strconv.Atoi(value)
+	return n, err == nil && n > 0 && n < 65536
 }
 
 // allWords splits a command and the commands it nests (`sh -c '...'`)

@@ -187,11 +187,7 @@ func listensOnLoopback(proc *Process) (Warning, bool) {
 	case from == preset.HostEnv:
 		fix = fmt.Sprintf("set %s to 0.0.0.0", preset.HostEnv)
 	case flag != "" && !strings.HasPrefix(flag, "-"):
-		port := proc.Port
-		if port == 0 {
-			port, _ = preset.PortOf(command, env)
-		}
-		fix = fmt.Sprintf("give %s the address: %s 0.0.0.0:%d", flag, flag, port)
+		fix = fmt.Sprintf("give %s the address: %s 0.0.0.0:%d", flag, flag, subcommandPort(command, flag, proc.Port, preset.DefaultPort))
 	case flag == "":
 	case runsScript:
 		fix = fmt.Sprintf("add %s 0.0.0.0 to the script it runs (%s), or to its command after --", flag, script)
@@ -208,6 +204,19 @@ func listensOnLoopback(proc *Process) (Warning, bool) {
 	return Warning{Proc: proc.Name, Text: fmt.Sprintf(
 		"%s listens on %s %s, which nothing outside its container reaches (other services, the published port): %s",
 		preset.Name, host, what, fix)}, true
+}
+
+// subcommandPort is the port a server's subcommand is given (runserver
+// 8004), else port, else the server's default.
+func subcommandPort(command, subcommand string, port, defaultPort int) int {
+	words := strings.Fields(command)
+	if i := slices.Index(words, subcommand); port == 0 && i >= 0 && i+1 < len(words) {
+		port, _ = strconv.Atoi(words[i+1])
+	}
+	if port == 0 {
+		return defaultPort
+	}
+	return port
 }
 
 // LoopbackWarnings says which env values point at another exported

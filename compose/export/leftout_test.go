@@ -151,6 +151,8 @@ func TestDevServerOnLoopbackByDefault(t *testing.T) {
   admin:
     command: python manage.py runserver
     port: 7001
+  admin-8004:
+    command: python manage.py runserver 8004
   open-admin:
     command: python manage.py runserver 0:8002
   node:
@@ -164,6 +166,7 @@ func TestDevServerOnLoopbackByDefault(t *testing.T) {
 	}
 	const reach = ", which nothing outside its container reaches (other services, the published port): "
 	assert.Equal(t, []string{
+		"admin-8004: django listens on 127.0.0.1 unless told otherwise" + reach + "give runserver the address: runserver 0.0.0.0:8004",
 		"admin: django listens on 127.0.0.1 unless told otherwise" + reach + "give runserver the address: runserver 0.0.0.0:7001",
 		"api: flask listens on 127.0.0.1 unless told otherwise" + reach + "add --host 0.0.0.0 to its command (or set FLASK_RUN_HOST=0.0.0.0)",
 		"env-api: flask listens on localhost as its FLASK_RUN_HOST says" + reach + "set FLASK_RUN_HOST to 0.0.0.0",
