@@ -339,9 +339,15 @@ func joinInts(ns []int) string {
 func Quote(line string) string { return quote(line) }
 
 // quote quotes a line for a message, trimmed and shortened: messages are
-// read in a terminal, the full line is in the logs.
+// read in a terminal, the full line is in the logs. Of a structured (JSON)
+// line it quotes the message and its error, not the timestamps and fields
+// around them.
 func quote(line string) string {
-	return strconv.Quote(shorten(strings.TrimSpace(line), 200, "…"))
+	line = strings.TrimSpace(line)
+	if text, ok := jsonLogText(line); ok {
+		line = text
+	}
+	return strconv.Quote(shorten(line, 200, "…"))
 }
 
 // shorten cuts s to at most limit bytes, on a character boundary, and
