@@ -17,6 +17,16 @@ type intent struct {
 	wanted bool
 	// restartPending starts a new run as soon as the current one has exited.
 	restartPending bool
+	// restartAwaitsDeps holds the restart of a running process until the
+	// dependencies of its new run are met: the run serving now is stopped
+	// only then, as docker compose up recreates a service once its
+	// dependencies are healthy, and serves on if one of them fails.
+	restartAwaitsDeps bool
+	// restartHeld says why a restart that awaits its dependencies cannot
+	// go on now (one failed): a wait for its new run ends with it, while
+	// the run serves on and the restart waits for the dependency to be
+	// back. Cleared when a run starts or another restart is asked for.
+	restartHeld string
 	// restartDependents restarts the dependents declaring restart: true
 	// once this run is ready.
 	restartDependents bool
@@ -46,15 +56,19 @@ func (m *Machine) restartAsked(ps *Proc, noDeps bool) int {
 // the run that will follow. Concurrent restarts coalesce into one.
 func (m *Machine) requestRestart(ps *Proc) int {
 	in := &ps.intent
-	in.wanted = true
-	if in.restartPending {
+	in.wanted, in.restartHeld = true, ""
+	if in.restartPending || in.restartAwaitsDeps {
 		return ps.Run + 1 // coalesce with the restart already under way
 	}
 	m.cancelBackoff(ps)
 	in.restarts = 0
 	if ps.running {
-		in.restartPending = true
-		m.stopRun(ps, true)
+		if ok, _ := m.depsSatisfied(ps); !ok && ps.State != stopping {
+			in.restartAwaitsDeps = true
+			m.info(ps, rules.ReasonWaiting, "restart waits for its dependencies: this run serves until they are ready")
+			return ps.Run + 1
+		}
+		m.restartRunNow(ps)
 		return ps.Run + 1
 	}
 	in.restartDependents, in.noDeps = ps.Run > 0 && !in.noDeps, false
@@ -62,11 +76,50 @@ func (m *Machine) requestRestart(ps *Proc) int {
 	return ps.Run + 1
 }
 
+// restartRunNow stops the run of ps, to start a new one once it has
+// exited.
+func (m *Machine) restartRunNow(ps *Proc) {
+	ps.intent.restartAwaitsDeps = false
+	ps.intent.restartPending = true
+	m.stopRun(ps, true)
+}
+
+// advanceAwaitedRestarts goes on with each restart that waits for the
+// dependencies of its new run: once they are met it stops the run; while
+// one of them cannot be (failed, stopped), it holds the restart, and the
+// run serves on.
+func (m *Machine) advanceAwaitedRestarts() {
+	for _, ps := range m.procsInOrder() {
+		if !ps.intent.restartAwaitsDeps {
+			continue
+		}
+		switch ok, why := m.depsSatisfied(ps); {
+		case ok:
+			m.restartRunNow(ps)
+		case why != "" && ps.intent.restartHeld == "":
+			m.holdRestart(ps, why)
+		case why == "":
+			ps.intent.restartHeld = "" // the dependency is coming back
+		}
+	}
+}
+
+// holdRestart says that the restart of ps cannot go on now: a dependency
+// of its new run cannot be met (why). The run serving now serves on, the
+// restart goes on once the dependency is back, and a wait for the new run
+// ends now, saying so (waitOutcome): a reload --wait is not held for a
+// fix it cannot make.
+func (m *Machine) holdRestart(ps *Proc, why string) {
+	ps.intent.restartHeld = "not restarted: " + why + ", so its new run could not start; it runs on as it is, and restarts once its dependencies are ready"
+	m.info(ps, rules.ReasonDependency, ps.intent.restartHeld)
+}
+
 // cancelRestart keeps ps from running again: not wanted, no restart
 // pending, no backoff timer. It reports whether a backoff was cancelled.
 // Stop, removal, disabling and shutdown all begin with it.
 func (m *Machine) cancelRestart(ps *Proc) (hadBackoff bool) {
-	ps.intent.wanted, ps.intent.restartPending = false, false
+	in := &ps.intent
+	in.wanted, in.restartPending, in.restartAwaitsDeps, in.restartHeld = false, false, false, ""
 	return m.cancelBackoff(ps)
 }
 
@@ -126,7 +179,7 @@ func (m *Machine) cancelBackoff(ps *Proc) bool {
 
 // runBegins records the intent of a run that starts now.
 func (m *Machine) runBegins(ps *Proc) {
-	ps.intent.failedStop = false
+	ps.intent.failedStop, ps.intent.restartHeld = false, ""
 }
 
 // runEnded takes what the end of a run settles of the intent: a pending
@@ -136,6 +189,11 @@ func (m *Machine) runEnded(ps *Proc, stable bool) (restart bool) {
 	in := &ps.intent
 	if stable {
 		in.restarts = 0
+	}
+	if in.restartAwaitsDeps {
+		// Ended before its dependencies were met: the restart stands,
+		// and its new run waits for them as any start does.
+		in.restartAwaitsDeps, in.restartPending = false, true
 	}
 	if !in.restartPending || m.shuttingDown {
 		return false

@@ -253,6 +253,9 @@ func (m *Machine) setState(ps *Proc, to rules.State, reason rules.Reason, messag
 // failure, starting what may start, answering waits that are over.
 func (m *Machine) settle() {
 	m.exitOnFailure()
+	if !m.shuttingDown {
+		m.advanceAwaitedRestarts()
+	}
 	m.schedule()
 	m.resolveWaiters()
 }

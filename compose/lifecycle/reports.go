@@ -140,6 +140,11 @@ func (m *Machine) Exited(name string, run int, v rules.Verdict) {
 	stable := ps.ReadyThisRun() && m.now().Sub(ps.ReadyAt) >= StableResetAfter
 	switch {
 	case m.runEnded(ps, stable):
+		if ps.State != stopping && (ps.State != failed || v.State == failed) {
+			// Ended by itself while its restart waited for dependencies:
+			// its exit says how, then the restart goes on.
+			m.setState(ps, v.State, v.Reason, v.Message)
+		}
 		m.setState(ps, pending, rules.ReasonRestart, "restarting")
 	case !ps.intent.wanted || m.shuttingDown:
 		m.setState(ps, stopped, rules.ReasonStopped, stoppedMessage(v))

@@ -21,8 +21,15 @@ type waiter struct {
 // when the wait is given up, or when the machine closes.
 func (m *Machine) Wait(id int, name string, targets []rules.State, minRun int) error {
 	defer m.settle()
-	if _, err := m.Lookup(name); err != nil {
+	ps, err := m.Lookup(name)
+	if err != nil {
 		return err
+	}
+	if minRun == 0 && ps.State == backoff && ps.intent.backoff {
+		// A wait for no particular run: the failure that put the process
+		// in backoff is its last run's, and its policy starts the next,
+		// which may be fixed. That one is waited for.
+		minRun = ps.Run + 1
 	}
 	m.waiters = append(m.waiters, &waiter{id: id, name: name, targets: targets, minRun: minRun})
 	return nil
@@ -66,7 +73,11 @@ func (m *Machine) resolveWaiters() {
 		ps := m.procs[w.name]
 		success, over := m.waitOutcome(ps, w)
 		if over {
-			m.answer(w, ps, success, "")
+			note := ""
+			if ps.Run < w.minRun {
+				note = ps.intent.restartHeld
+			}
+			m.answer(w, ps, success, note)
 		}
 		return over
 	})
@@ -84,7 +95,7 @@ func (m *Machine) waitOutcome(ps *Proc, w *waiter) (success, over bool) {
 	}
 	if ps.Run < w.minRun {
 		// The awaited run has not started: over only if it never will.
-		over = !ps.intent.wanted && !ps.running || ps.State == blocked || m.shuttingDown
+		over = !ps.intent.wanted && !ps.running || ps.State == blocked || m.shuttingDown || ps.intent.restartHeld != ""
 		return false, over
 	}
 	if ps.State == failed && ps.Recoverable && ps.running {
