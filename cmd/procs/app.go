@@ -43,7 +43,13 @@ func (a *app) execute(args []string) int {
 	code := exitCodeOf(err)
 	var e *exitError
 	switch {
-	case err == nil || errors.As(err, &e) && e.quiet:
+	case err == nil:
+	case errors.As(err, &e) && e.quiet:
+		// Said already, on stderr; a script reading --json gets it on
+		// stdout too, where it reads the rest.
+		if e.err != nil && wantsJSON(cmd) {
+			printJSONError(a.stdout, e.err)
+		}
 	case wantsJSON(cmd):
 		// A script reading --json gets the error as JSON too, its
 		// names a list, not Go's [a b].

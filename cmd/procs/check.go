@@ -62,9 +62,7 @@ func (a *app) checkJSON(jsonOut *jsonOutput) error {
 	case err == nil:
 		res.File, res.OK, res.Processes = a.displayPath(cfg.File), true, len(cfg.Procs)
 	case errors.As(err, &cfgErrs):
-		for _, e := range cfgErrs {
-			res.Errors = append(res.Errors, checkError{File: e.File, Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg, Text: e.Error()})
-		}
+		res.Errors = checkErrors(cfgErrs)
 	default:
 		res.Errors = append(res.Errors, checkError{Message: err.Error(), Text: err.Error()})
 	}
@@ -75,6 +73,15 @@ func (a *app) checkJSON(jsonOut *jsonOutput) error {
 		return silentExit(exitUsage)
 	}
 	return nil
+}
+
+// checkErrors are config errors as procs check --json gives them.
+func checkErrors(errs config.ConfigErrors) []checkError {
+	out := make([]checkError, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, checkError{File: e.File, Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg, Text: e.Error()})
+	}
+	return out
 }
 
 // plural says "1 process" or "2 processes".

@@ -17,6 +17,9 @@ type jsonError struct {
 	Error string `json:"error"`
 	// Known are the process names, when the error is an unknown one.
 	Known []string `json:"known,omitempty"`
+	// Errors are the config errors, each with its place, as procs check
+	// --json gives them, when the error is a broken procs.yaml.
+	Errors []checkError `json:"errors,omitempty"`
 }
 
 // jsonErrorOf is err as JSON, with the known names of an unknown process
@@ -25,7 +28,10 @@ func jsonErrorOf(err error) jsonError {
 	out := jsonError{Error: err.Error()}
 	var apiErr *control.APIError
 	var unknown *config.UnknownProcessError
+	var cfgErrs config.ConfigErrors
 	switch {
+	case errors.As(err, &cfgErrs):
+		out.Errors = checkErrors(cfgErrs)
 	case errors.As(err, &unknown):
 		out.Known = unknown.Known
 	case errors.As(err, &apiErr):
