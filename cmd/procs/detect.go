@@ -156,7 +156,12 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	var conds []string
 	if len(c.ReadyPatterns) > 0 {
 		line := "a line matches " + patternList(c.ReadyPatterns, "or")
-		if spec.ReadyLinePort && spec.Port == 0 {
+		switch {
+		case spec.Port != 0 && spec.Rule == nil:
+			// A line is believed once the port it stands for is open
+			// (rules' lineAgreesWithPorts).
+			line += fmt.Sprintf(" and port %d is open, opened by its own process tree", spec.Port)
+		case spec.ReadyLinePort && spec.Port == 0:
 			line += " (once its process tree listens on the port that line names, if it names one)"
 		}
 		if spec.ReadyOnListen {
