@@ -41,7 +41,7 @@ a paste.`,
 			}
 			defer sess.close()
 			c, ctx := sess.client, sess.ctx
-			err = c.Send(ctx, args[0], control.InputRequest{Text: text, Enter: enter, Force: force})
+			err = c.Send(ctx, args[0], control.InputRequest{Text: text, Keys: keys, Enter: enter, Force: force})
 			var apiErr *control.APIError
 			if jsonOut.on() && errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict && apiErr.State != "" {
 				_ = jsonOut.print(map[string]any{"name": args[0], "sent": false, "state": apiErr.State, "error": apiErr.Message})
@@ -64,21 +64,20 @@ a paste.`,
 	return cmd
 }
 
-// sendText is TEXT followed by the named keys.
+// sendText is TEXT, checking the named keys to press after it: procs
+// writes them as the process reads them (a terminal's sequence, or on a
+// pipe a newline for Enter).
 func sendText(args, keys []string) (string, error) {
-	var b strings.Builder
-	if len(args) > 1 {
-		b.WriteString(args[1])
-	}
 	for _, name := range keys {
-		seq, err := compose.KeySequence(name)
-		if err != nil {
+		if _, err := compose.KeySequence(name); err != nil {
 			return "", err
 		}
-		b.WriteString(seq)
 	}
-	if b.Len() == 0 && len(args) < 2 {
+	if len(keys) == 0 && len(args) < 2 {
 		return "", errors.New("nothing to send: give TEXT or --key")
 	}
-	return b.String(), nil
+	if len(args) > 1 {
+		return args[1], nil
+	}
+	return "", nil
 }

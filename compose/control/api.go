@@ -31,6 +31,12 @@ type ErrorBody struct {
 type InputRequest struct {
 	// Text is written to the process as is.
 	Text string `json:"text"`
+	// Keys are pressed after the text, by name (enter, esc, ctrl-c; see
+	// wire.KeySequence): written as a terminal sends them to a process in
+	// one; on a pipe, Enter is a newline, tab and backspace their bytes,
+	// and the other keys, which only a terminal gives a meaning, are
+	// refused.
+	Keys []string `json:"keys,omitempty"`
 	// Enter appends the Enter key (\r in a terminal, \n on a pipe).
 	Enter bool `json:"enter,omitempty"`
 	// Force sends even to an interactive process that is not ready for

@@ -264,19 +264,55 @@ func (s *Server) handleInput(w http.ResponseWriter, r *http.Request) {
 		writeEngineError(w, err)
 		return
 	}
-	text := req.Text
+	keys, err := keysFor(name, st.PTY, req.Keys)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	text := req.Text + keys
 	if req.Enter {
-		if st.PTY {
-			text += "\r"
-		} else {
-			text += "\n"
-		}
+		text += enterFor(st.PTY)
 	}
 	if err := s.engine.Input(r.Context(), name, []byte(text), req.Force); err != nil {
 		writeInputError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]int{"written": len(text)})
+}
+
+// keysFor is what the keys named write to the process name: what a
+// terminal sends for each, for a process in one (pty); on a pipe, a
+// newline for Enter, and tab and backspace as their bytes. A key only a
+// terminal gives a meaning (Ctrl-C is SIGINT, Ctrl-D the end of input,
+// Esc and the arrows are for a screen) is refused for a pipe: written as
+// a byte it would do nothing, and say it was sent.
+func keysFor(name string, pty bool, keys []string) (string, error) {
+	var b strings.Builder
+	for _, key := range keys {
+		seq, err := wire.KeySequence(key)
+		switch {
+		case err != nil:
+			return "", err
+		case pty:
+			b.WriteString(seq)
+		case seq == "\r":
+			b.WriteString(enterFor(false))
+		case seq == "\t" || seq == "\x7f":
+			b.WriteString(seq)
+		default:
+			return "", fmt.Errorf("%s means something only to a program in a terminal, and %s reads a pipe: `procs stop %s` or `procs restart %s` ends it; set pty: true to run it in a terminal",
+				strings.ToLower(strings.TrimSpace(key)), name, name, name)
+		}
+	}
+	return b.String(), nil
+}
+
+// enterFor is the Enter key: \r in a terminal, a newline on a pipe.
+func enterFor(pty bool) string {
+	if pty {
+		return "\r"
+	}
+	return "\n"
 }
 
 func (s *Server) handleDown(w http.ResponseWriter, r *http.Request) {

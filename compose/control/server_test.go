@@ -258,3 +258,25 @@ procs:
 	}))
 	assert.Len(t, got, 10, "no note when memory holds what was asked for")
 }
+
+// Keys are sent by name and written as the process reads them: Enter on
+// a pipe is a newline (a terminal's \r never ends a line there), and a
+// key that only a terminal gives a meaning (Ctrl-C, Ctrl-D, Esc) is
+// refused for a process without one, saying what to do instead: written
+// as bytes, it was "sent" and did nothing.
+func TestKeysToAPipe(t *testing.T) {
+	h := startHarness(t, twoServices)
+	h.waitReady(t, "web")
+	require.NoError(t, h.client.Send(testCtx(t), "web", InputRequest{Text: "hello", Keys: []string{"enter"}}))
+	h.expectLine(t, "web", "got hello")
+
+	err := h.client.Send(testCtx(t), "web", InputRequest{Keys: []string{"ctrl-c"}})
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusBadRequest, apiErr.Status)
+	assert.Equal(t, "ctrl-c means something only to a program in a terminal, and web reads a pipe: `procs stop web` or `procs restart web` ends it; set pty: true to run it in a terminal", apiErr.Message)
+	err = h.client.Send(testCtx(t), "web", InputRequest{Keys: []string{"nope"}})
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusBadRequest, apiErr.Status)
+	assert.Contains(t, apiErr.Message, `unknown key "nope"`)
+}

@@ -154,13 +154,11 @@ func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in sendI
 	out := InputSent{Name: in.Name}
 	text := in.Text
 	for _, name := range in.Keys {
-		seq, err := wire.KeySequence(name)
-		if err != nil {
+		if _, err := wire.KeySequence(name); err != nil {
 			return nil, out, failf("call again with known key names.", "%v", err)
 		}
-		text += seq
 	}
-	if text == "" && !in.Enter {
+	if text == "" && len(in.Keys) == 0 && !in.Enter {
 		return nil, out, failf("call again with text, keys or enter.", "nothing to send to %s", in.Name)
 	}
 	c, err := s.connect()
@@ -168,7 +166,7 @@ func (s *Server) sendInput(ctx context.Context, _ *sdk.CallToolRequest, in sendI
 		return nil, out, err
 	}
 	defer c.Close()
-	if err := c.Send(ctx, in.Name, control.InputRequest{Text: text, Enter: in.Enter, Force: in.Force}); err != nil {
+	if err := c.Send(ctx, in.Name, control.InputRequest{Text: text, Keys: in.Keys, Enter: in.Enter, Force: in.Force}); err != nil {
 		return nil, out, s.inputRefused(c, err, in.Name)
 	}
 	out.Sent = true
