@@ -85,6 +85,10 @@ func (s *Server) handleAction(act action) http.HandlerFunc {
 		if !ok {
 			return
 		}
+		if res, ok := s.runningUnhealthy(name, act); ok {
+			writeJSON(w, http.StatusOK, res)
+			return
+		}
 		run, err := s.do(name, act, args)
 		if err != nil {
 			writeEngineError(w, err)
@@ -96,6 +100,29 @@ func (s *Server) handleAction(act action) http.HandlerFunc {
 		}
 		s.wait(w, r, name, targets, run, timeout)
 	}
+}
+
+// runningUnhealthy answers a start of a process that runs, unhealthy: a
+// start leaves a running process as it is, and a wait for it to be ready
+// would only time out. The answer says what is wrong, and which of its
+// dependencies is not there (stopped, failed), the likely cause.
+func (s *Server) runningUnhealthy(name string, act action) (rules.Result, bool) {
+	if act != actionStart {
+		return rules.Result{}, false
+	}
+	st, err := s.engine.StatusOf(name)
+	if err != nil || st.State != rules.StateUnhealthy {
+		return rules.Result{}, false
+	}
+	msg := "already running, unhealthy: " + st.Message
+	if p := s.engine.Config().Procs[name]; p != nil {
+		for _, dep := range p.DependsOn {
+			if d, err := s.engine.StatusOf(dep.Name); err == nil && (d.State == rules.StateStopped || d.State == rules.StateFailed) {
+				msg += fmt.Sprintf("; its dependency %s is %s: `procs start %s`", dep.Name, d.State, dep.Name)
+			}
+		}
+	}
+	return rules.Result{Name: name, State: st.State, Run: st.Run, Ports: st.Ports, Message: msg, Logs: []string{}}, true
 }
 
 func (s *Server) do(name string, act action, args map[string]string) (int, error) {

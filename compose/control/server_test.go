@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -279,4 +282,38 @@ func TestKeysToAPipe(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusBadRequest, apiErr.Status)
 	assert.Contains(t, apiErr.Message, `unknown key "nope"`)
+}
+
+// procs start of a process that runs, unhealthy, answers at once with
+// what is wrong, and names a dependency that is not there: waiting for it
+// to be ready only timed out after a minute, saying nothing of why.
+func TestStartOfAnUnhealthyProcessAnswersAtOnce(t *testing.T) {
+	h := startHarness(t, `
+procs:
+  db:
+    command: echo ready; sleep 300
+    readyPatterns: [ready]
+  api:
+    command: echo ready; while [ ! -e db-gone ]; do sleep 0.05; done; echo "ERROR lost db"; sleep 300
+    readyPatterns: [ready]
+    errorPatterns: [ERROR]
+    dependsOn: [db]
+`)
+	h.waitReady(t, "db", "api")
+	_, err := h.client.Stop(testCtx(t), "db", ActionOptions{})
+	require.NoError(t, err)
+	st, err := h.client.Get(testCtx(t), "api")
+	require.NoError(t, err)
+	require.Equal(t, rules.StateReady, st.State, "procs stop db stops db alone")
+	require.NoError(t, os.WriteFile(filepath.Join(h.dir, "db-gone"), nil, 0o644))
+	_, err = h.client.Wait(testCtx(t), "api", WaitOptions{For: []rules.State{rules.StateUnhealthy}})
+	require.NoError(t, err)
+
+	res, err := h.client.Start(testCtx(t), "api", ActionOptions{Timeout: time.Minute})
+	require.NoError(t, err)
+	assert.False(t, res.Success)
+	assert.Equal(t, rules.StateUnhealthy, res.State)
+	assert.Contains(t, res.Message, `already running, unhealthy: error line "ERROR lost db"`)
+	assert.Contains(t, res.Message, "its dependency db is stopped")
+	assert.Less(t, res.DurationMs, int64(10_000), "answered at once, not at the timeout")
 }
