@@ -131,7 +131,7 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	}
 	c.ReadyWhen = readyWhen(c, spec)
 	c.Mode = compose.ModeOf(p, det)
-	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask())
+	c.FailedWhen = failedWhen(c.ErrorPatterns, p.IsTask(), spec.Interactive)
 	if spec.AgentProtocol != "" {
 		c.ReadyWhen, c.FailedWhen = agentReadyWhen(spec), agentFailedWhen(spec)
 	}
@@ -220,11 +220,16 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 	return text
 }
 
-// failedWhen says what makes the process failed.
-func failedWhen(errorPatterns []string, task bool) string {
+// failedWhen says what makes the process failed: a service's exit, a
+// task's or an interactive program's other than 0 (exit 0 or Ctrl-C is
+// the user leaving it, rules' user-exit).
+func failedWhen(errorPatterns []string, task, interactive bool) string {
 	exit := "when it exits (even with code 0: a service is meant to keep running)"
-	if task {
+	switch {
+	case task:
 		exit = "when it exits with a code other than 0"
+	case interactive:
+		exit = "when it exits with a code other than 0 (exit 0 or Ctrl-C is the user leaving it: stopped)"
 	}
 	if len(errorPatterns) == 0 {
 		return exit
