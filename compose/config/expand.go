@@ -81,6 +81,30 @@ func (ex *expander) warnings() ConfigErrors {
 	return out
 }
 
+// nameUnsetIn adds to each error at a value that read a variable that is
+// not set which variable it was: the config does not load, so the
+// warning that would have named it is not printed, and `"" is not a port`
+// alone does not say where the empty value came from.
+func (ex *expander) nameUnsetIn(errs ConfigErrors) {
+	unsetAt := map[string][]string{}
+	for name, keys := range ex.unset {
+		for _, key := range keys {
+			at := showPath(strings.Split(key, "\x00"))
+			unsetAt[at] = append(unsetAt[at], name)
+		}
+	}
+	for _, e := range errs {
+		if strings.Contains(e.Msg, "${") {
+			continue // about its variables already
+		}
+		names := unsetAt[e.Path]
+		slices.Sort(names)
+		for _, name := range slices.Compact(names) {
+			e.Msg += fmt.Sprintf(" (${%s} is not set: set it in the environment, env: or .env, or write ${%s:-default})", name, name)
+		}
+	}
+}
+
 // defaultEnvFile is the dotenv file loaded, when present, from the folder of
 // procs.yaml, as docker compose, process-compose and overmind do.
 const defaultEnvFile = ".env"

@@ -46,3 +46,20 @@ func TestExpandStringErrors(t *testing.T) {
 		assert.EqualError(t, err, want, in)
 	}
 }
+
+// A value that is bad because a variable it reads is not set says so: the
+// warning that would have named the variable is not printed when the
+// config does not load.
+func TestABadValueNamesTheUnsetVariable(t *testing.T) {
+	_, err := Parse("procs.yaml", []byte("procs:\n  api:\n    command: ./api\n    port: ${API_PORT}\n    readyTimeout: ${WAIT}s\n"), nil)
+	var errs ConfigErrors
+	require.ErrorAs(t, err, &errs)
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	assert.Equal(t, []string{
+		`procs.yaml:4:11: procs.api.port: "" is not a port (${API_PORT} is not set: set it in the environment, env: or .env, or write ${API_PORT:-default})`,
+		`procs.yaml:5:19: procs.api.readyTimeout: "s" is not a duration (e.g. 30s) (${WAIT} is not set: set it in the environment, env: or .env, or write ${WAIT:-default})`,
+	}, got)
+}
