@@ -75,6 +75,11 @@ func dotEnvSplit(src []byte) (key string, value, rest []byte, fault string) {
 	}
 	if end >= 0 {
 		key = strings.TrimRightFunc(string(src[:end]), unicode.IsSpace)
+		if key == "" {
+			// godotenv takes it, as a variable no environment can hold.
+			line, _, _ := bytes.Cut(src, []byte("\n"))
+			return "", nil, nil, rules.Quote(string(line)) + " has no variable name before its " + string(src[end])
+		}
 		src = src[end+1:]
 	}
 	src = bytes.TrimLeftFunc(src, dotEnvSpace)

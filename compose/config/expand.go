@@ -290,11 +290,13 @@ func readDotEnv(file string) (map[string]string, error) {
 		return nil, err
 	}
 	vars, err := godotenv.UnmarshalBytes(data)
-	if err != nil {
+	if _, noName := vars[""]; err != nil || noName {
 		if located := dotEnvSyntax(data); located != nil {
 			return nil, located
 		}
-		return nil, err
+		if err != nil {
+			return nil, err
+		}
 	}
 	for k, v := range vars {
 		if strings.ContainsRune(k, 0) || strings.ContainsRune(v, 0) {

@@ -250,3 +250,17 @@ func TestDotEnvSyntaxErrorsNameTheirLine(t *testing.T) {
 		filepath.Join(dir, "own.env") + `:3:3: procs.a.envFile: not in dotenv format (KEY=value lines): "this is bad" is not KEY=value`,
 	}, got)
 }
+
+// A line with no variable name (=2) is refused at its line: godotenv
+// takes it, as a variable no environment can hold.
+func TestDotEnvLineWithoutAName(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"procs.yaml": "procs:\n  a:\n    command: echo\n    envFile: own.env\n",
+		"own.env":    "X=1\n=2\n",
+	})
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	var errs ConfigErrors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 1)
+	assert.Equal(t, filepath.Join(dir, "own.env")+`:2:1: procs.a.envFile: not in dotenv format (KEY=value lines): "=2" has no variable name before its =`, errs[0].Error())
+}
