@@ -75,11 +75,6 @@ func dotEnvSplit(src []byte) (key string, value, rest []byte, fault string) {
 	}
 	if end >= 0 {
 		key = strings.TrimRightFunc(string(src[:end]), unicode.IsSpace)
-		if key == "" {
-			// godotenv takes it, as a variable no environment can hold.
-			line, _, _ := bytes.Cut(src, []byte("\n"))
-			return "", nil, nil, rules.Quote(string(line)) + " has no variable name before its " + string(src[end])
-		}
 		src = src[end+1:]
 	}
 	src = bytes.TrimLeftFunc(src, dotEnvSpace)
@@ -111,12 +106,18 @@ func (e *dotEnvSyntaxError) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line, e.Fault)
 }
 
-// dotEnvSyntax finds the statement of src that godotenv refuses, walking
-// the file as godotenv does; nil when it finds none.
+// dotEnvSyntax finds the statement of src that godotenv refuses, or that
+// has no variable name (which godotenv takes), walking the file as
+// godotenv does; nil when it finds none.
 func dotEnvSyntax(src []byte) *dotEnvSyntaxError {
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	for rest := dotEnvStatement(src); rest != nil; {
-		_, _, next, fault := dotEnvSplit(rest)
+		key, _, next, fault := dotEnvSplit(rest)
+		if fault == "" && key == "" && (rest[0] == '=' || rest[0] == ':') {
+			// godotenv takes it, as a variable no environment can hold.
+			line, _, _ := bytes.Cut(rest, []byte("\n"))
+			fault = rules.Quote(string(line)) + " has no variable name before its " + string(rest[0])
+		}
 		if fault != "" {
 			at := len(src) - len(rest)
 			return &dotEnvSyntaxError{Line: 1 + bytes.Count(src[:at], []byte("\n")),
