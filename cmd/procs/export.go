@@ -101,8 +101,14 @@ func printExportJSON(jsonOut *jsonOutput, out *export.Output) error {
 	return jsonOut.print(doc)
 }
 
-// exportFormat finds the format called name.
+// formatAliases are the other names a format goes by.
+var formatAliases = map[string]string{"k8s": "kubernetes", "docker-compose": "compose"}
+
+// exportFormat finds the format called name (or one of its aliases).
 func exportFormat(name string) (export.Format, error) {
+	if full, ok := formatAliases[name]; ok {
+		name = full
+	}
 	var names []string
 	for _, f := range exportFormats() {
 		if f.Name() == name {
