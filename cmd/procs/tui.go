@@ -71,6 +71,11 @@ func (a *app) runTUI(dir string, owned bool) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	err = tui.Run(ctx, opts, tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(a.environ))
+	if ie := interruption(ctx); ie != nil {
+		// Ended by a signal (SIGTERM, SIGHUP of a closed terminal), not
+		// by the user's q: it exits 128+signal, as procs top does.
+		return ie
+	}
 	if err != nil {
 		return withCode(exitFailure, err)
 	}

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,6 +51,7 @@ func TestTUIScripts(t *testing.T) {
 				cmdTmuxStart(ts, neg, args)
 				tmuxRun(ts, "kill-session", "-t", "tui-old")
 			},
+			"tmuxsignal": cmdTmuxSignal,
 			"tmuxkeys":   cmdTmuxKeys,
 			"tmuxtype":   cmdTmuxType,
 			"tmuxexpect": cmdTmuxExpect,
@@ -88,6 +92,23 @@ func shellQuote(words ...string) string {
 		quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 	}
 	return strings.Join(quoted, " ")
+}
+
+// cmdTmuxSignal sends a signal (TERM, HUP) to the command tmuxstart
+// runs: the child of the pane's shell.
+func cmdTmuxSignal(ts *testscript.TestScript, neg bool, args []string) {
+	sigs := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP, "INT": syscall.SIGINT}
+	if neg || len(args) != 1 || sigs[args[0]] == 0 {
+		ts.Fatalf("usage: tmuxsignal TERM|HUP|INT")
+	}
+	shell := strings.TrimSpace(tmuxRun(ts, "display-message", "-p", "-t", "tui", "#{pane_pid}"))
+	out, err := exec.Command("pgrep", "-P", shell).Output()
+	ts.Check(err)
+	pid, err := strconv.Atoi(strings.Fields(string(out))[0])
+	ts.Check(err)
+	proc, err := os.FindProcess(pid)
+	ts.Check(err)
+	ts.Check(proc.Signal(sigs[args[0]]))
 }
 
 // cmdTmuxKeys presses keys, named as tmux send-keys names them (Enter,

@@ -107,7 +107,11 @@ func (m *Model) renderPaneTitle() string {
 		flags = append(flags, "wrap")
 	}
 	if m.search != "" {
-		flags = append(flags, fmt.Sprintf("/%s: %d matches (n/N)", m.search, m.matchCount()))
+		matches := "matches"
+		if m.matchCount() == 1 {
+			matches = "match"
+		}
+		flags = append(flags, fmt.Sprintf("/%s: %d %s (n/N)", m.search, m.matchCount(), matches))
 	}
 	return "── " + strings.Join(flags, " · ") + " ──"
 }
