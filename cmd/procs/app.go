@@ -47,7 +47,7 @@ func (a *app) execute(args []string) int {
 	case errors.As(err, &e) && e.quiet:
 		// Said already, on stderr; a script reading --json gets it on
 		// stdout too, where it reads the rest.
-		if e.err != nil && wantsJSON(cmd) {
+		if e.saidOnStderr && wantsJSON(cmd) {
 			printJSONError(a.stdout, e.err)
 		}
 	case wantsJSON(cmd):
@@ -70,7 +70,7 @@ func (a *app) loadConfig() (*config.Config, error) {
 			for _, e := range cfgErrs {
 				fmt.Fprintln(a.stderr, e.Error())
 			}
-			return nil, &exitError{code: exitUsage, err: err, quiet: true}
+			return nil, saidOnStderr(exitUsage, err)
 		}
 		if errors.Is(err, config.ErrNoConfig) {
 			// The error already says to create one or pass -f; say how once.

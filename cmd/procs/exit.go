@@ -22,6 +22,15 @@ type exitError struct {
 	err  error
 	// quiet means the command already printed what the user needs.
 	quiet bool
+	// saidOnStderr means it printed err as text on stderr only: a command
+	// given --json prints it on stdout too, as JSON.
+	saidOnStderr bool
+}
+
+// saidOnStderr is err, printed on stderr already, ending the command
+// with code: with --json it is printed on stdout too, as JSON.
+func saidOnStderr(code int, err error) error {
+	return &exitError{code: code, err: err, quiet: true, saidOnStderr: true}
 }
 
 func (e *exitError) Error() string { return e.err.Error() }

@@ -93,7 +93,7 @@ func (a *app) reconcileError(err error) error {
 	var apiErr *control.APIError
 	if errors.As(err, &apiErr) && apiErr.Status == 422 {
 		fmt.Fprintln(a.stderr, apiErr.Message)
-		return &exitError{code: exitUsage, err: errors.New(apiErr.Message), quiet: true}
+		return saidOnStderr(exitUsage, errors.New(apiErr.Message))
 	}
 	return a.clientError(err)
 }

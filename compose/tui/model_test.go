@@ -117,7 +117,7 @@ func TestSearchKeyHighlightsMatches(t *testing.T) {
 	d.key("/")
 	d.typeText("WARN")
 	d.key("enter")
-	assert.Contains(t, d.screen(), "/WARN: 1 matches")
+	assert.Contains(t, d.screen(), "/WARN: 1 match (n/N)")
 	assert.Contains(t, d.m.render(), d.m.styles.current.Render("warn"), "the match is highlighted")
 	d.key("esc")
 	assert.NotContains(t, d.screen(), "matches")
