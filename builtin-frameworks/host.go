@@ -24,17 +24,9 @@ func (p *Preset) HostOf(command string, env map[string]string) (host, from strin
 			}
 		}
 	}
-	if p.HostEnv != "" {
-		value, ok := env[p.HostEnv]
-		for _, w := range words {
-			if v, isVar := strings.CutPrefix(w, p.HostEnv+"="); isVar {
-				value, ok = v, true
-			}
-		}
-		if ok {
-			if h, given := hostPart(value); given {
-				return h, p.HostEnv
-			}
+	if value, ok := commandVar(words, env, p.HostEnv); ok {
+		if h, given := hostPart(value); given {
+			return h, p.HostEnv
 		}
 	}
 	if p.DefaultHost != "" {

@@ -113,14 +113,8 @@ func (p *Preset) PortOf(command string, env map[string]string) (port int, from s
 			}
 		}
 	}
-	if p.PortEnv != "" {
-		value, ok := env[p.PortEnv]
-		for _, w := range words {
-			if v, isVar := strings.CutPrefix(w, p.PortEnv+"="); isVar {
-				value, ok = v, true
-			}
-		}
-		if n, err := strconv.Atoi(value); ok && err == nil && n > 0 && n < 65536 {
+	if value, ok := commandVar(words, env, p.PortEnv); ok {
+		if n, err := strconv.Atoi(value); err == nil && n > 0 && n < 65536 {
 			return n, p.PortEnv
 		}
 	}
@@ -128,6 +122,22 @@ func (p *Preset) PortOf(command string, env map[string]string) (port int, from s
 		return p.DefaultPort, "default"
 	}
 	return 0, ""
+}
+
+// commandVar is the value the variable name has for a command of words:
+// its last VAR=value prefix, else env's; false when neither sets it, or
+// name is "".
+func commandVar(words []string, env map[string]string, name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	value, ok := env[name]
+	for _, w := range words {
+		if v, isVar := strings.CutPrefix(w, name+"="); isVar {
+			value, ok = v, true
+		}
+	}
+	return value, ok
 }
 
 // portNumber reads a port flag's value: 8000, or the port of an address

@@ -73,12 +73,17 @@ func (ex *expander) warnings() ConfigErrors {
 		for _, key := range paths {
 			path := strings.Split(key, "\x00")
 			out = append(out, ex.p.src.errorAt(path, false, fmt.Sprintf(
-				"${%s} is not set, so it expands to nothing: set it in the environment, env: or .env, or write ${%s:-default} (or $${%s} for the shell to expand)", name, name, name)))
+				"${%s} is not set, so it expands to nothing: %s (or $${%s} for the shell to expand)", name, howToSet(name), name)))
 		}
 	}
 	out = append(out, ex.unquotedWarnings()...)
 	sortErrors(out)
 	return out
+}
+
+// howToSet says how to give the variable name a value.
+func howToSet(name string) string {
+	return fmt.Sprintf("set it in the environment, env: or .env, or write ${%s:-default}", name)
 }
 
 // nameUnsetIn adds to each error at a value that read a variable that is
@@ -100,7 +105,7 @@ func (ex *expander) nameUnsetIn(errs ConfigErrors) {
 		names := unsetAt[e.Path]
 		slices.Sort(names)
 		for _, name := range slices.Compact(names) {
-			e.Msg += fmt.Sprintf(" (${%s} is not set: set it in the environment, env: or .env, or write ${%s:-default})", name, name)
+			e.Msg += fmt.Sprintf(" (${%s} is not set: %s)", name, howToSet(name))
 		}
 	}
 }

@@ -170,12 +170,7 @@ func listensOnLoopback(proc *Process) (Warning, bool) {
 	}
 	command := proc.Command.String()
 	script, runsScript := frameworks.ScriptBody(command, proc.Cwd)
-	env := maps.Clone(proc.FileEnv)
-	if env == nil {
-		env = map[string]string{}
-	}
-	maps.Copy(env, proc.Environment())
-	host, from := preset.HostOf(strings.TrimSpace(script+" "+command), env)
+	host, from := preset.HostOf(strings.TrimSpace(script+" "+command), proc.AllEnv())
 	if !frameworks.IsLoopback(host) {
 		return Warning{}, false
 	}
