@@ -63,6 +63,11 @@ type expander struct {
 	// command that read ${PORT} as the process's port: an instance of the
 	// process, scaled, would read the first instance's port there.
 	portReaders map[string]*ConfigError
+	// reads are the variables each value read, by its path as shown;
+	// files the dotenv files read, by the key that names them
+	// (varorigin.go).
+	reads map[string][]varRead
+	files map[string]envFileRead
 }
 
 // warnings turns the unset variables into warnings at the values that use
@@ -84,30 +89,6 @@ func (ex *expander) warnings() ConfigErrors {
 // howToSet says how to give the variable name a value.
 func howToSet(name string) string {
 	return fmt.Sprintf("set it in the environment, env: or .env, or write ${%s:-default}", name)
-}
-
-// nameUnsetIn adds to each error at a value that read a variable that is
-// not set which variable it was: the config does not load, so the
-// warning that would have named it is not printed, and `"" is not a port`
-// alone does not say where the empty value came from.
-func (ex *expander) nameUnsetIn(errs ConfigErrors) {
-	unsetAt := map[string][]string{}
-	for name, keys := range ex.unset {
-		for _, key := range keys {
-			at := showPath(strings.Split(key, "\x00"))
-			unsetAt[at] = append(unsetAt[at], name)
-		}
-	}
-	for _, e := range errs {
-		if strings.Contains(e.Msg, "${") {
-			continue // about its variables already
-		}
-		names := unsetAt[e.Path]
-		slices.Sort(names)
-		for _, name := range slices.Compact(names) {
-			e.Msg += fmt.Sprintf(" (${%s} is not set: %s)", name, howToSet(name))
-		}
-	}
 }
 
 // defaultEnvFile is the dotenv file loaded, when present, from the folder of
@@ -281,6 +262,7 @@ func (ex *expander) loadDotEnv(envFile any) map[string]string {
 		return nil
 	}
 	ex.dotEnv = file
+	ex.noteFile(nil, file, vars)
 	return vars
 }
 
@@ -378,6 +360,7 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 		ex.p.atValue(path, "env file %s is not in dotenv format (KEY=value lines): %v", name, err)
 		return nil
 	}
+	ex.noteFile(path, file, vars)
 	return vars
 }
 
@@ -423,6 +406,9 @@ func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 func (ex *expander) noting(path []string, text string, lookup lookupFunc) lookupFunc {
 	return func(name string) (string, bool) {
 		v, ok := lookup(name)
+		if ok {
+			ex.noteRead(path, name, v)
+		}
 		if !ok && strings.Contains(text, "${"+name+"}") {
 			if ex.unset == nil {
 				ex.unset = map[string][]string{}

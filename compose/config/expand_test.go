@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,5 +63,42 @@ func TestABadValueNamesTheUnsetVariable(t *testing.T) {
 	assert.Equal(t, []string{
 		`procs.yaml:4:11: procs.api.port: "" is not a port (${API_PORT} is not set: set it in the environment, env: or .env, or write ${API_PORT:-default})`,
 		`procs.yaml:5:19: procs.api.readyTimeout: "s" is not a duration (e.g. 30s) (${WAIT} is not set: set it in the environment, env: or .env, or write ${WAIT:-default})`,
+	}, got)
+}
+
+// TestABadValueNamesWhereItsVariableWasSet: a bad value that came from an
+// env file or the environment is reported at the field that reads it, and
+// says where the variable was set: the fix is there, not in procs.yaml.
+func TestABadValueNamesWhereItsVariableWasSet(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	write(".env", "# ports\nOTHER=1\nAPI_PORT=80a\n")
+	write("web.env", "\n\nexport WEB_WAIT=soon\n")
+	write("procs.yaml", `procs:
+  api:
+    command: ./api
+    port: ${API_PORT}
+  web:
+    envFile: web.env
+    command: ./web
+    readyTimeout: ${WEB_WAIT}
+  worker:
+    command: ./worker
+    port: ${WORKER_PORT}
+`)
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{"WORKER_PORT=none"}})
+	var errs ConfigErrors
+	require.ErrorAs(t, err, &errs)
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	yaml := filepath.Join(dir, "procs.yaml")
+	assert.Equal(t, []string{
+		yaml + `:4:11: procs.api.port: "80a" is not a port (${API_PORT} is set to "80a" at .env:3)`,
+		yaml + `:8:19: procs.web.readyTimeout: "soon" is not a duration (e.g. 30s) (${WEB_WAIT} is set to "soon" at web.env:3)`,
+		yaml + `:11:11: procs.worker.port: "none" is not a port (${WORKER_PORT} is set to "none" in the environment procs runs in)`,
 	}, got)
 }

@@ -442,7 +442,7 @@ func (ld *loader) finish() (*Config, error) {
 	v := &validator{p: p, d: d, cfg: cfg, declared: d.declared}
 	v.run()
 	if len(p.errs) > 0 {
-		ex.nameUnsetIn(p.errs)
+		ex.nameVariablesIn(p.errs)
 		sortErrors(p.errs)
 		return nil, p.errs
 	}
