@@ -424,3 +424,26 @@ func TestARestartThatCouldNotStartLeavesTheRunAlone(t *testing.T) {
 	_, err = r.m.Restart([]string{"migrate", "api"}, false)
 	require.NoError(t, err, "restarted with its dependency, api may start again")
 }
+
+// A reload that fixes a failed process does not call its blocked
+// dependent "restarted" when the dependent never ran: it starts for the
+// first time once the fix is ready, and is waited for, as an unblocked
+// dependent without restart: true is.
+func TestReconcileDoesNotCallANeverRunDependentRestarted(t *testing.T) {
+	before := "procs:\n  a: {command: doesnotexist}\n  b: {command: b, dependsOn: {a: {condition: ready, restart: true}}}\n"
+	r := newRig(t, before, Options{})
+	exits("a", crash)(r)
+	require.Equal(t, rules.StateBlocked, r.m.Proc("b").State)
+	r.take()
+	next := parse(t, strings.Replace(before, "doesnotexist", "sleep 1000", 1))
+	order, _ := next.StartOrder()
+	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next),
+		map[string]Definition{"a": {Proc: next.Procs["a"]}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a"}, rec.Restarted)
+	var waits []string
+	for _, w := range rec.Waits {
+		waits = append(waits, fmt.Sprintf("%s run %d after %s", w.Name, w.Run, w.After))
+	}
+	assert.Equal(t, []string{"a run 2 after ", "b run 1 after a"}, waits)
+}

@@ -78,7 +78,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 		m.reconcileChanged(&rec, m.procs[name], defs[name], slices.Contains(diff.EnvChanged, name))
 	}
 	rec.Waits = append(rec.Waits, m.restartTargets(rec.Restarted, false)...)
-	rec.Restarted = namesOf(rec.Waits, rec.Started)
+	rec.Restarted = restartedOf(rec.Waits, rec.Started)
 	for _, name := range only {
 		m.startAgain(&rec, m.procs[name], "start requested")
 	}
@@ -199,11 +199,13 @@ func (m *Machine) Define(cfg *config.Config, order []string, defs map[string]Def
 	m.useConfig(cfg, order)
 }
 
-// namesOf lists the names of targets, leaving out those in skip.
-func namesOf(targets []Target, skip []string) []string {
+// restartedOf lists the processes targets restart: those with a run before
+// the one waited for, leaving out those started.
+func restartedOf(targets []Target, started []string) []string {
 	out := []string{}
 	for _, t := range targets {
-		if !slices.Contains(skip, t.Name) && !slices.Contains(out, t.Name) {
+		// Run 1 is a first run: a blocked dependent that never ran starts.
+		if t.Run > 1 && !slices.Contains(started, t.Name) && !slices.Contains(out, t.Name) {
 			out = append(out, t.Name)
 		}
 	}
