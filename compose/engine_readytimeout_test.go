@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,4 +57,29 @@ procs:
 	res, err := te.Wait(ctx, "dep", []rules.State{rules.StateReady}, 1)
 	require.NoError(t, err)
 	assert.True(t, res.Success, "dep starts once slow is ready: %+v", res)
+}
+
+// A wait given up on a run whose ready line came but whose port is not
+// open says so, and so does its status: "starting: <command>" alone hides
+// that the line was seen and the port is what is missing.
+func TestAWaitGivenUpSaysTheLineMatchedButThePortIsNotOpen(t *testing.T) {
+	port := freePort(t)
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  api:
+    command: echo listening; exec sleep 1000
+    readyPatterns: [listening]
+    port: %d
+`, port), Options{NoWatchdog: true, StayUp: true})
+	want := fmt.Sprintf(`port %d not open, matched "listening"`, port)
+	require.Eventually(t, func() bool {
+		st, err := te.StatusOf("api")
+		return err == nil && st.Message == want
+	}, waitLimit, 20*time.Millisecond, "status says what readiness waits for")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err := te.Wait(ctx, "api", []rules.State{rules.StateReady}, 1)
+	require.NoError(t, err)
+	assert.False(t, res.Success)
+	assert.Contains(t, res.Message, want)
 }

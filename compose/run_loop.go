@@ -286,9 +286,17 @@ func (l *runLoop) lookOnReadyLine(at time.Time) {
 	}
 	l.lookedOnReadyLine = true
 	_, _ = l.lookAtPorts(at)
-	if l.det.AwaitsPort() && l.watchCtx.Err() == nil {
+	if !l.det.AwaitsPort() {
+		return
+	}
+	if l.watchCtx.Err() == nil {
 		l.watchPorts(l.det.Ports())
 	}
+	// Status and a wait that gives up say what is missing: the line came,
+	// the port did not. "starting: <command>" would hide both.
+	waiting := l.det.Verdict()
+	waiting.Reason, waiting.Message = rules.ReasonAwaitingPort, l.det.Waiting()
+	l.s.send(report{kind: reportVerdict, verdict: waiting, screen: l.screenTail()})
 }
 
 // advise adds to a failed verdict what to do about it, when procs can tell

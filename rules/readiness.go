@@ -252,6 +252,12 @@ func maxTime(a, b time.Time) time.Time {
 // timeoutMessage says what was and was not seen in the time after, e.g.
 // "port 3000 open, no line matched /Local:/ after 30s".
 func (d *Detector) timeoutMessage(after time.Duration) string {
+	return d.Waiting() + " after " + after.String()
+}
+
+// Waiting says what readiness has and has not seen so far, e.g. `port
+// 3000 not open, matched "Listening"`: what a run still starting waits for.
+func (d *Detector) Waiting() string {
 	var parts []string
 	if port := d.spec.Port; port != 0 {
 		switch {
@@ -291,7 +297,7 @@ func (d *Detector) timeoutMessage(after time.Duration) string {
 	if d.log.lines == 0 {
 		parts = append(parts, "no output")
 	}
-	return strings.Join(parts, ", ") + " after " + after.String()
+	return strings.Join(parts, ", ")
 }
 
 // portHolder says who listens on port, for a message: "pid 12 does:

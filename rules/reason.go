@@ -49,9 +49,12 @@ const (
 	ReasonStart Reason = "start"
 	// ReasonPortInUse is a run not started because another program holds
 	// its port.
-	ReasonPortInUse   Reason = "port-in-use"
-	ReasonHealthcheck Reason = "healthcheck"
-	ReasonHealthy     Reason = "healthy"
+	ReasonPortInUse Reason = "port-in-use"
+	// ReasonAwaitingPort is a run still starting whose ready line has
+	// come, but not the port it stands for: its message says which.
+	ReasonAwaitingPort Reason = "awaiting-port"
+	ReasonHealthcheck  Reason = "healthcheck"
+	ReasonHealthy      Reason = "healthy"
 )
 
 // Reasons of the lifecycle decisions the engine makes.

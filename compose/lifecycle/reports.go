@@ -72,6 +72,14 @@ func (m *Machine) Verdict(name string, run int, v rules.Verdict) {
 	case starting:
 		if ps.State != starting {
 			m.setState(ps, starting, v.Reason, v.Message)
+			break
+		}
+		// What a run still starting waits for (a prompt, the port its
+		// ready line stands for) is news for status and for a wait that
+		// gives up, not a transition; plain starting again, its command.
+		ps.Message = v.Message
+		if v.Reason == rules.ReasonStarting {
+			ps.Message = startingMessage(ps)
 		}
 	default:
 		m.setState(ps, v.State, v.Reason, v.Message)

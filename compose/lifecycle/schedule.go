@@ -63,7 +63,7 @@ func (m *Machine) start(ps *Proc) {
 	ps.StartedAt = m.now()
 	ps.running = true
 	m.runBegins(ps)
-	m.setState(ps, starting, rules.ReasonStart, "starting: "+ps.Cfg.Command.String())
+	m.setState(ps, starting, rules.ReasonStart, startingMessage(ps))
 	m.emit(StartRun{Name: ps.Cfg.Name, Run: ps.Run})
 }
 
@@ -197,4 +197,9 @@ func (m *Machine) allTasksCompleted() bool {
 		return false
 	}
 	return true
+}
+
+// startingMessage is what a run says while it starts: its command.
+func startingMessage(ps *Proc) string {
+	return "starting: " + ps.Cfg.Command.String()
 }
