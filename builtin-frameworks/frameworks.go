@@ -101,6 +101,12 @@ type Preset struct {
 	// the stability delay after their ready line: a preset has a delay only
 	// where one shows it is needed, since every restart waits for it.
 	StabilityEvidence []string
+	// DaemonizesUnless marks a program that puts itself in the background
+	// by default (nginx): regexes, one of which a command that keeps it in
+	// the foreground matches (daemon off). It may open its port a moment
+	// before the command procs started exits 0, leaving its daemon: see
+	// MayDaemonize.
+	DaemonizesUnless []string
 	// Interactive marks programs driven through a PTY (agent CLIs, shells).
 	Interactive bool
 	// ReadyWhenListening marks programs that may print nothing when ready

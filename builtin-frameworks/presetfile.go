@@ -32,6 +32,8 @@ type presetFile struct {
 	Env               map[string]string `yaml:"env"`
 	ReadyTimeout      string            `yaml:"readyTimeout"`
 	StabilityDelay    string            `yaml:"stabilityDelay"`
+	// DaemonizesUnless: see Preset.DaemonizesUnless.
+	DaemonizesUnless []string `yaml:"daemonizesUnless"`
 	// StabilityEvidence: see Preset.StabilityEvidence.
 	StabilityEvidence []string `yaml:"stabilityEvidence"`
 	Interactive       bool     `yaml:"interactive"`
@@ -118,6 +120,7 @@ func parsePreset(data []byte) (*Preset, error) {
 	}
 	p.AgentPatterns = f.AgentPatterns
 	p.StabilityEvidence = f.StabilityEvidence
+	p.DaemonizesUnless = f.DaemonizesUnless
 	var err error
 	if p.Probe, err = f.Probe.probe(); err != nil {
 		return nil, err
@@ -184,6 +187,7 @@ func (p *Preset) checkPatterns() error {
 		{"notReadyPatterns", p.NotReadyPatterns},
 		{"reloadPatterns", p.ReloadPatterns},
 		{"recoveredPatterns", p.RecoveredPatterns},
+		{"daemonizesUnless", p.DaemonizesUnless},
 	}, p.AgentPatterns.sets()...)
 	for _, set := range sets {
 		if _, err := compileAll(set.patterns); err != nil {

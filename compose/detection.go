@@ -72,6 +72,9 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		if spec.StabilityDelay == 0 && p.Port == 0 {
 			spec.StabilityDelay = preset.StabilityDelay
 		}
+		if preset.MayDaemonize(p.Command.String()) {
+			spec.StabilityDelay = max(spec.StabilityDelay, frameworks.DaemonGrace)
+		}
 		spec.ReadyProbe, spec.ProbePort = readyProbeOf(p, preset)
 	}
 	if err := interactiveSpec(p, d.Preset, spec); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
@@ -122,7 +123,12 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	c.ReadyPatterns, c.ErrorPatterns, c.NotReadyPatterns = sources(spec.ReadyPatterns), sources(spec.ErrorPatterns), sources(spec.NotReadyPatterns)
 	c.ReadyTimeout, c.StabilityDelay = durationText(spec.ReadyTimeout), durationText(spec.StabilityDelay)
 	c.ReadyOnListen, c.AssumeReadyAfter = spec.ReadyOnListen, durationText(spec.AssumeReadyAfter)
-	if pr := det.Preset; pr != nil && pr.StabilityDelay > 0 && spec.StabilityDelay == pr.StabilityDelay {
+	switch pr := det.Preset; {
+	case pr == nil:
+	case pr.MayDaemonize(p.Command.String()) && spec.StabilityDelay == frameworks.DaemonGrace:
+		c.StabilityWhy = pr.Name + " puts itself in the background unless told not to, and its command does not: " +
+			"it opens its port, then the command exits 0, which procs fails (it cannot watch a daemon)"
+	case pr.StabilityDelay > 0 && spec.StabilityDelay == pr.StabilityDelay:
 		c.StabilityWhy = "recorded runs of " + pr.Name + " failed inside it, after their ready line: " +
 			strings.Join(pr.StabilityEvidence, ", ")
 	}
