@@ -102,7 +102,7 @@ func (d *Detector) decideFailure() {
 	f := d.failing
 	d.failing = nil
 	msg, cause := f.explain()
-	d.fail(ReasonError, msg+d.heldPortNote(f.lines), cause)
+	d.fail(ReasonError, msg+d.heldPortNote(f.lines, cause), cause)
 }
 
 // addressInUse is a line saying a bind failed for an address in use, in
@@ -119,39 +119,48 @@ var boundAddress = lazyregexp.New(`(?:\*|\[[0-9a-fA-F:.]*\]|::|\b\d{1,3}(?:\.\d{
 // 3010 is in use by pid 12 (python3 -m http.server 3010)", as a configured
 // port in use is named before a start. The port is the one the in-use
 // line names, else the first any line of the failure names (Redis says it
-// on the next line, postgres in its HINT). "" when no line says an
-// address is in use, or no process of this user holds the port now.
-func (d *Detector) heldPortNote(lines []string) string {
-	port := inUsePort(lines)
+// on the next line, postgres in its HINT). A holder the OS hides (another
+// user's process: postgres run as its own user, the port held by root) is
+// said to be one, with the in-use line when quoted is another (postgres's
+// FATAL, under its LOG that says why). "" when no line says an address is
+// in use, or the port is free now.
+func (d *Detector) heldPortNote(lines []string, quoted string) string {
+	port, inUse := inUsePort(lines)
 	if port == 0 {
 		return ""
 	}
-	h, ok := d.holderOf(port)
-	if !ok {
+	if h, ok := d.holderOf(port); ok {
+		return fmt.Sprintf("; port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
+	}
+	if !d.env.PortOpen(port) {
 		return ""
 	}
-	return fmt.Sprintf("; port %d is in use by pid %d (%s)", port, h.PID, h.Cmdline)
+	note := fmt.Sprintf("; port %d is in use by another user's process, which procs may not inspect", port)
+	if inUse != quoted {
+		note += ": " + quote(inUse)
+	}
+	return note
 }
 
-// inUsePort is the port lines say is in use: the one the in-use line's
-// address names, else the first any line names; 0 when no line says an
-// address is in use, or none names a port.
-func inUsePort(lines []string) int {
+// inUsePort is the port lines say is in use, and the line that says so:
+// the port the in-use line's address names, else the first any line
+// names; 0 when no line says an address is in use, or none names a port.
+func inUsePort(lines []string) (port int, inUse string) {
 	i := slices.IndexFunc(lines, addressInUse.MatchString)
 	if i < 0 {
-		return 0
+		return 0, ""
 	}
 	if m := boundAddress.FindStringSubmatch(lines[i]); m != nil {
 		if port, err := strconv.Atoi(m[1] + m[2]); err == nil && port > 0 && port <= 65535 {
-			return port
+			return port, lines[i]
 		}
 	}
 	for _, line := range append([]string{lines[i]}, lines...) {
 		if port := linePortOf(line); port != 0 {
-			return port
+			return port, lines[i]
 		}
 	}
-	return 0
+	return 0, ""
 }
 
 // explain says which line of the failure best explains it, and where.
@@ -275,7 +284,7 @@ func (d *Detector) crashMessage(ended string) (message, line string) {
 			message += " at " + loc
 		}
 	}
-	return message + d.heldPortNote(d.recent), line
+	return message + d.heldPortNote(d.recent, cause), line
 }
 
 // remember keeps the last non-blank lines of the run, for the cause of a

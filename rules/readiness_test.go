@@ -260,7 +260,34 @@ func TestInUsePort(t *testing.T) {
 			"HINT:  Is another postmaster already running on port 27203? If not, wait a few seconds and retry."},
 		0: {"OSError: [Errno 98] Address already in use"},
 	} {
-		assert.Equal(t, want, inUsePort(lines), "%q", lines)
+		port, _ := inUsePort(lines)
+		assert.Equal(t, want, port, "%q", lines)
 	}
-	assert.Equal(t, 0, inUsePort([]string{"Server listening on port 3000"}), "no line says it is in use")
+	port, inUse := inUsePort([]string{"Server listening on port 3000"})
+	assert.Equal(t, 0, port, "no line says it is in use")
+	assert.Empty(t, inUse)
+}
+
+// A failure whose port is held by a process procs may not inspect (another
+// user's: postgres run as its own user, the port held by root) says the
+// port is in use all the same, and quotes the line that said so when the
+// quoted cause is another (postgres's FATAL below its LOG). The lines are
+// postgres 15's, as captured.
+func TestAddressInUseByAnotherUsersProcess(t *testing.T) {
+	spec := &Spec{ErrorPatterns: mustPatterns(t, `FATAL:`), ReadyTimeout: 30 * time.Second,
+		PortInUse: func(port int) bool { return port == 30472 }}
+	d := NewDetector(spec, 1, t0)
+	history := drive(d, []step{
+		lineAt(10*time.Millisecond, "2026-11-22 17:43:59.078 UTC [30099] LOG:  starting PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu"),
+		lineAt(10*time.Millisecond, `2026-11-22 17:43:59.078 UTC [30099] LOG:  could not bind IPv4 address "127.0.0.1": Address already in use`),
+		lineAt(10*time.Millisecond, "2026-11-22 17:43:59.078 UTC [30099] HINT:  Is another postmaster already running on port 30472? If not, wait a few seconds and retry."),
+		lineAt(10*time.Millisecond, `2026-11-22 17:43:59.078 UTC [30099] WARNING:  could not create listen socket for "127.0.0.1"`),
+		lineAt(10*time.Millisecond, "2026-11-22 17:43:59.078 UTC [30099] FATAL:  could not create any TCP/IP sockets"),
+		lineAt(10*time.Millisecond, "2026-11-22 17:43:59.080 UTC [30099] LOG:  database system is shut down"),
+		exitAt(20*time.Millisecond, Exit{Code: 1}),
+	}, time.Second)
+	require.NotEmpty(t, history)
+	msg := history[len(history)-1].Message
+	assert.Contains(t, msg, `FATAL:  could not create any TCP/IP sockets`)
+	assert.Contains(t, msg, `; port 30472 is in use by another user's process, which procs may not inspect: "2026-11-22 17:43:59.078 UTC [30099] LOG:  could not bind IPv4 address \"127.0.0.1\": Address already in use"`)
 }
