@@ -9,10 +9,14 @@ import (
 // Scale runs the number of instances scale gives each process named, from
 // now on: a config loaded again keeps it, as docker compose up --scale
 // does. New instances start, removed ones stop; the instances kept and the
-// processes that depend on them go on untouched.
+// processes that depend on them go on untouched. A task is not scaled
+// (config.ScalableWhileRunning).
 func (e *Engine) Scale(scale map[string]int) (Reconciled, error) {
 	e.reconfigure.Lock()
 	defer e.reconfigure.Unlock()
+	if err := e.Config().ScalableWhileRunning(scale); err != nil {
+		return Reconciled{}, err
+	}
 	overrides := e.scaleWith(scale)
 	next, err := e.Config().Scaled(overrides)
 	if err != nil {

@@ -80,3 +80,24 @@ procs:
 	assert.ElementsMatch(t, []string{"other-1", "other-2"}, rec.Stopped)
 	assert.Equal(t, map[string]int{"worker": 3}, te.scaleOverrides())
 }
+
+// A task is not scaled while procs runs: its new instances would run it
+// again, at once, beside each other (a migration, twice). The refusal
+// leaves everything as it was.
+func TestScaleRefusesATask(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  migrate: {command: echo migrated, kind: task}
+  api: {command: "echo up; exec sleep 60", readyPatterns: [up], dependsOn: {migrate: completed}}
+`, Options{})
+	te.waitTargets([]WaitTarget{{Name: "api", Targets: readyTarget, Run: 1}})
+	_, err := te.Scale(map[string]int{"migrate": 2})
+	var refused *config.ScaleError
+	require.ErrorAs(t, err, &refused)
+	assert.Equal(t, "scale migrate=2: migrate is a task: its instances would run it again, at once, beside each other; "+
+		"procs restart migrate runs it again, and replicas: in procs.yaml runs a task in instances from the start", err.Error())
+	assert.Equal(t, map[string]int{"migrate": 1, "api": 1}, te.runsOf())
+	st, err := te.StatusOf("migrate")
+	require.NoError(t, err)
+	assert.Equal(t, rules.StateCompleted, st.State)
+}

@@ -76,6 +76,20 @@ type ScaleError struct{ message string }
 // Error says what is wrong and what to do.
 func (e *ScaleError) Error() string { return e.message }
 
+// ScalableWhileRunning refuses, as a *ScaleError, a scale that names a
+// task while procs runs: its new instances would run it again, at once,
+// beside each other (a migration, twice). At the start, procs up --scale
+// and replicas: run a task in instances from its first run.
+func (c *Config) ScalableWhileRunning(scale map[string]int) error {
+	for _, name := range slices.Sorted(maps.Keys(scale)) {
+		if p := c.Declared()[name]; p != nil && p.IsTask() {
+			return &ScaleError{fmt.Sprintf("scale %s=%d: %s is a task: its instances would run it again, at once, beside each other; "+
+				"procs restart %s runs it again, and replicas: in procs.yaml runs a task in instances from the start", name, scale[name], name, name)}
+		}
+	}
+	return nil
+}
+
 // Scaled returns a copy of c in which each process named in scale runs
 // that many instances, as procs up --scale and procs scale ask; a process
 // without replicas becomes replicated (NAME-1 to NAME-N). c is not changed.
