@@ -95,6 +95,12 @@ var brokenConfigs = []struct {
 		`15:12: procs.dev.watch: expected a list of strings, got string "**/*.go": write watch: ["**/*.go"]`,
 		`18:12: procs.tools.watch: watch needs at least one path or glob, e.g. watch: ["**/*.go"]`,
 	}},
+	// A glob that matches nothing, ever, is a typo to report, not a watch
+	// that never fires.
+	{"bad_glob", []string{
+		`4:28: procs.api.watch[1]: "[unclosed" is not a glob: a [ must be closed by ] (write \[ for a [ itself)`,
+		`9:25: procs.web.watch.ignore[1]: "build/[a-" is not a glob: a [ must be closed by ] (write \[ for a [ itself)`,
+	}},
 	{"bad_duration_word", []string{
 		`4:21: procs.api.stabilityDelay: "soon" is not a duration (e.g. 30s)`,
 	}},

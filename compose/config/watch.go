@@ -1,5 +1,11 @@
 package config
 
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
 // Watch restarts a process when files change. In the file it is a list of
 // paths or globs, or {paths, ignore, debounce}.
 type Watch struct {
@@ -27,6 +33,7 @@ func (d *decoder) watch(path []string, v any) *Watch {
 		if _, isList := v.([]any); isList && len(w.Paths) == 0 {
 			d.p.atValue(path, "watch needs at least one path or glob, e.g. watch: [\"**/*.go\"]")
 		}
+		d.checkGlobs(path, w.Paths)
 		return w
 	}
 	m, ok := d.mapping(path, v, watchKeys)
@@ -41,7 +48,28 @@ func (d *decoder) watch(path []string, v any) *Watch {
 	if len(w.Paths) == 0 {
 		d.p.atKey(path, "missing paths: the files, folders or globs to watch, e.g. paths: [\"**/*.go\"]")
 	}
+	d.checkGlobs(child(path, "paths"), w.Paths)
+	d.checkGlobs(child(path, "ignore"), w.Ignore)
 	return w
+}
+
+// checkGlobs reports each of globs, the list at at, that the watch's
+// matching (path.Match, segment by segment) refuses: it would never
+// match, and a watch that never fires looks like one with nothing to do.
+func (d *decoder) checkGlobs(at []string, globs []string) {
+	for i, glob := range globs {
+		if _, err := path.Match(glob, ""); err != nil {
+			d.p.atValue(index(at, i), "%s is not a glob: %s", fmt.Sprintf("%q", glob), globFault(glob))
+		}
+	}
+}
+
+// globFault says what is wrong with a glob path.Match refuses.
+func globFault(glob string) string {
+	if strings.HasSuffix(glob, `\`) && !strings.HasSuffix(glob, `\\`) {
+		return `it ends in a \ that escapes nothing (write \\ for a \ itself)`
+	}
+	return `a [ must be closed by ] (write \[ for a [ itself)`
 }
 
 // watchKeys are the keys of watch in its map form.
