@@ -102,3 +102,25 @@ func TestABadValueNamesWhereItsVariableWasSet(t *testing.T) {
 		yaml + `:11:11: procs.worker.port: "none" is not a port (${WORKER_PORT} is set to "none" in the environment procs runs in)`,
 	}, got)
 }
+
+// A value the expander refused has that one error: what the decoder then
+// says of the text it left ("127.0.0.1:" is not host:port, ${PORT} not
+// set) contradicts it and names a wrong fix.
+func TestARefusedValueHasOneError(t *testing.T) {
+	_, err := Parse("procs.yaml", []byte(`procs:
+  api:
+    command: ./api
+    port: 8000
+    replicas: 2
+    healthcheck: {tcp: "127.0.0.1:${PORT}"}
+`), nil)
+	var errs ConfigErrors
+	require.ErrorAs(t, err, &errs)
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	assert.Equal(t, []string{
+		"procs.yaml:6:24: procs.api.healthcheck.tcp: ${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment",
+	}, got)
+}

@@ -435,6 +435,7 @@ func (ld *loader) finish() (*Config, error) {
 	p := &problems{src: ld.src}
 	ex := &expander{p: p, environ: envMap(ld.environ), dir: dir, portReaders: map[string]*ConfigError{}}
 	ex.config(raw)
+	expanded := len(p.errs)
 	d := &decoder{p: p, depPaths: map[[2]string][]string{}}
 	cfg := d.config(raw)
 	cfg.File, cfg.Dir, cfg.DotEnv = ld.file, dir, ex.dotEnv
@@ -442,6 +443,7 @@ func (ld *loader) finish() (*Config, error) {
 	v := &validator{p: p, d: d, cfg: cfg, declared: d.declared}
 	v.run()
 	if len(p.errs) > 0 {
+		p.errs = causesOnly(p.errs, expanded)
 		ex.nameVariablesIn(p.errs)
 		sortErrors(p.errs)
 		return nil, p.errs
@@ -454,6 +456,24 @@ func (ld *loader) finish() (*Config, error) {
 	cfg.declared = cfg.Procs
 	cfg.Procs = expandReplicas(cfg.declared)
 	return cfg, nil
+}
+
+// causesOnly drops, from errs, the errors after the first expanded (the
+// decoder's and the validator's) at a value the expander refused: what
+// they say of the text it left ("127.0.0.1:" is not host:port) follows
+// from the refusal, and names a wrong fix.
+func causesOnly(errs ConfigErrors, expanded int) ConfigErrors {
+	refused := map[string]bool{}
+	for _, e := range errs[:expanded] {
+		refused[e.Path] = e.Path != "" // an env file's own error is at no value
+	}
+	kept := errs[:expanded]
+	for _, e := range errs[expanded:] {
+		if !refused[e.Path] {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // envMap turns an os.Environ list into a map; later entries win.
