@@ -43,6 +43,7 @@ var foreignNames = map[string]string{
 	// Dependency conditions.
 	"service_started":                "started",
 	"service_healthy":                "ready",
+	"healthy":                        "ready",
 	"service_completed_successfully": "completed",
 	"process_started":                "started",
 	"process_healthy":                "ready",

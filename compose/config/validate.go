@@ -223,6 +223,11 @@ func (d *decoder) healthcheck(path []string, v any) *Healthcheck {
 		Timeout:  d.duration(child(path, "timeout"), m["timeout"]),
 		Failures: d.count(child(path, "failures"), m["failures"]),
 	}
+	for key, def := range map[string]string{"interval": "5s", "timeout": "2s"} {
+		if isZeroDuration(m[key]) {
+			d.p.atValue(child(path, key), "%v is no %s: leave %s out for the default, %s, or give one, e.g. 1s", m[key], key, key, def)
+		}
+	}
 	var probes []string
 	for _, kind := range []string{"http", "exec", "tcp"} {
 		if m[kind] != nil {
@@ -252,6 +257,18 @@ func (d *decoder) healthcheck(path []string, v any) *Healthcheck {
 		}
 	}
 	return h
+}
+
+// isZeroDuration reports whether v is a duration of zero written out
+// ("0s"), which a healthcheck would take as its default, not as what it
+// says.
+func isZeroDuration(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	dur, err := time.ParseDuration(s)
+	return err == nil && dur == 0
 }
 
 // signalNames are the signals procs can send to stop a process.

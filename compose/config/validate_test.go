@@ -78,7 +78,7 @@ var brokenConfigs = []struct {
 		`4:41: procs.api.restart.backoff: "30s..1s" ends before it starts: write min..max`,
 	}},
 	{"bad_condition", []string{
-		`7:11: procs.api.dependsOn.db: "healthy" is not a condition: use started, ready, completed`,
+		`7:11: procs.api.dependsOn.db: "healthy" is not a condition (did you mean "ready"?): use started, ready, completed`,
 	}},
 	{"bad_duration", []string{
 		`4:19: procs.api.readyTimeout: "30" is not a duration: give it a unit, e.g. 30s`,
@@ -100,6 +100,11 @@ var brokenConfigs = []struct {
 	{"bad_glob", []string{
 		`4:28: procs.api.watch[1]: "[unclosed" is not a glob: a [ must be closed by ] (write \[ for a [ itself)`,
 		`9:25: procs.web.watch.ignore[1]: "build/[a-" is not a glob: a [ must be closed by ] (write \[ for a [ itself)`,
+	}},
+	// A healthcheck's 0s would be taken as its default, not as written.
+	{"zero_interval", []string{
+		`4:52: procs.api.healthcheck.interval: 0s is no interval: leave interval out for the default, 5s, or give one, e.g. 1s`,
+		`4:65: procs.api.healthcheck.timeout: 0ms is no timeout: leave timeout out for the default, 2s, or give one, e.g. 1s`,
 	}},
 	{"bad_duration_word", []string{
 		`4:21: procs.api.stabilityDelay: "soon" is not a duration (e.g. 30s)`,
