@@ -107,13 +107,14 @@ func (c *catalog) detect(command, dir string, depth int) (Detection, bool) {
 func (c *catalog) pick(words []string, dir string, depth int) (Detection, bool) {
 	if isClientTool(words[0]) {
 		// psql, redis-cli, initdb: a client of a server, never the server,
-		// whatever its options name (`psql -U postgres`).
-		return Detection{}, false
+		// whatever its options name (`psql -U postgres`); only a preset
+		// of the client itself, read at its prompt (psql's), may be it.
+		return c.matchCommand(words, false, clientPreset)
 	}
 	// `npm run serve` names a script, not a program called serve: only
 	// package.json can say what it runs.
 	if !runsScript(words) {
-		if d, ok := c.matchCommand(words, false); ok {
+		if d, ok := c.matchCommand(words, false, anyPreset); ok {
 			return d, true
 		}
 	}
@@ -123,20 +124,27 @@ func (c *catalog) pick(words []string, dir string, depth int) (Detection, bool) 
 	if d, ok := c.matchFiles(words, dir); ok {
 		return d, true
 	}
-	return c.matchCommand(words, true)
+	return c.matchCommand(words, true, anyPreset)
 }
+
+// anyPreset and clientPreset choose the presets matchCommand considers:
+// every one, or those of a program driven at its prompt, which a client
+// tool (clientTools) may be.
+func anyPreset(*Preset) bool      { return true }
+func clientPreset(p *Preset) bool { return p.Interactive }
 
 // matchCommand finds the preset whose detect.command regex matches the
 // command line earliest (then longest), in the words that say what runs
 // (programHead): `psql -U postgres` is not the postgres server. fallback
-// selects the fallback presets instead of the others.
-func (c *catalog) matchCommand(words []string, fallback bool) (Detection, bool) {
+// selects the fallback presets instead of the others; only those of
+// them that consider accepts.
+func (c *catalog) matchCommand(words []string, fallback bool, consider func(*Preset) bool) (Detection, bool) {
 	line := strings.Join(words, " ")
 	headEnd := len(strings.Join(words[:programHead(words)], " "))
 	var best Detection
 	bestStart, bestLen := -1, 0
 	for _, p := range c.sorted {
-		if p.Detect.Fallback != fallback {
+		if p.Detect.Fallback != fallback || !consider(p) {
 			continue
 		}
 		for _, cp := range c.commands[p.Name] {

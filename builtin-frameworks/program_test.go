@@ -10,9 +10,10 @@ import (
 // value or a script's argument.
 func TestDetectMatchesTheProgramThatRuns(t *testing.T) {
 	for command, want := range map[string]string{
-		// Clients and tools of a server are not the server.
+		// Clients and tools of a server are not the server; psql at its
+		// prompt is psql.
 		`psql -h 127.0.0.1 -U postgres -c "select pg_sleep(65)"`: "",
-		`psql postgres`:                       "",
+		`psql postgres`:                       "psql",
 		`pg_dump -U postgres -d app`:          "",
 		`runuser -u postgres -- initdb -D db`: "",
 		`sudo -u postgres initdb -D db`:       "",

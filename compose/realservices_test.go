@@ -85,9 +85,21 @@ func postgresDir(t *testing.T) (dir string, runAs []string) {
 }
 
 // TestRealPsql drives psql against a postgres started in the project:
-// a slow query, \password's two questions in a row, Ctrl-C of a query.
+// a slow query, \password's two questions in a row, Ctrl-C of a query;
+// with a prompt pattern of its own, and with none (the psql preset's).
 func TestRealPsql(t *testing.T) {
 	needProgram(t, "psql")
+	for _, tc := range []struct{ name, readiness string }{
+		{"its own prompt pattern", "    readyPatterns: ['^postgres=# $']\n"},
+		{"the psql preset", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) { drivePsql(t, tc.readiness) })
+	}
+}
+
+// drivePsql is TestRealPsql with readiness as the psql process's
+// readiness settings, YAML lines of its definition.
+func drivePsql(t *testing.T, readiness string) {
 	dir, postgres := postgresDir(t)
 	port := freePort(t)
 	te := startEngine(t, fmt.Sprintf(`
@@ -99,10 +111,9 @@ procs:
   psql:
     command: psql -h %s -p %d -U postgres
     interactive: true
-    readyPatterns: ['^postgres=# $']
-    dependsOn: [db]
+%s    dependsOn: [db]
 `, yamlList(append(postgres, "-D", filepath.Join(dir, "data"), "-p", strconv.Itoa(port), "-k", dir, "-c", "listen_addresses=", "-c", "log_statement=all")),
-		dir, port), Options{NoWatchdog: true})
+		dir, port, readiness), Options{NoWatchdog: true})
 	te.expectStates("psql", rules.StateStarting, ready)
 
 	te.sendOK("psql", "SELECT pg_sleep(2);\r")
