@@ -131,9 +131,9 @@ var portOption = lazyregexp.New(`(?:^|\s)(?:-p|-P|--port)(?:\s+|=)(\d{2,5})\b`)
 
 // commandLoopback warns of a command that names the loopback address: a
 // client of another exported process (psql -h 127.0.0.1 -p 15432) must
-// reach it by its name; a server binding it must listen on 0.0.0.0 to be
-// reached from other containers.
-func commandLoopback(proc *Process, byPort map[int]*Process) (Warning, bool) {
+// reach it by its name (hostOf, as the format's DNS knows it); a server
+// binding it must listen on 0.0.0.0 to be reached from other containers.
+func commandLoopback(proc *Process, byPort map[int]*Process, hostOf func(*Process) string) (Warning, bool) {
 	command := proc.Command.String()
 	m := loopback.Regexp().FindStringSubmatch(command)
 	bind := loopbackBind.Regexp().FindStringSubmatch(command)
@@ -153,7 +153,7 @@ func commandLoopback(proc *Process, byPort map[int]*Process) (Warning, bool) {
 	if target := byPort[port]; target != nil && target != proc {
 		return Warning{Proc: proc.Name, Text: fmt.Sprintf(
 			"its command connects to %s, port %d, which is %s: in containers it is reached by its name, not the loopback address: write %s there",
-			host, port, target.Name, DNSName(target.Name))}, true
+			host, port, target.Name, hostOf(target))}, true
 	}
 	return Warning{Proc: proc.Name, Text: "its command names the loopback address: in a container a server listens on 0.0.0.0 to be reached from others; change it there"}, true
 }
@@ -216,10 +216,12 @@ func subcommandPort(command, subcommand string, port, defaultPort int) int {
 
 // LoopbackWarnings says which env values point at another exported
 // process through the loopback address: in containers each service is
-// reached by its name, so they must be rewritten. A value several
-// processes share (the global env:) is said once, naming them all.
-// Formats that run every process on one host (systemd) need none of this.
-func (p *Project) LoopbackWarnings() []Warning {
+// reached by its name, so they must be rewritten, with the host hostOf
+// gives, the name the format's DNS resolves (the compose service, the
+// Kubernetes Service). A value several processes share (the global env:)
+// is said once, naming them all. Formats that run every process on one
+// host (systemd) need none of this.
+func (p *Project) LoopbackWarnings(hostOf func(*Process) string) []Warning {
 	byPort := map[int]*Process{}
 	for _, proc := range p.Procs {
 		for i := range max(proc.Replicas, 1) {
@@ -234,7 +236,7 @@ func (p *Project) LoopbackWarnings() []Warning {
 		if proc.Image != nil {
 			continue // runs the image with its own env
 		}
-		if w, ok := commandLoopback(proc, byPort); ok {
+		if w, ok := commandLoopback(proc, byPort, hostOf); ok {
 			out = append(out, w)
 		} else if w, ok := listensOnLoopback(proc); ok {
 			out = append(out, w)
@@ -248,7 +250,7 @@ func (p *Project) LoopbackWarnings() []Warning {
 					continue
 				}
 				text := fmt.Sprintf("env %s points at %s, which is %s: in containers it is reached by its name, not the loopback address: write %s:%d there",
-					key, m[0], target.Name, DNSName(target.Name), port)
+					key, m[0], target.Name, hostOf(target), port)
 				if w := texts[text]; w != nil {
 					w.Proc += ", " + proc.Name
 					continue

@@ -71,13 +71,16 @@ func TestNothingLeftOut(t *testing.T) {
 	assert.Empty(t, p.Warnings)
 }
 
+// dnsHost names a process as Kubernetes does.
+func dnsHost(p *export.Process) string { return export.DNSName(p.Name) }
+
 // TestLoopbackWarning: an env value that points at another process on
 // the loopback address is said once for all the processes that share it.
 func TestLoopbackWarning(t *testing.T) {
 	cfg := loadText(t, "env: {DB: 'postgres://127.0.0.1:15432/x'}\nprocs:\n  db:\n    command: postgres -p 15432\n    port: 15432\n  api:\n    command: sleep 100\n  web:\n    command: sleep 100\n")
 	p, err := export.New(cfg, export.Options{})
 	require.NoError(t, err)
-	warnings := p.LoopbackWarnings()
+	warnings := p.LoopbackWarnings(dnsHost)
 	require.Len(t, warnings, 1)
 	assert.Equal(t, "api, web: env DB points at 127.0.0.1:15432, which is db: in containers it is reached by its name, not the loopback address: write db:15432 there", warnings[0].String())
 }
@@ -90,7 +93,7 @@ func TestLoopbackInACommand(t *testing.T) {
 	p, err := export.New(cfg, export.Options{})
 	require.NoError(t, err)
 	var got []string
-	for _, w := range p.LoopbackWarnings() {
+	for _, w := range p.LoopbackWarnings(dnsHost) {
 		got = append(got, w.String())
 	}
 	assert.Equal(t, []string{
@@ -161,7 +164,7 @@ func TestDevServerOnLoopbackByDefault(t *testing.T) {
 	p, err := export.New(load(t, file), export.Options{})
 	require.NoError(t, err)
 	var got []string
-	for _, w := range p.LoopbackWarnings() {
+	for _, w := range p.LoopbackWarnings(dnsHost) {
 		got = append(got, w.String())
 	}
 	const reach = ", which nothing outside its container reaches (other services, the published port): "

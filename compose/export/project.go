@@ -61,6 +61,8 @@ type Process struct {
 	Name string
 	// Task is true for a one-shot task.
 	Task bool
+	// Schedule is when a scheduled task runs, nil for any other process.
+	Schedule *Schedule
 	// Description is its description: from procs.yaml, else its command.
 	Description string
 	// Command is what it runs; a replicated process's may hold
@@ -160,8 +162,9 @@ func (c *Check) URL() string {
 var ReplicaToken = lazyregexp.New(`\{\{\s*\.Replica\s*\}\}`)
 
 // New builds the project of cfg for opts: the processes named (and what
-// they depend on), or those procs up starts. A name that is no process is
-// a *config.UnknownProcessError.
+// they depend on), or those procs up starts and the tasks it leaves to
+// their schedule. A name that is no process is a
+// *config.UnknownProcessError.
 func New(cfg *config.Config, opts Options) (*Project, error) {
 	groups, err := chosen(cfg, opts)
 	if err != nil {
@@ -195,6 +198,16 @@ func chosen(cfg *config.Config, opts Options) ([]string, error) {
 	var instances []string
 	if len(opts.Names) == 0 {
 		instances = cfg.UpSet(opts.Profiles)
+		// procs up arms the timers of scheduled tasks without starting
+		// them: an export runs them on time, so they and their
+		// dependencies are in it.
+		if roots := scheduledRoots(cfg, opts.Profiles); len(roots) > 0 {
+			withDeps, err := cfg.WithDependencies(append(instances, roots...)...)
+			if err != nil {
+				return nil, err
+			}
+			instances = slices.DeleteFunc(withDeps, func(name string) bool { return cfg.Procs[name].Disabled })
+		}
 	} else {
 		var err error
 		if instances, err = cfg.WithDependencies(cfg.Resolve(groupNames(cfg, opts.Names))...); err != nil {
@@ -227,7 +240,7 @@ func groupNames(cfg *config.Config, names []string) []string {
 // newProcess makes the exported form of the declared process d.
 func newProcess(cfg *config.Config, d *config.Proc, exported []string) (*Process, error) {
 	p := &Process{
-		Name: d.Name, Task: d.IsTask(), Description: d.Description, Command: d.Command, Cwd: d.Cwd,
+		Name: d.Name, Task: d.IsTask(), Schedule: scheduleOf(d.Schedule), Description: d.Description, Command: d.Command, Cwd: d.Cwd,
 		Port: d.Port, Replicas: d.Replicas, Restart: d.Restart, Shutdown: d.Shutdown,
 		ReadyTimeout: d.ReadyTimeout.D(), Resources: cfg.ResourcesOf(d),
 	}

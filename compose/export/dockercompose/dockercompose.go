@@ -53,6 +53,7 @@ type service struct {
 	StopSignal      string                `yaml:"stop_signal,omitempty"`
 	StopGracePeriod string                `yaml:"stop_grace_period,omitempty"`
 	Deploy          *deploy               `yaml:"deploy,omitempty"`
+	Profiles        []string              `yaml:"profiles,omitempty"`
 	MemLimit        int64                 `yaml:"mem_limit,omitempty"`
 	MemswapLimit    int64                 `yaml:"memswap_limit,omitempty"`
 	CPUs            float64               `yaml:"cpus,omitempty"`
@@ -83,8 +84,19 @@ type deploy struct {
 	Replicas int `yaml:"replicas"`
 }
 
+// scheduledProfile is the profile of a task left to its schedule:
+// docker compose up starts no service of a profile not asked for, and
+// docker compose run starts it whatever its profiles.
+const scheduledProfile = "scheduled"
+
 // Export writes compose.yaml.
 func (f Format) Export(p *export.Project) (*export.Output, error) {
+	// Docker's embedded DNS ignores case (moby/libnetwork#2394): API and
+	// api would answer to one name.
+	if err := p.CheckNames(f.Name(), "docker compose reaches services by name through DNS, which ignores case",
+		func(proc *export.Process) string { return strings.ToLower(proc.Name) }); err != nil {
+		return nil, err
+	}
 	out := &export.Output{Warnings: slices.Clone(p.Warnings)}
 	doc := file{Services: map[string]*service{}}
 	comments := yaml.CommentMap{}
@@ -93,6 +105,7 @@ func (f Format) Export(p *export.Project) (*export.Output, error) {
 		doc.Services[proc.Name] = svc
 		out.Warnings = append(out.Warnings, warnings...)
 		out.Warnings = append(out.Warnings, export.RestartFollowsLeftOut(proc)...)
+		out.Warnings = append(out.Warnings, schedule(p, proc, svc)...)
 		if note != "" {
 			comments["$.services."+proc.Name] = []*yaml.Comment{yaml.HeadComment(" " + note)}
 		}
@@ -103,7 +116,8 @@ func (f Format) Export(p *export.Project) (*export.Output, error) {
 			doc.Volumes[strings.SplitN(v, ":", 2)[0]] = &volume{}
 		}
 	}
-	out.Warnings = append(out.Warnings, p.LoopbackWarnings()...)
+	// A service is reached by its name as written here, my_api included.
+	out.Warnings = append(out.Warnings, p.LoopbackWarnings(func(proc *export.Process) string { return proc.Name })...)
 	data, err := yaml.MarshalWithOptions(doc, yaml.WithComment(comments), yaml.IndentSequence(true))
 	if err != nil {
 		return nil, fmt.Errorf("compose: %w", err)
@@ -179,6 +193,24 @@ func serviceOf(p *export.Project, proc *export.Process) (*service, string, []exp
 	svc.MemLimit, svc.MemswapLimit = int64(r.Memory), int64(r.Memory)
 	svc.CPUs, svc.PidsLimit = r.CPU, r.Pids
 	return svc, note, warnings
+}
+
+// schedule says that compose cannot run proc on its schedule, and what
+// is exported in its place: a task the project's start does not run goes
+// under scheduledProfile, so that docker compose up leaves it alone and
+// the host's scheduler runs it with docker compose run.
+func schedule(p *export.Project, proc *export.Process, svc *service) []export.Warning {
+	if proc.Schedule == nil {
+		return nil
+	}
+	run := fmt.Sprintf("run it on time from the host's scheduler (cron, a systemd timer): docker compose run --rm %s", proc.Name)
+	exported := fmt.Sprintf("it runs once, when docker compose up starts the project (as under procs, which runs it at start too); %s", run)
+	if !p.RunsAtStart(proc) {
+		svc.Profiles = []string{scheduledProfile}
+		exported = fmt.Sprintf("it is exported under the profile %s, which docker compose up does not start; %s", scheduledProfile, run)
+	}
+	return []export.Warning{{Proc: proc.Name, Text: fmt.Sprintf(
+		"runs on a schedule (%s), which docker compose cannot express: %s", proc.Schedule.Spec, exported)}}
 }
 
 // portMapping publishes the process's port on the host; the replicas of

@@ -37,10 +37,13 @@ const waitImage = "busybox:1.36"
 
 // Export writes kubernetes.yaml, one document per object.
 func (f Format) Export(p *export.Project) (*export.Output, error) {
+	if err := p.CheckNames(f.Name(), "Kubernetes names are lower-case letters, digits and '-'", serviceHost); err != nil {
+		return nil, err
+	}
 	out := &export.Output{Warnings: slices.Clone(p.Warnings)}
 	var docs []string
 	for _, proc := range p.Procs {
-		b := &builder{project: p, proc: proc, name: export.DNSName(proc.Name)}
+		b := &builder{project: p, proc: proc, name: serviceHost(proc)}
 		objects := b.objects()
 		out.Warnings = append(out.Warnings, b.warnings...)
 		out.Warnings = append(out.Warnings, export.RestartFollowsLeftOut(proc)...)
@@ -52,11 +55,15 @@ func (f Format) Export(p *export.Project) (*export.Output, error) {
 			docs = append(docs, string(data))
 		}
 	}
-	out.Warnings = append(out.Warnings, p.LoopbackWarnings()...)
+	out.Warnings = append(out.Warnings, p.LoopbackWarnings(serviceHost)...)
 	data := export.Header("# ", f.Name(), p) + "---\n" + strings.Join(docs, "---\n")
 	out.Files = []export.File{{Name: "kubernetes.yaml", Data: []byte(data)}}
 	return out, nil
 }
+
+// serviceHost is the name of a process's objects, its Service's among
+// them: the host other pods reach it by.
+func serviceHost(proc *export.Process) string { return export.DNSName(proc.Name) }
 
 // marshal writes an object as YAML, without the status a client never
 // sets (an empty one is all the typed object holds).
@@ -86,8 +93,16 @@ func (b *builder) warn(format string, args ...any) {
 	b.warnings = append(b.warnings, export.Warning{Proc: b.proc.Name, Text: fmt.Sprintf(format, args...)})
 }
 
-// objects are the process's ConfigMap, Service and Deployment, or its Job.
+// objects are the process's ConfigMap, Service and Deployment, or its
+// Job, or its CronJob; none for a schedule no CronJob can run (said).
 func (b *builder) objects() []any {
+	var schedule string
+	if s := b.proc.Schedule; s != nil {
+		var ok bool
+		if schedule, ok = b.cronSchedule(s); !ok {
+			return nil
+		}
+	}
 	var objects []any
 	env := b.env()
 	if len(env) > 0 {
@@ -99,6 +114,9 @@ func (b *builder) objects() []any {
 	}
 	pod := b.podSpec(len(env) > 0)
 	template := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: b.labels()}, Spec: pod}
+	if b.proc.Schedule != nil {
+		return append(objects, b.cronJob(template, schedule))
+	}
 	if b.proc.Task {
 		return append(objects, b.job(template))
 	}

@@ -152,6 +152,9 @@ func (b *builder) waits() []corev1.Container {
 		target := b.project.Proc(dep.Name)
 		name := export.DNSName(dep.Name)
 		switch {
+		case target.Schedule != nil:
+			b.warn("waits for task %s to complete under procs, which is a CronJob here, run on its schedule: run it first (kubectl create job --from=cronjob/%s %s-first)", dep.Name, name, name)
+			continue
 		case dep.Condition == config.ConditionCompleted || target.Task:
 			b.warn("waits for task %s to complete under procs; Kubernetes does not order a Job before a Deployment: run it first (kubectl wait --for=condition=complete job/%s)", dep.Name, name)
 			continue

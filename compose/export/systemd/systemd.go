@@ -28,17 +28,34 @@ func (Format) Summary() string {
 	return "systemd units: a .service per process and a .target grouping them (--system for system units)"
 }
 
-// Export writes the target and the units of p.
+// Export writes the target and the units of p: a scheduled task's timer
+// is wanted by the target, and its service only when the project's start
+// runs it too.
 func (f Format) Export(p *export.Project) (*export.Output, error) {
 	out := &export.Output{Warnings: slices.Clone(p.Warnings)}
 	header := export.Header("# ", f.Name(), p)
-	out.Files = append(out.Files, export.File{Name: targetName(p), Data: target(p).render(header)})
+	var units []export.File
+	var wants []string
 	for _, proc := range p.Procs {
 		u, warnings := service(p, proc)
 		out.Warnings = append(out.Warnings, warnings...)
-		out.Files = append(out.Files, export.File{Name: unitFile(p, proc), Data: u.render(header)})
-		out.Files = append(out.Files, instanceDropIns(p, proc, header)...)
+		units = append(units, export.File{Name: unitFile(p, proc), Data: u.render(header)})
+		units = append(units, instanceDropIns(p, proc, header)...)
+		if p.RunsAtStart(proc) {
+			wants = append(wants, unitNames(p, proc)...)
+		}
+		if proc.Schedule == nil {
+			continue
+		}
+		if t, warning := timer(p, proc); warning != nil {
+			out.Warnings = append(out.Warnings, *warning)
+		} else {
+			units = append(units, export.File{Name: timerFile(p, proc), Data: t.render(header)})
+			wants = append(wants, timerNames(p, proc)...)
+		}
 	}
+	out.Files = append([]export.File{{Name: targetName(p), Data: target(p, wants).render(header)}}, units...)
+	out.Warnings = append(out.Warnings, envFileWarnings(p)...)
 	return out, nil
 }
 
@@ -66,15 +83,12 @@ func unitNames(p *export.Project, proc *export.Process) []string {
 	return names
 }
 
-// target is the unit that starts every process: systemctl start PROJECT.target.
-func target(p *export.Project) *unit {
+// target is the unit that starts every process, the units in wants:
+// systemctl start PROJECT.target.
+func target(p *export.Project, wants []string) *unit {
 	u := &unit{}
 	s := u.section("Unit")
 	s.set("Description", escapeSpecifiers(fmt.Sprintf("%s: the processes of %s", p.Name, filepath.Join(p.Dir, p.ConfigFile))))
-	var wants []string
-	for _, proc := range p.Procs {
-		wants = append(wants, unitNames(p, proc)...)
-	}
 	s.set("Wants", strings.Join(wants, " "))
 	install := u.section("Install")
 	if p.Options.SystemdSystem {
@@ -104,10 +118,14 @@ func service(p *export.Project, proc *export.Process) (*unit, []export.Warning) 
 		unitSection.set("After", strings.Join(deps, " "))
 	}
 	svc := u.section("Service")
-	if proc.Task {
+	switch {
+	case proc.Task && proc.Schedule != nil:
+		svc.set("Type", "oneshot")
+		svc.comment("No RemainAfterExit=: its timer starts it again only once it is inactive.")
+	case proc.Task:
 		svc.set("Type", "oneshot")
 		svc.set("RemainAfterExit", "yes")
-	} else {
+	default:
 		svc.set("Type", "exec")
 	}
 	if p.Options.SystemdSystem && p.Options.User != "" {
