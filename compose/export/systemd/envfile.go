@@ -11,6 +11,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/procsdev/procs/compose/export"
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // The units keep EnvironmentFile= pointing at the project's env files,
@@ -124,7 +125,7 @@ func missingReason(assignments []envFileEntry, key string) string {
 }
 
 // varReference finds what godotenv expands: $VAR or ${VAR}, upper case.
-var varReference = regexp.MustCompile(`\$\{?[A-Z0-9_]+\}?`)
+var varReference = lazyregexp.New(`\$\{?[A-Z0-9_]+\}?`)
 
 // valueDifference says how systemd's value of a key (systemd) differs
 // from procs' (procs), without saying either: they may be secrets.
@@ -134,7 +135,7 @@ func valueDifference(systemd, procs string) string {
 	case cut && strings.HasPrefix(strings.TrimSpace(rest), "#"):
 		return "systemd keeps its inline comment as part of the value, procs drops it: put the comment on a line of its own"
 	case varReference.MatchString(systemd):
-		refs := slices.Compact(varReference.FindAllString(systemd, -1))
+		refs := slices.Compact(varReference.Regexp().FindAllString(systemd, -1))
 		return fmt.Sprintf("procs expands %s in it, systemd does not: write the value out in full (or in single quotes, which neither expands, if the $ is meant as is)", strings.Join(refs, ", "))
 	}
 	return "systemd reads its quotes or backslashes by other rules than procs: write the value in single quotes, which both read as is"
