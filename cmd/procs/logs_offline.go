@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
 )
 
 // offlineLogs prints the last lines (every line when fl.lines < 0) of each
@@ -65,9 +67,11 @@ func loggedNames(dir string) []string {
 
 // showFileLines shows the lines of name's log file from start on: its
 // notes as separators and notes of procs, the rest as lines of the run
-// the last run note before them began (0 before any).
+// the last run note before them began (0 before any), cleaned as the
+// running procs cleans them (outputLines).
 func showFileLines(view *logView, name string, lines []string, start int) error {
 	run := 0
+	output := newOutputLines()
 	for i, line := range lines {
 		note, isNote := compose.ParseLogNote(line)
 		if i < start {
@@ -79,7 +83,7 @@ func showFileLines(view *logView, name string, lines []string, start int) error 
 		var err error
 		switch {
 		case !isNote:
-			err = view.line(control.LogLine{Proc: name, Run: run, Line: line})
+			err = output.show(view, name, run, line)
 		case note.Run > 0:
 			run = note.Run
 			err = view.runStarted(name, run, note.Time)
@@ -87,6 +91,48 @@ func showFileLines(view *logView, name string, lines []string, start int) error 
 			err = view.line(control.LogLine{Proc: name, Run: run, Time: note.Time, Stream: procsStream, Line: note.Text})
 		}
 		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outputLines turns a line of a log file, which keeps the bytes the
+// process wrote, into the lines the running procs shows for them: split
+// by the splitter its readers use, with the same cap on a line, they lose
+// their escape sequences and controls, keep the last state of a \r
+// redraw, and have invalid bytes replaced; Raw keeps the bytes when they
+// differ, as the API gives them.
+type outputLines struct {
+	splitter *rules.Splitter
+	lines    []control.LogLine
+}
+
+// newOutputLines prepares the splitter of one log.
+func newOutputLines() *outputLines {
+	o := &outputLines{}
+	o.splitter = rules.NewSplitter(rules.StreamStdout, rules.DefaultMaxLine, func(l rules.Line) {
+		raw := string(l.Raw)
+		switch {
+		case raw == l.Text:
+			raw = ""
+		case !utf8.ValidString(raw):
+			// As the API's JSON gives it: each invalid byte a U+FFFD.
+			raw = string([]rune(raw))
+		}
+		o.lines = append(o.lines, control.LogLine{Line: l.Text, Raw: raw})
+	})
+	return o
+}
+
+// show shows line, a line of name's log file without its \n, as lines of
+// run.
+func (o *outputLines) show(view *logView, name string, run int, line string) error {
+	o.lines = o.lines[:0]
+	_, _ = o.splitter.Write([]byte(line + "\n"))
+	for _, l := range o.lines {
+		l.Proc, l.Run = name, run
+		if err := view.line(l); err != nil {
 			return err
 		}
 	}

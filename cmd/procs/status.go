@@ -23,9 +23,12 @@ func (a *app) statusCommand() *cobra.Command {
 		Long: `Show the state of every process of the running procs, in start order
 (each after the processes it depends on), or of NAME... in the order given.
 
-On a terminal the LAST column (the reason of the last change) is cut to keep
-each row on one line; it is shown whole with -o wide, when NAME... are given,
-and when the output is not a terminal (piped, redirected).`,
+On a terminal each row stays narrower than the terminal: the LAST column (the
+reason of the last change) gets what is left, and a narrow terminal leaves out
+the least useful columns first (CPU and MEM, then RESTARTS, PID and PORTS,
+UPTIME, RUN), as procs tui does. Every column is shown, LAST whole, with
+-o wide, when NAME... are given, and when the output is not a terminal
+(piped, redirected).`,
 		RunE: func(cmd *cobra.Command, names []string) error {
 			if output != "" && output != "wide" {
 				return withCode(exitUsage, fmt.Errorf("-o %q is not an output format: use -o wide (or --json)", output))
@@ -45,7 +48,7 @@ and when the output is not a terminal (piped, redirected).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "wide: never cut the LAST column")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "wide: every column, and LAST never cut")
 	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the status as JSON")
 	return cmd
 }
