@@ -4,17 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/procsdev/procs/compose"
 	"github.com/procsdev/procs/compose/control"
-	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -104,7 +100,7 @@ func (a *app) clientError(err error) error {
 	case interruption(a.signals) != nil:
 		return a.interrupted(err)
 	case errors.Is(err, control.ErrPermission):
-		return withCode(exitFailure, a.unreadableStateOr(err))
+		return withCode(exitFailure, relativePermission(err))
 	case errors.Is(err, control.ErrNotRunning):
 		return withCode(exitNoProcs, errNoProcs)
 	case errors.Is(err, compose.ErrUnknownProcess):
@@ -115,53 +111,16 @@ func (a *app) clientError(err error) error {
 	return withCode(exitFailure, err)
 }
 
-// unreadableStateError says that this user may not look into the folder's
-// .procs, so whether a procs runs there cannot be told.
-type unreadableStateError struct {
-	// dir is the .procs folder, as the user knows it.
-	dir string
-	// owner names the user it belongs to ("" when it is this user's).
-	owner string
-}
-
-// Error says what is known and what to do.
-func (e *unreadableStateError) Error() string {
-	if e.owner == "" {
-		return fmt.Sprintf("%s/ is not readable by this user (its permissions forbid it): procs cannot tell whether a procs runs in this folder; fix them (chmod u+rwx %s)", e.dir, e.dir)
-	}
-	return fmt.Sprintf("%s/ is not readable by this user (it belongs to %s): procs cannot tell whether a procs runs in this folder; run procs commands as %s, or fix the folder's permissions", e.dir, e.owner, e.owner)
-}
-
-// Unwrap makes errors.Is(err, control.ErrPermission) hold.
-func (e *unreadableStateError) Unwrap() error { return control.ErrPermission }
-
-// unreadableStateOr is an *unreadableStateError when this user may not
-// look into the folder's .procs (a socket of another user there would be
-// refused just the same, and is told apart only when .procs can be read),
-// else err.
-func (a *app) unreadableStateOr(err error) error {
-	dir := filepath.Join(a.projectDir(), ".procs")
-	if _, statErr := os.Lstat(filepath.Join(dir, "procs.sock")); !errors.Is(statErr, fs.ErrPermission) {
+// relativePermission is err with the path of its *control.PermissionError
+// as the user knows it, relative to where procs runs.
+func relativePermission(err error) error {
+	var perm *control.PermissionError
+	if !errors.As(err, &perm) {
 		return err
 	}
-	info, statErr := os.Stat(dir)
-	if statErr != nil {
-		return err
-	}
-	unreadable := &unreadableStateError{dir: relPath(dir)}
-	if owner, ok := osproc.FileOwner(info); ok && owner != os.Getuid() {
-		unreadable.owner = userName(owner)
-	}
-	return unreadable
-}
-
-// userName is the name of the user uid, or "uid N" when it has none.
-func userName(uid int) string {
-	id := strconv.Itoa(uid)
-	if u, err := user.LookupId(id); err == nil {
-		return u.Username
-	}
-	return "uid " + id
+	rel := *perm
+	rel.Path = relPath(perm.Path)
+	return &rel
 }
 
 // printResult writes a structured result for people: one line saying how

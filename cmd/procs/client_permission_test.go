@@ -94,5 +94,5 @@ func TestAnotherUsersSocketIsPermissionDenied(t *testing.T) {
 	require.NoError(t, os.Chmod(filepath.Join(dir, ".procs", "procs.sock"), 0o700))
 	stderr, code := runAsOther(t, dir, "status")
 	assert.Equal(t, exitFailure, code, stderr)
-	assert.Contains(t, stderr, "procs: permission denied: the procs of this folder ("+filepath.Join(dir, ".procs", "procs.sock")+") belongs to another user (uid 0); run procs commands as that user")
+	assert.Contains(t, stderr, "procs: permission denied: the procs of this folder (.procs/procs.sock) belongs to another user (uid 0); run procs commands as that user")
 }

@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -138,16 +140,24 @@ func causeOf(ctx context.Context, err error) error {
 var ErrPermission = errors.New("permission denied")
 
 // PermissionError says that the procs of a folder (or its runtime files)
-// belongs to another user, whose API this user may not use.
+// belongs to another user, whose API this user may not use, or, when
+// Unreadable, that this user may not look into the folder's runtime
+// files at all, so whether a procs runs there cannot be told.
 type PermissionError struct {
 	// Path is the file that could not be used.
 	Path string
 	// UID owns it (-1 when unknown).
 	UID int
+	// Unreadable is set when Path is a folder this user may not look
+	// into: no procs is known to run there, of this user or another.
+	Unreadable bool
 }
 
-// Error says what was refused and why.
+// Error says what was refused and why, and what to do.
 func (e *PermissionError) Error() string {
+	if e.Unreadable {
+		return e.unreadableText()
+	}
 	owner := "another user"
 	if e.UID >= 0 {
 		owner = fmt.Sprintf("another user (uid %d)", e.UID)
@@ -155,12 +165,35 @@ func (e *PermissionError) Error() string {
 	return fmt.Sprintf("permission denied: the procs of this folder (%s) belongs to %s; run procs commands as that user", e.Path, owner)
 }
 
+// unreadableText is the Error of an Unreadable folder.
+func (e *PermissionError) unreadableText() string {
+	const unknown = "procs cannot tell whether a procs runs in this folder"
+	switch {
+	case e.UID < 0:
+		return fmt.Sprintf("%s/ is not readable by this user: %s; run procs commands as its owner, or fix the folder's permissions", e.Path, unknown)
+	case e.UID == os.Getuid():
+		return fmt.Sprintf("%s/ is not readable by this user (its permissions forbid it): %s; fix them (chmod u+rwx %s)", e.Path, unknown, e.Path)
+	}
+	owner := userName(e.UID)
+	return fmt.Sprintf("%s/ is not readable by this user (it belongs to %s): %s; run procs commands as %s, or fix the folder's permissions", e.Path, owner, unknown, owner)
+}
+
+// userName is the name of the user uid, or "uid N" when it has none.
+func userName(uid int) string {
+	id := strconv.Itoa(uid)
+	if u, err := user.LookupId(id); err == nil {
+		return u.Username
+	}
+	return "uid " + id
+}
+
 // Unwrap makes errors.Is(err, ErrPermission) hold.
 func (e *PermissionError) Unwrap() error { return ErrPermission }
 
 // permissionOr returns a *PermissionError when err comes from files of
 // another user in the project's runtime folder (a refused socket, or one
-// whose owner's procs closed the connection unanswered), else err.
+// whose owner's procs closed the connection unanswered), or from a
+// runtime folder this user may not look into, else err.
 func permissionOr(projectDir string, err error) error {
 	if err == nil {
 		return nil
@@ -169,7 +202,10 @@ func permissionOr(projectDir string, err error) error {
 		info, statErr := os.Lstat(path)
 		if statErr != nil {
 			if errors.Is(statErr, fs.ErrPermission) {
-				return &PermissionError{Path: path, UID: -1}
+				// A socket of another user there would be refused just
+				// the same: it is told apart only when the folder can be
+				// read.
+				return unreadableFolder(filepath.Dir(path))
 			}
 			continue
 		}
@@ -181,4 +217,16 @@ func permissionOr(projectDir string, err error) error {
 		return &PermissionError{Path: projectDir, UID: -1}
 	}
 	return err
+}
+
+// unreadableFolder is the *PermissionError of a folder this user may not
+// look into, naming its owner when it can be told.
+func unreadableFolder(dir string) *PermissionError {
+	e := &PermissionError{Path: dir, UID: -1, Unreadable: true}
+	if info, err := os.Stat(dir); err == nil {
+		if owner, ok := ownerOf(info); ok {
+			e.UID = owner
+		}
+	}
+	return e
 }

@@ -33,9 +33,12 @@ func failf(next, format string, args ...any) error {
 func (s *Server) failure(c *control.Client, err error, name string) error {
 	var already *toolError
 	var apiErr *control.APIError
+	var perm *control.PermissionError
 	switch {
 	case errors.As(err, &already):
 		return err
+	case errors.As(err, &perm) && perm.Unreadable:
+		return failf(fmt.Sprintf("ask the user to fix the permissions of %s, or to run this MCP server as its owner.", perm.Path), "%v.", err)
 	case errors.Is(err, control.ErrNotAnswering):
 		return failf("ask the user to resume procs (it may have been suspended with Ctrl-Z: `fg` in its terminal, or `kill -CONT PID`), then call this tool again.",
 			"%v.", err)
