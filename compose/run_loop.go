@@ -277,7 +277,7 @@ func (l *runLoop) handle(ev rules.Event) {
 // lookOnReadyLine looks at the run's ports at once when a ready line has
 // just come and readiness waits only for its port: most servers print it
 // once they listen, so the port is open already, and the watcher's next
-// look may be a quarter of a second away. When it is not open yet (a line
+// look may be up to a quarter of a second away. When it is not open yet (a line
 // printed just before the bind), the watcher starts again from its
 // quickest step. Once per run. at is when the line was read.
 func (l *runLoop) lookOnReadyLine(at time.Time) {

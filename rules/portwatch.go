@@ -6,12 +6,17 @@ import (
 	"time"
 )
 
-// The backoff of WatchPorts: quick at first, when a dev server usually
-// binds, then settling at a rate that costs nothing noticeable.
-const (
-	portWatchFirst = 10 * time.Millisecond
-	portWatchMax   = 250 * time.Millisecond
-)
+// portWatchSchedule is when WatchPorts looks: from 10 ms, at most 50 ms
+// apart for the first half minute, when a dev server usually binds, so a
+// port is seen open at most 50 ms after it opens (an agent's restart
+// waits for it); then settling at 250 ms apart, for a program that takes
+// longer or listens elsewhere than declared. A look is one read of the
+// machine's listeners, shared by every watcher (netlink, not /proc), and
+// the watch ends with the run's start.
+var portWatchSchedule = schedule{
+	first: 10 * time.Millisecond, quick: 50 * time.Millisecond, quickFor: 30 * time.Second,
+	limit: 250 * time.Millisecond,
+}
 
 // PortsBaseline is what the machine's listening sockets were before a
 // process started: every listener the process opens is new to it. Two
@@ -25,8 +30,8 @@ type PortsBaseline struct {
 
 // WatchPorts calls onChange with the full set of ports the tree under
 // rootPID listens on whenever that set changes (the first call once it is
-// not empty). The OS gives no change events, so it looks on a backoff from
-// 10 ms doubling to 250 ms. before is PortsBefore taken before the process
+// not empty). The OS gives no change events, so it looks on
+// portWatchSchedule. before is PortsBefore taken before the process
 // started, or the zero baseline. It returns when ctx is done; the caller
 // cancels ctx once the process is ready or has exited. onChange runs on the
 // watcher's goroutine.
@@ -49,7 +54,7 @@ func WatchPortsFrom(ctx context.Context, rootPID int, known []int, onChange func
 // and calls onChange with each change from what w last saw; reportFirst
 // makes the first look a report even when nothing changed.
 func watchPorts(ctx context.Context, rootPID int, w *portWatch, reportFirst bool, onChange func([]int)) {
-	onBackoff(ctx, portWatchFirst, portWatchMax, func(next time.Duration) {
+	onBackoff(ctx, portWatchSchedule, func(next time.Duration) {
 		// A read of the socket tables up to a quarter of the backoff old
 		// is recent enough: it only delays this look, never hides a change.
 		ports, changed := w.look(rootPID, next/4)

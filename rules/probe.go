@@ -67,9 +67,7 @@ func RunProbe(ctx context.Context, p ProbeSpec, interval time.Duration, out func
 	if interval <= 0 {
 		interval = DefaultProbeInterval
 	}
-	// A server becomes reachable soon after it starts: probe quickly at
-	// first, doubling the wait up to the interval.
-	onBackoff(ctx, probeFirstWait, interval, probeInto(ctx, p, out))
+	onBackoff(ctx, probeSchedule(interval), probeInto(ctx, p, out))
 }
 
 // RunProbeEvery probes p every interval until ctx ends, the first one
@@ -84,7 +82,18 @@ func RunProbeEvery(ctx context.Context, p ProbeSpec, interval time.Duration, out
 		return
 	case <-time.After(interval):
 	}
-	onBackoff(ctx, interval, interval, probeInto(ctx, p, out))
+	onBackoff(ctx, steadySchedule(interval), probeInto(ctx, p, out))
+}
+
+// probeSchedule probes quickly at first, doubling the wait up to
+// interval: a server becomes reachable soon after it starts.
+func probeSchedule(interval time.Duration) schedule {
+	return schedule{first: probeFirstWait, quick: interval, limit: interval}
+}
+
+// steadySchedule probes every interval.
+func steadySchedule(interval time.Duration) schedule {
+	return schedule{first: interval, quick: interval, limit: interval}
 }
 
 // probeInto is the look of a probe loop: one probe of p, its result

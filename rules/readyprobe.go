@@ -11,8 +11,8 @@ import (
 // probePortGrace is how long a run with a ReadyProbe whose port its tree
 // is not seen listening on waits, its ready condition otherwise holding,
 // before it is ready without the probe: the port watcher looks every
-// 250 ms at most, so a port opened just before the ready line is seen in
-// this time; a server that never listens on it (postgres on a Unix socket
+// 250 ms at most (50 ms in its first half minute: portWatchSchedule), so
+// a port opened just before the ready line is seen in this time; a server that never listens on it (postgres on a Unix socket
 // only, redis --port 0) is ready by its line this much later.
 const probePortGrace = 500 * time.Millisecond
 
