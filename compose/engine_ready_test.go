@@ -101,9 +101,33 @@ procs:
 	}, waitLimit, 20*time.Millisecond)
 	st := te.statusOf("web")
 	assert.Equal(t, rules.StateStarting, st.State, "not ready while /health answers 404: %s", st.Message)
+	// Status, and a wait that gives up, say why: what the healthcheck
+	// answered, not "starting: <command>".
+	assert.Contains(t, st.Message, fmt.Sprintf("GET http://127.0.0.1:%d/health: 404", port))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "health"), []byte("ok"), 0o644))
 	ready := te.waitState("web", rules.StateReady)
 	assert.Contains(t, ready.Message, fmt.Sprintf("GET http://127.0.0.1:%d/health answered 200", port))
+}
+
+// An exec healthcheck runs as docker compose's does, in the process's own
+// environment: its env:, its PORT, its env files. Run in procs' own, a
+// pg_isready checked the default port, not the PGPORT the process was
+// given, and a check of ${FOO} never passed.
+func TestAnExecHealthcheckRunsInTheProcesssEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "check.env"), []byte("FROM_FILE=yes\n"), 0o644))
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  web:
+    command: sleep 300
+    env: {FOO: bar}
+    envFile: %s
+    healthcheck:
+      exec: [sh, -c, 'echo "FOO=$$FOO FROM_FILE=$$FROM_FILE"; test "$$FOO" = bar && test "$$FROM_FILE" = yes']
+      interval: 1h
+`, filepath.Join(dir, "check.env")), Options{NoWatchdog: true})
+	ready := te.waitState("web", rules.StateReady)
+	assert.Contains(t, ready.Message, "sh")
 }
 
 // Once ready, the healthcheck runs at its own interval: consecutive

@@ -62,11 +62,16 @@ type runLoop struct {
 	clients     map[*attachClient]struct{}
 	// portsBefore is the machine's listeners before the run started.
 	portsBefore rules.PortsBaseline
+	// env is the run's environment, an exec probe's too (probeOf).
+	env []string
+	// probeWaiting is what status was last told a probe still starting
+	// answered (reportProbeWaiting), so each answer is told once.
+	probeWaiting string
 }
 
-func newRunLoop(s *supervisor, c *contain.Process, det *rules.Detector, portsBefore rules.PortsBaseline) *runLoop {
+func newRunLoop(s *supervisor, c *contain.Process, det *rules.Detector, portsBefore rules.PortsBaseline, env []string) *runLoop {
 	l := &runLoop{
-		s: s, c: c, det: det, portsBefore: portsBefore,
+		s: s, c: c, det: det, portsBefore: portsBefore, env: env,
 		output:    make(chan outputChunk, outputChunksQueued),
 		exitCh:    make(chan rules.Exit, 1),
 		portsCh:   make(chan []int, 1),
@@ -368,6 +373,7 @@ func (l *runLoop) watchPorts(known []int) {
 func (l *runLoop) handleProbe(r rules.ProbeResult) {
 	if !l.ready {
 		l.handle(rules.Event{Kind: rules.EventProbe, Time: r.Time, Probe: r})
+		l.reportProbeWaiting(r)
 		return
 	}
 	if l.s.spec.health == nil {
@@ -385,6 +391,27 @@ func (l *runLoop) handleProbe(r rules.ProbeResult) {
 		msg := fmt.Sprintf("healthcheck failed %d times: %s", l.healthFails, probeText(r))
 		l.s.send(report{kind: reportVerdict, verdict: rules.Verdict{State: rules.StateUnhealthy, Reason: rules.ReasonHealthcheck, Message: msg}})
 	}
+}
+
+// reportProbeWaiting tells status what a failed probe of a run still
+// starting answered, when that changed: "starting: <command>" said
+// nothing of a healthcheck answering 404, to a person or to a wait that
+// gives up.
+func (l *runLoop) reportProbeWaiting(r rules.ProbeResult) {
+	if l.ready || r.OK || l.requested {
+		return
+	}
+	waiting := l.det.Verdict()
+	if waiting.State != rules.StateStarting {
+		return
+	}
+	text := l.det.Waiting()
+	if text == "" || text == l.probeWaiting {
+		return
+	}
+	l.probeWaiting = text
+	waiting.Reason, waiting.Message = rules.ReasonAwaitingProbe, text
+	l.s.send(report{kind: reportVerdict, verdict: waiting, screen: l.screenTail()})
 }
 
 func probeText(r rules.ProbeResult) string {

@@ -93,7 +93,7 @@ func (l *runLoop) healthAfterReady() {
 	}
 	l.stopStartingHealth()
 	l.stopStartingHealth = nil
-	go rules.RunProbeEvery(l.probeCtx, *l.s.spec.health, l.s.spec.interval, l.toLoop(l.probeCtx))
+	go rules.RunProbeEvery(l.probeCtx, l.probeOf(*l.s.spec.health), l.s.spec.interval, l.toLoop(l.probeCtx))
 }
 
 // probeWhenListening starts the preset's ready probe once the run's tree
@@ -117,7 +117,17 @@ func (l *runLoop) readyProbeDone() {
 
 // runProbe probes until ctx ends, sending each result to the loop.
 func (l *runLoop) runProbe(ctx context.Context, p rules.ProbeSpec, interval time.Duration) {
-	go rules.RunProbe(ctx, p, interval, l.toLoop(ctx))
+	go rules.RunProbe(ctx, l.probeOf(p), interval, l.toLoop(ctx))
+}
+
+// probeOf is p as the run's probe: an exec probe runs in the run's own
+// environment (its env:, PORT, env files), as docker compose runs a
+// healthcheck in its container's.
+func (l *runLoop) probeOf(p rules.ProbeSpec) rules.ProbeSpec {
+	if p.Kind == rules.ProbeExec {
+		p.Env = l.env
+	}
+	return p
 }
 
 // toLoop passes a probe's result to the loop, until ctx ends.

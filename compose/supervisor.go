@@ -160,7 +160,7 @@ func (s *supervisor) run(ctx context.Context) {
 		return
 	}
 	s.send(report{kind: reportStarted, pid: c.PID(), runEnv: runEnv})
-	l := newRunLoop(s, c, det, portsBefore)
+	l := newRunLoop(s, c, det, portsBefore, env)
 	l.loop(ctx)
 }
 

@@ -39,10 +39,13 @@ type ProbeSpec struct {
 	// written once connected (redis "PING\r\n"), and the reply must match
 	// Expect (/^\+PONG/). With neither, a connection is enough; with Send
 	// alone, any reply is.
-	Send    string
-	Expect  *Pattern
-	Argv    []string
-	Dir     string
+	Send   string
+	Expect *Pattern
+	Argv   []string
+	Dir    string
+	// Env is the environment of an exec probe: the run's own, as docker
+	// compose runs a healthcheck in its container's; nil is procs' own.
+	Env     []string
 	Timeout time.Duration
 }
 
@@ -124,7 +127,7 @@ func Probe(ctx context.Context, p ProbeSpec) ProbeResult {
 	case ProbeTCP:
 		r = probeTCP(ctx, p)
 	case ProbeExec:
-		r = probeExec(ctx, p.Argv, p.Dir)
+		r = probeExec(ctx, p.Argv, p.Dir, p.Env)
 	default:
 		r = ProbeResult{Err: fmt.Sprintf("unknown probe kind %q", p.Kind)}
 	}
@@ -240,12 +243,12 @@ func firstLine(reply []byte) string {
 	return string(line)
 }
 
-func probeExec(ctx context.Context, argv []string, dir string) ProbeResult {
+func probeExec(ctx context.Context, argv []string, dir string, env []string) ProbeResult {
 	if len(argv) == 0 {
 		return ProbeResult{Err: "exec probe: no command"}
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, env
 	// A probe's children may keep its output open; do not wait for them.
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()

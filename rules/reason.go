@@ -53,8 +53,12 @@ const (
 	// ReasonAwaitingPort is a run still starting whose ready line has
 	// come, but not the port it stands for: its message says which.
 	ReasonAwaitingPort Reason = "awaiting-port"
-	ReasonHealthcheck  Reason = "healthcheck"
-	ReasonHealthy      Reason = "healthy"
+	// ReasonAwaitingProbe is a run still starting whose probe (its
+	// healthcheck, or its preset's) has not passed: its message says
+	// what the probe answered.
+	ReasonAwaitingProbe Reason = "awaiting-probe"
+	ReasonHealthcheck   Reason = "healthcheck"
+	ReasonHealthy       Reason = "healthy"
 )
 
 // Reasons of the lifecycle decisions the engine makes.
