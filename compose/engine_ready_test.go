@@ -152,3 +152,28 @@ procs:
 	back := te.waitState("web", rules.StateReady)
 	assert.Equal(t, "healthcheck passes again", back.Message)
 }
+
+// Each instance of a replicated process has its own healthcheck: in an
+// exec healthcheck written as one string, ${PORT} is left to the shell,
+// as in command:, and the shell reads the instance's own PORT. (It was
+// refused: every instance would have checked the first one's port.)
+func TestEachReplicaHasItsOwnExecHealthcheck(t *testing.T) {
+	dir := t.TempDir()
+	port := freePort(t)
+	te := startEngine(t, fmt.Sprintf(`
+procs:
+  web:
+    command: python3 -m http.server ${PORT} --bind 127.0.0.1
+    port: %d
+    replicas: 2
+    healthcheck: {exec: 'test -f %s/ok-${PORT}', interval: 1h}
+`, port, dir), Options{NoWatchdog: true})
+	require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("ok-%d", port+1)), nil, 0o644))
+	second := te.waitState("web-2", rules.StateReady)
+	assert.Contains(t, second.Message, "sh")
+	first := te.statusOf("web-1")
+	assert.Equal(t, rules.StateStarting, first.State, first.Message)
+	assert.Contains(t, first.Message, "sh failing")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("ok-%d", port)), nil, 0o644))
+	te.waitState("web-1", rules.StateReady)
+}

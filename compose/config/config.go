@@ -249,7 +249,7 @@ func (b BackoffRange) String() string {
 // Healthcheck is a probe run periodically once the process is ready.
 type Healthcheck struct {
 	HTTP     string   `json:"http,omitempty" jsonschema_description:"URL to GET; a status below 400 is healthy."`
-	Exec     Command  `json:"exec,omitempty" jsonschema_description:"Command to run; exit 0 is healthy."`
+	Exec     Command  `json:"exec,omitempty" jsonschema_description:"Command to run, in the process's own environment (its env:, PORT, env files), as docker compose runs a healthcheck in its container; exit 0 is healthy. A string runs with sh -c, and ${PORT} in it is each instance's own."`
 	TCP      string   `json:"tcp,omitempty" jsonschema_description:"host:port to connect to; a connection is healthy."`
 	Interval Duration `json:"interval,omitempty" jsonschema_description:"Time between probes (default 5s)."`
 	Timeout  Duration `json:"timeout,omitempty" jsonschema_description:"Time one probe may take (default 2s)."`

@@ -143,6 +143,15 @@ func (ex *expander) process(path []string, pm map[string]any, globalEnv map[stri
 			continue
 		}
 		keyPath := child(path, key)
+		if hc, ok := v.(map[string]any); ok && key == "healthcheck" {
+			// Its exec: may be a shell command, which has ${PORT} of
+			// its own (ownPort): each of its values is looked at alone.
+			for hk, hv := range hc {
+				hcPath := child(keyPath, hk)
+				hc[hk] = ex.value(hcPath, hv, ex.ownPort(hcPath, hv, own, lookup))
+			}
+			continue
+		}
 		pm[key] = ex.value(keyPath, v, ex.ownPort(keyPath, v, own, lookup))
 	}
 }
@@ -188,7 +197,7 @@ func (ex *expander) ownPort(path []string, v any, own processPort, lookup lookup
 	readers := portReaders(path, v)
 	if own.replicated {
 		for _, at := range readers {
-			ex.p.atValue(at, "${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment")
+			ex.p.atValue(at, "%s", replicaPortAdvice(at))
 		}
 		return lookup
 	}
@@ -196,6 +205,16 @@ func (ex *expander) ownPort(path []string, v any, own processPort, lookup lookup
 		ex.portReaders[own.name] = ex.p.src.errorAt(readers[0], false, "")
 	}
 	return chain(map[string]string{portVar: own.port}).or(lookup)
+}
+
+// replicaPortAdvice says why a replicated process's value at path may not
+// read ${PORT}, and what to write instead.
+func replicaPortAdvice(path []string) string {
+	const why = "${PORT} is each instance's own port, and only a shell command expands it for each"
+	if len(path) > 2 && path[2] == "healthcheck" {
+		return why + ": write the healthcheck as one, healthcheck: {exec: 'curl -fsS http://127.0.0.1:${PORT}/health'}, which runs in each instance's environment"
+	}
+	return why + " (command:, or a healthcheck's exec:, as a string): use it there, or have the program read PORT from its environment"
 }
 
 // portVar is the variable procs sets to a process's port.

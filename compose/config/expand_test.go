@@ -121,6 +121,6 @@ func TestARefusedValueHasOneError(t *testing.T) {
 		got = append(got, e.Error())
 	}
 	assert.Equal(t, []string{
-		"procs.yaml:6:24: procs.api.healthcheck.tcp: ${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment",
+		"procs.yaml:6:24: procs.api.healthcheck.tcp: ${PORT} is each instance's own port, and only a shell command expands it for each: write the healthcheck as one, healthcheck: {exec: 'curl -fsS http://127.0.0.1:${PORT}/health'}, which runs in each instance's environment",
 	}, got)
 }

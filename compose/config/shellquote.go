@@ -78,8 +78,15 @@ func (ex *expander) unquotedWarnings() ConfigErrors {
 	return out
 }
 
-// isShellCommand reports whether path is a process's command written as
-// one string, which procs runs with sh -c.
+// isShellCommand reports whether path is a process's command, or its
+// exec healthcheck, written as one string, which procs runs with sh -c,
+// in the run's environment.
 func isShellCommand(path []string) bool {
-	return len(path) == 3 && path[0] == "procs" && path[2] == "command"
+	switch {
+	case len(path) == 3:
+		return path[0] == "procs" && path[2] == "command"
+	case len(path) == 4:
+		return path[0] == "procs" && path[2] == "healthcheck" && path[3] == "exec"
+	}
+	return false
 }

@@ -122,8 +122,8 @@ var brokenConfigs = []struct {
 		`7:34: procs.debug.profiles[2]: expected a string, got number 3`,
 	}},
 	{"replica_port_var", []string{
-		`3:33: procs.worker.command[2]: ${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment`,
-		`7:12: procs.worker.env.URL: ${PORT} is each instance's own port, and only a shell command (command: as a string) expands it for each: use it there, or have the program read PORT from its environment`,
+		`3:33: procs.worker.command[2]: ${PORT} is each instance's own port, and only a shell command expands it for each (command:, or a healthcheck's exec:, as a string): use it there, or have the program read PORT from its environment`,
+		`7:12: procs.worker.env.URL: ${PORT} is each instance's own port, and only a shell command expands it for each (command:, or a healthcheck's exec:, as a string): use it there, or have the program read PORT from its environment`,
 	}},
 	{"bad_replicas", []string{
 		`4:15: procs.zero.replicas: 0 replicas: a process runs 1 instance or more (disabled: true keeps it from starting)`,
