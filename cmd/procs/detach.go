@@ -281,7 +281,7 @@ func restAfterFailure(ctx context.Context, c *control.Client, wait time.Duration
 	for _, r := range rest {
 		answered[r.res.Name] = true
 	}
-	why := firstFailure(append(slices.Clone(held), rest...)) + " failed"
+	why := firstFailure(append(slices.Clone(held), rest...))
 	for place, st := range list {
 		if !answered[st.Name] && st.State != rules.StateStopped {
 			rest = append(rest, placedResult{place, notWaitedFor(st, why)})

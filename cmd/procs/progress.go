@@ -288,7 +288,7 @@ func subscribeStates(ctx context.Context, c *control.Client, wg *sync.WaitGroup)
 func stopReason(failures []rules.Result, err error) string {
 	switch {
 	case len(failures) > 0:
-		return firstFailed(failures) + " failed"
+		return stoppedBy(failures)
 	case err != nil:
 		return "stopped waiting"
 	}

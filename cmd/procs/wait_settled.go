@@ -75,8 +75,8 @@ func notWaitedFor(st compose.ProcStatus, why string) rules.Result {
 	}
 }
 
-// firstFailure names the process whose failure stopped the others, of
-// results placed in start order (see firstFailed).
+// firstFailure says why the wait stopped, of results placed in start
+// order (see stoppedBy).
 func firstFailure(results []placedResult) string {
 	results = slices.Clone(results)
 	slices.SortFunc(results, func(x, y placedResult) int { return x.place - y.place })
@@ -84,7 +84,32 @@ func firstFailure(results []placedResult) string {
 	for i, r := range results {
 		ordered[i] = r.res
 	}
-	return firstFailed(ordered)
+	return stoppedBy(ordered)
+}
+
+// stoppedBy says why a wait that ended at its first unsuccessful result,
+// of results in start order, left the others: "db failed"; or, when that
+// result is of a process still on its way as the wait's time ran out,
+// "the wait timed out": every process had the same deadline, and none
+// failed.
+func stoppedBy(results []rules.Result) string {
+	name := firstFailed(results)
+	for _, res := range results {
+		if res.Name == name && !res.Success && onItsWay(res.State) {
+			return "the wait timed out"
+		}
+	}
+	return name + " failed"
+}
+
+// onItsWay says whether a process in state may still become ready by
+// itself.
+func onItsWay(state rules.State) bool {
+	switch state {
+	case rules.StatePending, rules.StateStarting:
+		return true
+	}
+	return false
 }
 
 // firstFailed names, of results in start order, the first that failed
