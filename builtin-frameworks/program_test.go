@@ -36,9 +36,13 @@ func TestDetectMatchesTheProgramThatRuns(t *testing.T) {
 		`poetry run uvicorn app:app`:                                       "uvicorn",
 		`pipenv run python manage.py runserver`:                            "django",
 		`exec gunicorn app:app`:                                            "gunicorn",
+		`uv run hypercorn app:app --bind 127.0.0.1:8000`:                   "hypercorn",
+		`poetry run waitress-serve --listen=127.0.0.1:8080 wsgi:app`:       "waitress",
 		// An interpreter's script or module still names the program.
 		`python3 -X dev manage.py runserver`: "django",
 		`python -m uvicorn main:app`:         "uvicorn",
+		`python3 -m hypercorn main:app`:      "hypercorn",
+		`python3 -m waitress wsgi:app`:       "waitress",
 		`php artisan serve`:                  "laravel",
 		`./mvnw spring-boot:run`:             "spring-boot",
 		`iex -S mix phx.server`:              "phoenix",

@@ -50,6 +50,11 @@ rec postgres ipv6-warning -user postgres -setup "chown postgres \$TMP && runuser
 rec postgres port-in-use -expect error -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP'" \
 	-port 27203 -occupy -- \
 	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27203 -k \$TMP -c listen_addresses=127.0.0.1"
+# Killed from outside once ready (kill -9, the OOM killer): postgres logs
+# on stderr, so its last stderr line is its ready line, no error.
+rec postgres killed -user postgres -setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP'" \
+	-port 27205 -ready-line 'ready to accept connections' -stop-after 1s -signal KILL -- \
+	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27205 -k \$TMP -c listen_addresses=127.0.0.1"
 rec postgres bad-datadir -expect error -user postgres -port 27204 -- \
 	"/usr/lib/postgresql/15/bin/postgres -D \$TMP/nodata -p 27204 -k \$TMP"
 fi
@@ -119,6 +124,22 @@ WSGI='printf "def app(environ, start_response):\n    start_response(\"200 OK\", 
 rec gunicorn start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$WSGI" -port 28001 -ready-line 'Booting worker' -stop-after 1s -signal TERM -- "gunicorn --bind 127.0.0.1:28001 wsgi:app"
 rec gunicorn port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$WSGI" -port 28002 -occupy -timeout 15s -- "gunicorn --bind 127.0.0.1:28002 wsgi:app"
 rec gunicorn import-error -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$WSGI" -port 28003 -- "gunicorn --bind 127.0.0.1:28003 nosuch:app"
+fi
+
+if want hypercorn; then
+# An app that takes 2 s to import, as a real one loading its models or
+# settings does: hypercorn binds, and says "Running on", only once it has.
+SLOWASGI='printf "import time\ntime.sleep(2)\nasync def app(scope, receive, send):\n    if scope[\"type\"] == \"http\":\n        await send({\"type\": \"http.response.start\", \"status\": 200, \"headers\": []})\n        await send({\"type\": \"http.response.body\", \"body\": b\"ok\"})\n" > main.py'
+rec hypercorn slow-start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$SLOWASGI" -port 29101 -ready-line 'Running on http' -stop-after 1s -- "hypercorn main:app --bind 127.0.0.1:29101"
+rec hypercorn port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$SLOWASGI" -port 29102 -occupy -- "hypercorn main:app --bind 127.0.0.1:29102"
+rec hypercorn import-error -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup 'echo "import no_such_module" > main.py' -port 29103 -- "hypercorn main:app --bind 127.0.0.1:29103"
+fi
+
+if want waitress; then
+SLOWWSGI='printf "import time\ntime.sleep(2)\ndef app(environ, start_response):\n    start_response(\"200 OK\", [])\n    return [b\"ok\"]\n" > wsgi.py'
+rec waitress slow-start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$SLOWWSGI" -port 29104 -ready-line 'Serving on http' -stop-after 1s -- "waitress-serve --listen=127.0.0.1:29104 wsgi:app"
+rec waitress port-in-use -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$SLOWWSGI" -port 29105 -occupy -- "waitress-serve --listen=127.0.0.1:29105 wsgi:app"
+rec waitress import-error -expect error -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup 'echo "import no_such_module" > wsgi.py' -port 29106 -- "waitress-serve --listen=127.0.0.1:29106 wsgi:app"
 fi
 
 if want hugo; then
@@ -212,6 +233,17 @@ rec vite v6-port-moved -setup "$V6" -port 28813 -occupy -ready-line 'ready in' -
 rec vite v6-strict-port-in-use -expect error -setup "$V6" -port 28814 -occupy -- "./node_modules/.bin/vite --port 28814 --host 127.0.0.1 --strictPort"
 rec vite v6-bad-config -expect error -setup "$V6 && echo 'export default {' > vite.config.js" -port 28815 -- "./node_modules/.bin/vite --port 28815 --host 127.0.0.1"
 rec vite v6-dev-pty -pty -setup "$V6" -port 28816 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28816 --host 127.0.0.1"
+fi
+
+# Bun from npm: BUN_DIR holds npm i bun@1 (its package brings the binary).
+BUN_DIR=${BUN_DIR:-/tmp/procs-bun}
+if want bun && [ -x "$BUN_DIR/node_modules/.bin/bun" ]; then
+BUNSETUP="ln -s $BUN_DIR/node_modules node_modules"
+BUNSERVE='const server = Bun.serve({ port: Number(process.env.PORT), hostname: "127.0.0.1", fetch() { return new Response("ok"); } });'
+rec bun start -env PORT=29111 -setup "$BUNSETUP && printf '$BUNSERVE\nconsole.log(\"Listening on \" + server.url);\n' > server.ts" -port 29111 -ready-line 'Listening on http' -stop-after 1s -- "./node_modules/.bin/bun run server.ts"
+rec bun silent-start -env PORT=29112 -setup "$BUNSETUP && printf '$BUNSERVE\n' > server.ts" -port 29112 -stop-after 1s -- "./node_modules/.bin/bun run server.ts"
+rec bun port-in-use -expect error -env PORT=29113 -setup "$BUNSETUP && printf '$BUNSERVE\nconsole.log(\"Listening on \" + server.url);\n' > server.ts" -port 29113 -occupy -- "./node_modules/.bin/bun run server.ts"
+rec bun syntax-error -expect error -setup "$BUNSETUP && printf 'const x = ;\n' > server.ts" -port 29114 -- "./node_modules/.bin/bun run server.ts"
 fi
 
 # More npm dev servers: NPM2_DIR holds

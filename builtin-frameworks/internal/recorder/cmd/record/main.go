@@ -49,7 +49,7 @@ func run() error {
 		notes    = flag.String("notes", "", "notes for meta.json")
 		setup    = flag.String("setup", "", "shell run in $TMP before the command")
 		ready    = flag.String("ready-line", "", "regex for the line a person calls ready")
-		signal   = flag.String("signal", "INT", "stop signal: INT or TERM")
+		signal   = flag.String("signal", "INT", "stop signal: INT, TERM, or KILL (a kill from outside: kill -9, the OOM killer)")
 	)
 	flag.BoolVar(&opts.PTY, "pty", false, "run on a pseudo-terminal")
 	flag.StringVar(&opts.User, "user", "", "run as this user")
@@ -73,7 +73,7 @@ func run() error {
 			return err
 		}
 	}
-	opts.Signal = map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[*signal]
+	opts.Signal = map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "KILL": syscall.SIGKILL}[*signal]
 	if *ready != "" {
 		re, err := regexp.Compile(*ready)
 		if err != nil {
