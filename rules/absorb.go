@@ -110,6 +110,11 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 			d.readyLine = text
 		}
 		d.notReadyLine = ""
+		if d.lastStderr == text {
+			// A ready line on stderr (postgres logs there) says the run
+			// came up, not why it ended: a crash quotes no such line.
+			d.lastStderr = ""
+		}
 		if d.readyPort == 0 {
 			d.readyPort = linePortOf(text)
 		}

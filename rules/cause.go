@@ -58,7 +58,11 @@ var (
 	// causeReports only say that something failed, not what.
 	causeReports = lazyregexp.New(`(?i)` +
 		`\baborting\b|\bretrying\b|\bcompiled with \d+ errors?\b|\bfailed with \d+ errors?\b|` +
-		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b`)
+		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b|` +
+		// Where the error above is (mosquitto's "Error found at
+		// mosquitto.conf:3."), and that loading gave up (lighttpd's
+		// "loading plugins finally failed" under the dlopen error).
+		`\berrors? (was |were )?found (at|in)\b|\bfinally failed\b`)
 	// causeWords name a failure in passing.
 	causeWords = lazyregexp.New(`(?i)` +
 		`\b(error|errors|failed|failure|fatal|exception|panic|abort\w*|cannot|can't|could not|unable|bad|` +

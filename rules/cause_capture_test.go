@@ -103,6 +103,10 @@ func TestFixtureCrashCauses(t *testing.T) {
 		{"python-worker/import-error", `exit code 1; last error line "ModuleNotFoundError: No module named 'notamodule'" at /tmp/`},
 		{"preset/postgres/bad-datadir", `exit code 2; error line "postgres: could not access directory`},
 		{"preset/redis/bad-value", `exit code 1; last error line "argument must be a memory value" at 'maxmemory "lots"'`},
+		// The line below the error only says where it is; the one that
+		// only says loading failed reports the dlopen error above it.
+		{"mosquitto/bad-config", `exit code 3; error line "1795902332: Error: Unknown configuration variable \"bogus_option\"." at /tmp/procs-capture-1372710396/mosquitto.conf:3`},
+		{"lighttpd/bad-module", `exit code 255; error line "2026-11-28 21:45:32: (plugin.c.214) dlopen() failed for: /usr/lib/lighttpd/mod_nonexistent.so`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.capture, func(t *testing.T) {
@@ -113,4 +117,21 @@ func TestFixtureCrashCauses(t *testing.T) {
 			assert.Contains(t, d.Verdict().Message, tt.message)
 		})
 	}
+}
+
+// A ready run killed from outside (kill -9, the OOM killer) says how it
+// ended and no more: postgres logs on stderr, and its last stderr line is
+// its ready line, which says nothing of why it ended and is no error line.
+func TestCrashOfAReadyRunQuotesNoReadyLineAsItsError(t *testing.T) {
+	f := loadFixture(t, "preset/postgres/killed")
+	f.meta.Signal = nil // the SIGKILL came from outside: procs did not ask for it
+	d := NewDetector(&Spec{ReadyPatterns: mustPatterns(t, `database system is ready to accept connections`),
+		ErrorPatterns: mustPatterns(t, `FATAL:`)}, 1, t0)
+	history, _ := f.replay(d, nil)
+	require.Contains(t, states(history), StateReady)
+	final := d.Verdict()
+	require.Equal(t, StateFailed, final.State, "%+v", final)
+	assert.True(t, strings.HasPrefix(final.Message, "killed by SIGKILL"), final.Message)
+	assert.NotContains(t, final.Message, "error line", "the ready line is no error line: %s", final.Message)
+	assert.Empty(t, final.Line, "no line explains a kill from outside")
 }

@@ -223,13 +223,19 @@ var (
 	excerptFrame = lazyregexp.New(`^\s*,-\[((?:/|\./|[A-Za-z]:\\)[^\]\s]+\.\w+:\d+(?::\d+)?)\]`)
 )
 
+// foundAt is a line that says where the error just above it is:
+// mosquitto's "Error found at /etc/mosquitto/mosquitto.conf:3.".
+var foundAt = lazyregexp.New(`(?i)\berrors? (?:was |were )?found (?:at|in) ((?:/|\./)?[\w./-]+\.\w+:\d+)`)
+
 // fileLine finds "file.ext:12" in a line.
 var fileLine = lazyregexp.New(`\w\.\w+:\d+`)
 
 // causeLocation returns where the failure at lines[i] happened, from the
 // lines around it: the input at fault quoted just above it (Redis'
 // ">>> 'appendonly maybe'"), the last Python frame or Node script heading
-// above it, else the first stack frame below it (outside the runtime). ""
+// above it, else the line just below it that says where it was found
+// (mosquitto's "Error found at FILE:LINE."), else the first stack frame
+// below it (outside the runtime). ""
 // when the cause line says it itself, or nothing does.
 func causeLocation(lines []string, i int) string {
 	if fileLine.MatchString(lines[i]) || strings.Contains(lines[i], ", line ") {
@@ -245,6 +251,11 @@ func causeLocation(lines []string, i int) string {
 			return m[1] + ", line " + m[2]
 		}
 		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil {
+			return m[1]
+		}
+	}
+	if i+1 < len(lines) {
+		if m := foundAt.FindStringSubmatch(lines[i+1]); m != nil {
 			return m[1]
 		}
 	}

@@ -25,6 +25,8 @@ type Rule struct {
 	dynamic bool
 	// deps is what the rule reads of its dependencies' states.
 	deps RuleDeps
+	// portOpen says the rule reads port.open.
+	portOpen bool
 }
 
 // RuleError is a `ready` expression that does not compile or is not boolean.
@@ -58,6 +60,9 @@ func CompileRule(src string) (*Rule, error) {
 	deps := &depsCollector{}
 	ast.Walk(&node, deps)
 	r.deps = deps.deps
+	port := &portOpenFinder{}
+	ast.Walk(&node, port)
+	r.portOpen = port.found
 	return r, nil
 }
 

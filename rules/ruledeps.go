@@ -22,6 +22,26 @@ type RuleDeps struct {
 // states only to the runs whose rule reads them.
 func (r *Rule) Deps() RuleDeps { return r.deps }
 
+// ReadsPortOpen says the rule reads port.open, which only a process with
+// a port: can make true: a config checks that it has one.
+func (r *Rule) ReadsPortOpen() bool { return r.portOpen }
+
+// portOpenFinder finds a read of port.open in a rule.
+type portOpenFinder struct{ found bool }
+
+// Visit records port.open.
+func (f *portOpenFinder) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok {
+		return
+	}
+	id, isIdent := m.Node.(*ast.IdentifierNode)
+	prop, isString := m.Property.(*ast.StringNode)
+	if isIdent && isString && id.Value == "port" && prop.Value == "open" {
+		f.found = true
+	}
+}
+
 // depsCollector finds the reads of deps in a rule.
 type depsCollector struct{ deps RuleDeps }
 

@@ -25,3 +25,20 @@ func TestRuleDepsAreKnown(t *testing.T) {
 		assert.ElementsMatch(t, want.States, got.States, src)
 	}
 }
+
+// A rule that reads port.open needs a port: to read (config checks it);
+// portOpen(N), ports and the words "port.open" in a string do not.
+func TestRuleReadsPortOpen(t *testing.T) {
+	for src, want := range map[string]bool{
+		`port.open`: true,
+		`log.matches("x") && (port.open || run > 1)`: true,
+		`port["open"]`:              true,
+		`portOpen(8080)`:            false,
+		`8080 in ports`:             false,
+		`log.contains("port.open")`: false,
+	} {
+		rule, err := CompileRule(src)
+		require.NoError(t, err, src)
+		assert.Equal(t, want, rule.ReadsPortOpen(), src)
+	}
+}
