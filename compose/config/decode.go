@@ -93,6 +93,9 @@ type decoder struct {
 	// ruleDeps is what each process's ready rule reads of deps, by
 	// process, for the validator to check against its dependsOn.
 	ruleDeps map[string]rules.RuleDeps
+	// rulePortOpen holds the processes whose ready rule reads port.open,
+	// for the validator to check they have a port.
+	rulePortOpen map[string]bool
 }
 
 // config decodes the whole merged tree.
@@ -232,6 +235,12 @@ func (d *decoder) readyRule(path []string, v any) string {
 			d.ruleDeps = map[string]rules.RuleDeps{}
 		}
 		d.ruleDeps[path[1]] = rule.Deps()
+		if rule.ReadsPortOpen() {
+			if d.rulePortOpen == nil {
+				d.rulePortOpen = map[string]bool{}
+			}
+			d.rulePortOpen[path[1]] = true
+		}
 	case errors.As(err, &ruleErr):
 		d.p.errs = append(d.p.errs, d.ruleError(path, ruleErr))
 	default:

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +55,8 @@ func (ex *expander) tooLarge(path []string, limit int) {
 }
 
 // readEnvFileBytes reads file, refusing one over maxEnvFileBytes without
-// reading the rest of it.
+// reading the rest of it. A byte order mark (Notepad's UTF-8) is left out:
+// it is no part of the first variable's name.
 func readEnvFileBytes(file string) ([]byte, error) {
 	f, err := openRegular(file)
 	if err != nil {
@@ -68,5 +70,5 @@ func readEnvFileBytes(file string) ([]byte, error) {
 	if len(data) > maxEnvFileBytes {
 		return nil, errEnvFileTooLarge
 	}
-	return data, nil
+	return bytes.TrimPrefix(data, utf8BOM), nil
 }

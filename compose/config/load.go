@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -221,6 +222,9 @@ func newLoader(file string, environ []string) *loader {
 // run on two cores: a config of two hundred processes is a few
 // milliseconds of each, before any process can start.
 func (ld *loader) addFile(file string, data []byte) {
+	// A byte order mark (Notepad's UTF-8) comes before line 1, column 1:
+	// without it, both parsers place every key where an editor shows it.
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := checkLimits(file, data); err != nil {
 		ld.errs = append(ld.errs, err)
 		return

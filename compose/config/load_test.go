@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -263,4 +264,54 @@ func TestDotEnvLineWithoutAName(t *testing.T) {
 	require.True(t, errors.As(err, &errs), "%v", err)
 	require.Len(t, errs, 1)
 	assert.Equal(t, filepath.Join(dir, "own.env")+`:2:1: procs.a.envFile: not in dotenv format (KEY=value lines): "=2" has no variable name before its =`, errs[0].Error())
+}
+
+// Notepad, PowerShell's Out-File and some editors begin a UTF-8 file with a
+// byte order mark. procs.yaml with one reported every error at 1:1, and a
+// .env with one was refused ("\ufeffFOO=bar" is not KEY=value); a Procfile
+// with one already worked. The mark is no part of the text.
+func TestFilesWithAByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	dir := writeProject(t, map[string]string{
+		"procs.yaml":          bom + "procs:\r\n  a:\r\n    command: sleep 10\r\n    port: 808O\r\n",
+		"procs.override.yaml": bom + "procs:\n  a:\n    prot: 80\n",
+	})
+	_, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	var errs ConfigErrors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	got := make([]string, len(errs))
+	for i, e := range errs {
+		got[i] = strings.TrimPrefix(e.Error(), dir+string(filepath.Separator))
+	}
+	assert.ElementsMatch(t, []string{
+		`procs.yaml:4:11: procs.a.port: expected a number, got string "808O"`,
+		`procs.override.yaml:3:5: procs.a.prot: unknown key "prot" (did you mean "port"?)`,
+	}, got)
+
+	dir = writeProject(t, map[string]string{
+		"procs.yaml": bom + "procs:\r\n  a:\r\n    command: sleep 10\r\n    port: 808O\r\n",
+	})
+	_, err = Load(LoadOptions{Dir: dir, Environ: []string{}})
+	require.Error(t, err)
+	assert.Equal(t, filepath.Join(dir, "procs.yaml")+`:4:11: procs.a.port: expected a number, got string "808O"`, err.Error())
+
+	dir = writeProject(t, map[string]string{
+		"procs.yaml": "procs:\n  a:\n    command: echo\n    envFile: own.env\n",
+		".env":       bom + "FOO=bar\r\n",
+		"own.env":    bom + "OWN=1\n",
+	})
+	cfg, err := Load(LoadOptions{Dir: dir, Environ: []string{}})
+	require.NoError(t, err)
+	env, err := cfg.Environment(cfg.Procs["a"])
+	require.NoError(t, err)
+	assert.Equal(t, "bar", env["FOO"])
+	assert.Equal(t, "1", env["OWN"])
+
+	dir = writeProject(t, map[string]string{
+		"procs.yaml": "procs:\n  a:\n    command: echo\n    port: ${WEB_PORT}\n",
+		".env":       bom + "WEB_PORT=81a1\n",
+	})
+	_, err = Load(LoadOptions{Dir: dir, Environ: []string{}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `(${WEB_PORT} is set to "81a1" at .env:1)`, "the line that sets it")
 }

@@ -57,6 +57,10 @@ func IsProcfile(file string) bool {
 	return strings.HasPrefix(base, "Procfile.")
 }
 
+// utf8BOM is the byte order mark some editors (Notepad) write at the
+// start of a UTF-8 file: no part of its text.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // ParseProcfile reads a Procfile in the foreman/overmind format: one
 // `name: command` line per process, blank lines and # comments ignored.
 // Problems are returned as ConfigErrors at their line and column in file.
@@ -64,7 +68,7 @@ func ParseProcfile(file string, data []byte) ([]ProcfileEntry, error) {
 	var entries []ProcfileEntry
 	var errs ConfigErrors
 	firstLine := map[string]int{}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimPrefix(data, utf8BOM)
 	for i, raw := range strings.Split(string(data), "\n") {
 		text := strings.TrimRight(raw, "\r")
 		body := strings.TrimLeftFunc(text, unicode.IsSpace)

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
 )
@@ -292,6 +294,9 @@ func replicaProblems(declared map[string]*Proc) []replicaProblem {
 		if p.Port == 0 || p.Disabled {
 			continue
 		}
+		if problem, ok := ownPortNamed(p); ok {
+			out = append(out, problem)
+		}
 		for i := 1; i <= max(p.Replicas, 1); i++ {
 			port, who := p.Port+i-1, name
 			if p.Replicas > 0 {
@@ -309,6 +314,32 @@ func replicaProblems(declared map[string]*Proc) []replicaProblem {
 		}
 	}
 	return out
+}
+
+// ownPortNamed says a replicated process's command names its port itself
+// (`http.server 8097`, `--port=8097`, `127.0.0.1:8097`): every instance
+// would listen there, and all but one fail, whatever port procs gives
+// each. A command that reads PORT or numbers its instances decides for
+// itself; one that reads ${PORT} where procs expands it once is told so
+// elsewhere (portReader).
+func ownPortNamed(p *Proc) (replicaProblem, bool) {
+	if p.Replicas < 2 || p.portReader != nil || p.hasReplicaToken() {
+		return replicaProblem{}, false
+	}
+	command := p.Command.Shell
+	if p.Command.Argv != nil {
+		command = strings.Join(p.Command.Argv, " ")
+	}
+	if strings.Contains(command, "PORT") || strings.Contains(command, replicaVar) {
+		return replicaProblem{}, false
+	}
+	own := regexp.MustCompile(`(^|[^\w.])` + strconv.Itoa(p.Port) + `($|[^\w.])`)
+	if !own.MatchString(command) {
+		return replicaProblem{}, false
+	}
+	return replicaProblem{p.Name, "command", fmt.Sprintf("names port %d itself: every instance of %s would listen there (%s is given %d, in PORT): "+
+		"write $PORT in the command (a string command; \"${PORT}\" quoted), or have the program read PORT from its environment",
+		p.Port, p.Name, ReplicaName(p.Name, 2), p.Port+1)}, true
 }
 
 // instanceOf says, in a message, which instance took a port: "" for a

@@ -235,3 +235,37 @@ func TestAPortReadMovedIsNoChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, SameProc(before.Procs["api"], after.Procs["api"]))
 }
+
+// Instances of a replicated process each get their own port (port+i-1, in
+// PORT), but a command that names the port itself runs every instance on
+// that one: `python3 -m http.server 8097` with replicas: 2 ran web-2 on
+// 8097 too, and web-1 failed "Address already in use". Refused at load,
+// and by a scale, at the command; a command that reads PORT, or numbers
+// its instances, is not.
+func TestReplicasRefuseACommandThatNamesItsOwnPort(t *testing.T) {
+	for _, command := range []string{
+		`python3 -m http.server 8097`,
+		`flask run --port=8097`,
+		`[gunicorn, --bind, "127.0.0.1:8097", app:app]`,
+	} {
+		t.Run(command, func(t *testing.T) {
+			_, err := Parse("procs.yaml", []byte("procs:\n  web:\n    command: "+command+"\n    port: 8097\n    replicas: 2\n"), nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "procs.yaml:3:14: procs.web.command: names port 8097 itself: every instance of web would listen there (web-2 is given 8098, in PORT):")
+			assert.Contains(t, err.Error(), "$PORT")
+		})
+	}
+	for _, command := range []string{
+		`python3 -m http.server $PORT`,
+		`python3 -m http.server "${PORT}"`,
+		`node server.js --id {{.Replica}} --port 8097`,
+		`python3 -m http.server 18097`,
+	} {
+		_, err := Parse("procs.yaml", []byte("procs:\n  web:\n    command: "+command+"\n    port: 8097\n    replicas: 2\n"), nil)
+		assert.NoError(t, err, command)
+	}
+	cfg, err := Parse("procs.yaml", []byte("procs:\n  web:\n    command: python3 -m http.server 8097\n    port: 8097\n"), nil)
+	require.NoError(t, err, "one instance listens where its command says")
+	_, err = cfg.Scaled(map[string]int{"web": 2})
+	assert.ErrorContains(t, err, "scale: names port 8097 itself")
+}

@@ -34,6 +34,7 @@ func (v *validator) run() {
 	}
 	v.dependencies()
 	v.readyRuleDeps()
+	v.readyRulePort()
 	v.dependencyCycles()
 	v.ports()
 	v.argsStartable()
@@ -100,6 +101,19 @@ func (v *validator) dependencies() {
 				v.p.atValue(path, "condition completed needs %s to be a task: add kind: task to %s, or wait for ready",
 					dep.Name, dep.Name)
 			}
+		}
+	}
+}
+
+// readyRulePort checks that a ready rule reading port.open has a port to
+// read: without port:, port.open is always false, and a rule that needs
+// it leaves the process starting until its readiness timeout, if any.
+func (v *validator) readyRulePort() {
+	for _, name := range v.cfg.Names() {
+		if p := v.cfg.Procs[name]; v.d.rulePortOpen[name] && p.Port == 0 {
+			v.p.atValue([]string{"procs", name, "ready"},
+				"port.open is whether %s's port: is open, and %s has no port:, so it is always false: add port: to %s, or read portOpen(N) or ports",
+				name, name, name)
 		}
 	}
 }

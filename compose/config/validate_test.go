@@ -246,6 +246,13 @@ var brokenConfigs = []struct {
 		`9:12: procs.web.ready: "redy" is not a state (did you mean "ready"?): a dependency's state is one of pending, blocked, starting, ready, busy, awaiting-input, awaiting-permission, unhealthy, failed, completed, backoff, stopping, stopped`,
 		`13:12: procs.worker.ready: deps.api: worker has no dependsOn, so deps holds no state: add api to its dependsOn`,
 	}},
+	// python3 -m http.server 7603 with ready: port.open and no port: it
+	// listened, its preset's line came, and it stayed starting until its
+	// readiness timeout, saying only "starting".
+	{"ready_port_open", []string{
+		`4:12: procs.api.ready: port.open is whether api's port: is open, and api has no port:, so it is always false: add port: to api, or read portOpen(N) or ports`,
+		`7:12: procs.web.ready: port.open is whether web's port: is open, and web has no port:, so it is always false: add port: to web, or read portOpen(N) or ports`,
+	}},
 	{"self_dependency", []string{
 		"4:17: procs.api.dependsOn[0]: api depends on itself: remove this entry",
 	}},
