@@ -13,6 +13,7 @@ import (
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/rules"
 )
 
 // reloadOptions are the flags of `procs reload` (and of `procs up` when
@@ -26,6 +27,9 @@ type reloadOptions struct {
 	// alsoStarting are the stopped processes procs up starts after the
 	// reload (upRunning): its report names them among those started.
 	alsoStarting []string
+	// alsoWaiting are processes on their way before the reload (procs up
+	// --wait, upRunning): waited for too, when the reload did not.
+	alsoWaiting []string
 }
 
 func (a *app) reloadCommand() *cobra.Command {
@@ -72,6 +76,9 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 	if err != nil {
 		return a.reconcileError(err)
 	}
+	if opts.wait {
+		answer.Results = append(answer.Results, waitAlso(ctx, c, opts, answer.Results)...)
+	}
 	// The running procs may follow another file than the one this command
 	// read (started with -f Procfile, then up -f procs.yaml): say how to
 	// switch rather than that nothing changed.
@@ -84,6 +91,30 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 		return silentExit(exitUsage)
 	}
 	return a.reportReconciled(answer, opts)
+}
+
+// waitAlso waits for the processes of opts.alsoWaiting that the reload's
+// own wait did not cover (results), and returns their results: procs up
+// --wait on a procs still starting answers once they are ready too, as
+// docker compose up --wait does, not "nothing changed" while they start.
+func waitAlso(ctx context.Context, c *control.Client, opts reloadOptions, results []rules.Result) []rules.Result {
+	var names []string
+	for _, name := range opts.alsoWaiting {
+		if !slices.ContainsFunc(results, func(r rules.Result) bool { return r.Name == name }) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	waited, errs := c.WaitMany(ctx, names, control.WaitOptions{Timeout: opts.timeout})
+	var out []rules.Result
+	for i, res := range waited {
+		if errs[i] == nil {
+			out = append(out, res)
+		}
+	}
+	return out
 }
 
 // reconcileError is how a reload or scale the running procs refused ends:

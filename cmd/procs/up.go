@@ -326,7 +326,14 @@ func (a *app) upRunning(cfg *config.Config, names []string, opts upOptions) erro
 			return err
 		}
 	}
-	reloadErr := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut, alsoStarting: stopped})
+	var onItsWay []string
+	if opts.wait {
+		var err error
+		if onItsWay, err = a.upOnItsWay(cfg, names, opts); err != nil {
+			return err
+		}
+	}
+	reloadErr := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut, alsoStarting: stopped, alsoWaiting: onItsWay})
 	var exit *exitError
 	if reloadErr != nil && !(errors.As(reloadErr, &exit) && exit.quiet && exit.code == exitFailure) {
 		return reloadErr // a config error, another file, no answer: nothing to start
@@ -351,6 +358,33 @@ func (a *app) upRunning(cfg *config.Config, names []string, opts upOptions) erro
 		}
 	}
 	return reloadErr
+}
+
+// upOnItsWay lists the processes of the running procs that procs up
+// --wait waits for although the reload may change nothing: those still
+// starting (or waiting for their dependencies) that up asks for (names,
+// else the processes up starts).
+func (a *app) upOnItsWay(cfg *config.Config, names []string, opts upOptions) ([]string, error) {
+	sess, err := a.connectFor(opts.timeout)
+	if err != nil {
+		return nil, err
+	}
+	list, err := sess.client.List(sess.ctx)
+	sess.close()
+	if err != nil {
+		return nil, a.clientError(err)
+	}
+	want := names
+	if len(want) == 0 {
+		want = cfg.UpSet(opts.profiles)
+	}
+	var starting []string
+	for _, st := range list {
+		if onItsWay(st.State) && (slices.Contains(want, st.Name) || slices.Contains(want, st.ReplicaOf)) {
+			starting = append(starting, st.Name)
+		}
+	}
+	return starting, nil
 }
 
 // upStopped lists the processes of the running procs that are stopped
