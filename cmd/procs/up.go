@@ -365,14 +365,9 @@ func (a *app) upRunning(cfg *config.Config, names []string, opts upOptions) erro
 // starting (or waiting for their dependencies) that up asks for (names,
 // else the processes up starts).
 func (a *app) upOnItsWay(cfg *config.Config, names []string, opts upOptions) ([]string, error) {
-	sess, err := a.connectFor(opts.timeout)
+	list, err := a.listRunning(opts.timeout)
 	if err != nil {
 		return nil, err
-	}
-	list, err := sess.client.List(sess.ctx)
-	sess.close()
-	if err != nil {
-		return nil, a.clientError(err)
 	}
 	want := names
 	if len(want) == 0 {
@@ -387,18 +382,28 @@ func (a *app) upOnItsWay(cfg *config.Config, names []string, opts upOptions) ([]
 	return starting, nil
 }
 
+// listRunning is the status of every process of the running procs,
+// asked for no longer than timeout.
+func (a *app) listRunning(timeout time.Duration) ([]compose.ProcStatus, error) {
+	sess, err := a.connectFor(timeout)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
+	list, err := sess.client.List(sess.ctx)
+	if err != nil {
+		return nil, a.clientError(err)
+	}
+	return list, nil
+}
+
 // upStopped lists the processes of the running procs that are stopped
 // for one of reasons and that procs up starts: not disabled ones, nor
 // those of a profile not asked for, nor tasks that wait for their schedule.
 func (a *app) upStopped(cfg *config.Config, opts upOptions, reasons ...rules.Reason) ([]string, error) {
-	sess, err := a.connectFor(opts.timeout)
+	list, err := a.listRunning(opts.timeout)
 	if err != nil {
 		return nil, err
-	}
-	list, err := sess.client.List(sess.ctx)
-	sess.close()
-	if err != nil {
-		return nil, a.clientError(err)
 	}
 	want := cfg.UpSet(opts.profiles)
 	var stopped []string
