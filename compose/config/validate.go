@@ -100,6 +100,11 @@ func (v *validator) dependencies() {
 			case dep.Condition == ConditionCompleted && decoded && !target.IsTask():
 				v.p.atValue(path, "condition completed needs %s to be a task: add kind: task to %s, or wait for ready",
 					dep.Name, dep.Name)
+			case dep.Condition == ConditionCompleted && decoded && target.Restart.Policy == RestartAlways:
+				// It would be run again at once, for ever: its
+				// dependents waited for ever, and a wait said it failed.
+				v.p.atValue(path, "%s never stays completed: its restart: always runs it again after each exit, so %s would never start: use restart: on-failure on %s, or wait for it started",
+					dep.Name, name, dep.Name)
 			}
 		}
 	}

@@ -172,6 +172,9 @@ var brokenConfigs = []struct {
 	{"completed_on_service", []string{
 		"7:14: procs.api.dependsOn.build: condition completed needs build to be a task: add kind: task to build, or wait for ready",
 	}},
+	{"completed_restart_always", []string{
+		"9:16: procs.api.dependsOn.migrate: migrate never stays completed: its restart: always runs it again after each exit, so api would never start: use restart: on-failure on migrate, or wait for it started",
+	}},
 	{"cycle", []string{
 		"4:17: procs.a.dependsOn[0]: dependency cycle: a → b → c → a: remove one of these dependsOn entries",
 	}},
