@@ -299,8 +299,13 @@ func (l *runLoop) lookOnReadyLine(at time.Time) {
 	}
 	// Status and a wait that gives up say what is missing: the line came,
 	// the port did not. "starting: <command>" would hide both.
-	waiting := l.det.Verdict()
-	waiting.Reason, waiting.Message = rules.ReasonAwaitingPort, l.det.Waiting()
+	l.reportWaiting(rules.ReasonAwaitingPort, l.det.Verdict(), l.det.Waiting())
+}
+
+// reportWaiting tells status what a run still starting waits for, text
+// (Detector.Waiting), for reason, over the starting verdict waiting.
+func (l *runLoop) reportWaiting(reason rules.Reason, waiting rules.Verdict, text string) {
+	waiting.Reason, waiting.Message = reason, text
 	l.s.send(report{kind: reportVerdict, verdict: waiting, screen: l.screenTail()})
 }
 
@@ -410,8 +415,7 @@ func (l *runLoop) reportProbeWaiting(r rules.ProbeResult) {
 		return
 	}
 	l.probeWaiting = text
-	waiting.Reason, waiting.Message = rules.ReasonAwaitingProbe, text
-	l.s.send(report{kind: reportVerdict, verdict: waiting, screen: l.screenTail()})
+	l.reportWaiting(rules.ReasonAwaitingProbe, waiting, text)
 }
 
 func probeText(r rules.ProbeResult) string {

@@ -8,9 +8,9 @@ import (
 // schedule says when a watcher that has no event to wait for (WatchPorts
 // reads the socket tables, RunProbe asks a server) looks again: first
 // after its first look, the wait doubling up to quick until quickFor has
-// passed since the first look, then doubling up to limit. Quick while a
-// program is starting, when the answer usually changes; then at a rate
-// that costs nothing noticeable.
+// passed since the first look (none when quickFor is 0), then doubling
+// up to limit. Quick while a program is starting, when the answer usually
+// changes; then at a rate that costs nothing noticeable.
 type schedule struct {
 	first, quick, limit time.Duration
 	quickFor            time.Duration

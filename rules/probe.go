@@ -91,12 +91,12 @@ func RunProbeEvery(ctx context.Context, p ProbeSpec, interval time.Duration, out
 // probeSchedule probes quickly at first, doubling the wait up to
 // interval: a server becomes reachable soon after it starts.
 func probeSchedule(interval time.Duration) schedule {
-	return schedule{first: probeFirstWait, quick: interval, limit: interval}
+	return schedule{first: probeFirstWait, limit: interval}
 }
 
 // steadySchedule probes every interval.
 func steadySchedule(interval time.Duration) schedule {
-	return schedule{first: interval, quick: interval, limit: interval}
+	return schedule{first: interval, limit: interval}
 }
 
 // probeInto is the look of a probe loop: one probe of p, its result
@@ -127,7 +127,7 @@ func Probe(ctx context.Context, p ProbeSpec) ProbeResult {
 	case ProbeTCP:
 		r = probeTCP(ctx, p)
 	case ProbeExec:
-		r = probeExec(ctx, p.Argv, p.Dir, p.Env)
+		r = probeExec(ctx, p)
 	default:
 		r = ProbeResult{Err: fmt.Sprintf("unknown probe kind %q", p.Kind)}
 	}
@@ -243,12 +243,13 @@ func firstLine(reply []byte) string {
 	return string(line)
 }
 
-func probeExec(ctx context.Context, argv []string, dir string, env []string) ProbeResult {
+func probeExec(ctx context.Context, p ProbeSpec) ProbeResult {
+	argv := p.Argv
 	if len(argv) == 0 {
 		return ProbeResult{Err: "exec probe: no command"}
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env = p.Dir, p.Env
 	// A probe's children may keep its output open; do not wait for them.
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()

@@ -93,13 +93,11 @@ func firstFailure(results []placedResult) string {
 // "the wait timed out": every process had the same deadline, and none
 // failed.
 func stoppedBy(results []rules.Result) string {
-	name := firstFailed(results)
-	for _, res := range results {
-		if res.Name == name && !res.Success && onItsWay(res.State) {
-			return "the wait timed out"
-		}
+	first, failed := firstFailed(results)
+	if failed && onItsWay(first.State) {
+		return "the wait timed out"
 	}
-	return name + " failed"
+	return first.Name + " failed"
 }
 
 // onItsWay says whether a process in state may still become ready by
@@ -112,19 +110,18 @@ func onItsWay(state rules.State) bool {
 	return false
 }
 
-// firstFailed names, of results in start order, the first that failed
+// firstFailed is, of results in start order, the first that failed
 // other than by being blocked (a blocked one names its cause in its own
-// message), else the first that failed; "" if none did.
-func firstFailed(results []rules.Result) string {
-	first := ""
+// message), else the first that failed; failed is false if none did.
+func firstFailed(results []rules.Result) (first rules.Result, failed bool) {
 	for _, res := range results {
 		switch {
 		case res.Success:
 		case res.State != rules.StateBlocked:
-			return res.Name
-		case first == "":
-			first = res.Name
+			return res, true
+		case !failed:
+			first, failed = res, true
 		}
 	}
-	return first
+	return first, failed
 }
