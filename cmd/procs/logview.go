@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/procsdev/procs/compose/control"
@@ -29,9 +28,8 @@ type logView struct {
 	prefixed   bool
 	timestamps bool
 	width      int
-	// lastRun is the run of the last line shown of each process (0:
-	// unknown), to tell where a new run begins.
-	lastRun map[string]int
+	// runs tells where a new run of a process begins.
+	runs control.RunSeparators
 	// agents are the processes in an agent's JSON mode, by protocol
 	// (logs_agent.go).
 	agents map[string]agentstream.Protocol
@@ -39,7 +37,7 @@ type logView struct {
 
 // newLogView prepares the view of the lines of names.
 func newLogView(w io.Writer, names []string, prefixed, timestamps bool, jsonOut *jsonOutput) *logView {
-	v := &logView{w: w, json: jsonOut, prefixed: prefixed, timestamps: timestamps, lastRun: map[string]int{}}
+	v := &logView{w: w, json: jsonOut, prefixed: prefixed, timestamps: timestamps}
 	for _, name := range names {
 		v.width = max(v.width, len(name))
 	}
@@ -56,15 +54,12 @@ func (v *logView) line(l control.LogLine) error {
 	if l.Stream == procsStream {
 		return v.note(l)
 	}
-	if last, seen := v.lastRun[l.Proc]; seen && last != 0 && l.Run != 0 && l.Run != last {
+	if v.runs.Line(l.Proc, l.Run) {
 		// The run's start is not among the lines: its first line's time
 		// stands for it.
 		if err := v.separator(l.Proc, l.Run, l.Time); err != nil {
 			return err
 		}
-	}
-	if _, seen := v.lastRun[l.Proc]; !seen || l.Run != 0 {
-		v.lastRun[l.Proc] = l.Run
 	}
 	return v.printLine(l)
 }
@@ -72,9 +67,7 @@ func (v *logView) line(l control.LogLine) error {
 // runStarted marks where the log file says a run began: a separator when
 // lines of the process were shown before it.
 func (v *logView) runStarted(proc string, run int, at time.Time) error {
-	_, seen := v.lastRun[proc]
-	v.lastRun[proc] = run
-	if !seen || v.json.on() {
+	if !v.runs.Started(proc, run) || v.json.on() {
 		return nil
 	}
 	return v.separator(proc, run, at)
@@ -82,11 +75,7 @@ func (v *logView) runStarted(proc string, run int, at time.Time) error {
 
 // separator is the line between two runs of a process.
 func (v *logView) separator(proc string, run int, at time.Time) error {
-	text := "── run " + strconv.Itoa(run) + " ──"
-	if !v.prefixed {
-		text = "── " + proc + " run " + strconv.Itoa(run) + " ──"
-	}
-	return v.print(proc, at, text)
+	return v.print(proc, at, control.RunSeparator(proc, run, v.prefixed))
 }
 
 // note shows procs' own line about a process ("procs | web: 12 lines

@@ -70,7 +70,7 @@ func (a *app) runTUI(dir string, owned bool) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	err = tui.Run(ctx, opts, tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(a.environ))
+	err = tui.Run(ctx, opts, in, out, tea.WithEnvironment(a.environ))
 	if ie := interruption(ctx); ie != nil {
 		// Ended by a signal (SIGTERM, SIGHUP of a closed terminal), not
 		// by the user's q: it exits 128+signal, as procs top does.

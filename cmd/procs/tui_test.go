@@ -57,6 +57,7 @@ func TestTUIScripts(t *testing.T) {
 			"tmuxexpect": cmdTmuxExpect,
 			"tmuxselect": cmdTmuxSelect,
 			"tmuxresize": cmdTmuxResize,
+			"tmuxtitle":  cmdTmuxTitle,
 		},
 	})
 }
@@ -193,6 +194,34 @@ func cmdTmuxExpect(ts *testscript.TestScript, neg bool, args []string) {
 		screen = capture(ts, colours)
 	}
 	fmt.Fprint(ts.Stdout(), screen)
+}
+
+// cmdTmuxTitle waits until the pane's title (what the program in it set
+// with OSC 2, as a terminal's window or tab shows it) matches a regex;
+// ! tmuxtitle REGEX checks it does not now.
+func cmdTmuxTitle(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: tmuxtitle REGEX")
+	}
+	re, err := regexp.Compile(args[0])
+	ts.Check(err)
+	title := func() string {
+		return strings.TrimSuffix(tmuxRun(ts, "display-message", "-p", "-t", "tui", "#{pane_title}"), "\n")
+	}
+	if neg {
+		if t := title(); re.MatchString(t) {
+			ts.Fatalf("the pane's title is %q", t)
+		}
+		return
+	}
+	// As for the pane's text, tmux has no event to wait on.
+	deadline := time.Now().Add(tuiDeadline)
+	for t := title(); !re.MatchString(t); t = title() {
+		if time.Now().After(deadline) {
+			ts.Fatalf("the pane's title never matched /%s/: it is %q", re, t)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // cmdTmuxSelect moves the selection to a process: tmuxselect NAME.

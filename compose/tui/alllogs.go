@@ -3,7 +3,6 @@ package tui
 import (
 	"cmp"
 	"slices"
-	"strings"
 )
 
 // allLog is the log of every process, interleaved in the order procs
@@ -41,19 +40,4 @@ func (a *allLog) rebuild(buffers map[string]*logBuffer) {
 // recent is the last maxLogLines lines.
 func (a *allLog) recent() []logLine {
 	return a.lines[max(0, len(a.lines)-maxLogLines):]
-}
-
-// prefixed is each kept line as the pane shows it: "name | text", the
-// names padded to the longest one the list holds.
-func (m *Model) prefixed(kept []logLine) []string {
-	width := 0
-	for _, p := range m.procs {
-		width = max(width, len(p.Name))
-	}
-	out := make([]string, len(kept))
-	for i, l := range kept {
-		name := l.proc + strings.Repeat(" ", max(0, width-len(l.proc)))
-		out[i] = m.styles.title.Render(name) + " | " + l.text
-	}
-	return out
 }

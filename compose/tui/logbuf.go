@@ -13,7 +13,10 @@ const maxLogLines = 5000
 
 // logLine is one kept line of output.
 type logLine struct {
-	proc   string // the process, for the log of every process
+	proc string // the process, for the log of every process
+	// run is the run of the process that printed it (0: no longer known),
+	// for the separator where a new run begins.
+	run    int
 	time   time.Time
 	stderr bool
 	text   string
@@ -77,7 +80,7 @@ func (b *logBuffer) prependNamed(name string, history []control.LogLine) {
 	live := b.lines
 	b.lines = make([]logLine, 0, len(history)+len(live))
 	for _, h := range history {
-		b.lines = append(b.lines, logLine{proc: name, time: h.Time, stderr: h.Stream == "stderr", text: h.Line})
+		b.lines = append(b.lines, logLine{proc: name, run: h.Run, time: h.Time, stderr: h.Stream == "stderr", text: h.Line})
 		if h.Time.After(b.historyEnd) {
 			b.historyEnd, b.historyTail = h.Time, nil
 		}

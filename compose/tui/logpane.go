@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/viewport"
+
+	"github.com/procsdev/procs/compose/control"
 )
 
 // syncLog puts the selected process's lines (or, for a running PTY
@@ -20,20 +22,16 @@ func (m *Model) syncLog(reset bool) {
 		m.follow = true
 	}
 	m.logFor = cur.Name
-	if m.allLogs {
-		kept := m.all.recent()
-		m.log.LeftGutterFunc = m.streamGutter(kept)
-		m.log.SetContentLines(m.prefixed(kept))
-	} else if screen, isScreen := m.screenOf(cur.Name); isScreen {
+	if screen, isScreen := m.screenOf(cur.Name); isScreen {
 		m.log.LeftGutterFunc = viewport.NoGutter
 		m.log.SetContentLines(squeezeBlank(screen))
 	} else {
 		kept := m.buffer(cur.Name).recent()
-		lines := make([]string, len(kept))
-		for i, l := range kept {
-			lines[i] = l.text
+		if m.allLogs {
+			kept = m.all.recent()
 		}
-		m.log.LeftGutterFunc = m.streamGutter(kept)
+		lines, stderr := m.paneLines(kept, m.allLogs)
+		m.log.LeftGutterFunc = m.streamGutter(stderr)
 		m.log.SetContentLines(lines)
 	}
 	m.highlight()
@@ -52,11 +50,41 @@ func (m *Model) screenOf(name string) (string, bool) {
 	return screen, ok
 }
 
+// paneLines are the kept lines as the pane shows them, with the line
+// procs logs draws where a process's run changes (control.RunSeparator),
+// and which of them came on stderr; named prefixes each with its
+// process's name, as the log of every process does.
+func (m *Model) paneLines(kept []logLine, named bool) (lines []string, stderr []bool) {
+	width := 0
+	if named {
+		for _, p := range m.procs {
+			width = max(width, len(p.Name))
+		}
+	}
+	prefix := func(proc string) string {
+		if !named {
+			return ""
+		}
+		return m.styles.title.Render(proc+strings.Repeat(" ", max(0, width-len(proc)))) + " | "
+	}
+	var runs control.RunSeparators
+	lines, stderr = make([]string, 0, len(kept)), make([]bool, 0, len(kept))
+	for _, l := range kept {
+		if runs.Line(l.proc, l.run) {
+			lines = append(lines, prefix(l.proc)+m.styles.faint.Render(control.RunSeparator(l.proc, l.run, named)))
+			stderr = append(stderr, false)
+		}
+		lines = append(lines, prefix(l.proc)+l.text)
+		stderr = append(stderr, l.stderr)
+	}
+	return lines, stderr
+}
+
 // streamGutter marks each line's stream: "! " for stderr.
-func (m *Model) streamGutter(kept []logLine) viewport.GutterFunc {
+func (m *Model) streamGutter(stderr []bool) viewport.GutterFunc {
 	mark := m.styles.stderr.Render("! ")
 	return func(g viewport.GutterContext) string {
-		if !g.Soft && g.Index < len(kept) && kept[g.Index].stderr {
+		if !g.Soft && g.Index < len(stderr) && stderr[g.Index] {
 			return mark
 		}
 		return "  "

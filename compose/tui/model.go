@@ -69,6 +69,9 @@ type Model struct {
 	// listing and screening say a request is in flight, so a slow procs
 	// never gets a pile of them.
 	listing, screening bool
+	// sinceList are the state events that came while the list was being
+	// read, which it may not hold yet (onList).
+	sinceList []wire.Event
 
 	width, height int
 	tableTop      int // screen row of the first process row, for the mouse
@@ -158,12 +161,15 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.loadHistory(), m.refreshScreen())
 	case disconnectedMsg:
 		m.client, m.connected = nil, false
-		m.listing, m.screening = false, false
+		m.listing, m.screening, m.sinceList = false, false, nil
 		switch {
 		case errors.Is(msg.err, control.ErrNotRunning):
 			m.connErr = "no procs running in this folder"
 		case msg.err != nil:
 			m.connErr = msg.err.Error()
+		}
+		if errors.Is(msg.err, errProcsEnded) || errors.Is(msg.err, control.ErrNotRunning) {
+			m.endRuns()
 		}
 		if m.quitOnEnd {
 			return tea.Quit
@@ -171,10 +177,7 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 	case eventMsg:
 		return m.onEvent(wire.Event(msg))
 	case listMsg:
-		m.listing = false
-		if msg.err == nil {
-			m.setProcs(msg.procs)
-		}
+		return m.onList(msg)
 	case historyMsg:
 		if msg.err == nil {
 			m.buffer(msg.name).prependNamed(msg.name, msg.lines)
@@ -205,7 +208,7 @@ func (m *Model) onData(msg tea.Msg) tea.Cmd {
 func (m *Model) onEvent(ev wire.Event) tea.Cmd {
 	switch ev.Type {
 	case wire.EventLine:
-		line := logLine{proc: ev.Proc, time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line}
+		line := logLine{proc: ev.Proc, run: ev.Run, time: ev.Time, stderr: ev.Stream == "stderr", text: ev.Line}
 		if m.buffer(ev.Proc).add(line) {
 			m.all.add(line)
 		}
@@ -220,25 +223,79 @@ func (m *Model) onEvent(ev wire.Event) tea.Cmd {
 	case control.EventDropped:
 		m.setStatus(ev.Message, true)
 	case wire.EventState:
-		for i := range m.procs {
-			p := &m.procs[i]
-			if p.Name != ev.Proc {
-				continue
-			}
-			if ev.Run > p.Run {
-				p.Restarts += boolInt(p.Run > 0)
-			}
-			p.State, p.Run, p.Reason, p.Message, p.Since = ev.To, ev.Run, ev.Reason, ev.Message, ev.Time
-			p.Recoverable = ev.Recoverable
-			if ev.To == rules.StateStarting {
-				started := ev.Time
-				p.StartedAt = &started
-			}
+		m.applyState(ev)
+		if m.listing {
+			m.sinceList = append(m.sinceList, ev)
 		}
 		// Pids and ports come with the list, which a state change may alter.
 		return m.refreshList()
 	}
 	return nil
+}
+
+// applyState puts a state event in the list. A state in which no process
+// runs takes away the pid, ports and usage of the run that ended: procs may
+// be gone before a list could say so (procs down).
+func (m *Model) applyState(ev wire.Event) {
+	for i := range m.procs {
+		p := &m.procs[i]
+		if p.Name != ev.Proc {
+			continue
+		}
+		if ev.Run > p.Run {
+			p.Restarts += boolInt(p.Run > 0)
+		}
+		p.State, p.Run, p.Reason, p.Message, p.Since = ev.To, ev.Run, ev.Reason, ev.Message, ev.Time
+		p.Recoverable = ev.Recoverable
+		if ev.To == rules.StateStarting {
+			started := ev.Time
+			p.StartedAt = &started
+		}
+		if runsNothing(ev.To) {
+			p.PID, p.Ports, p.Usage = 0, nil, wire.Usage{}
+		}
+	}
+}
+
+// endRuns takes away every pid, port, usage and uptime once procs has
+// ended: it stops every process before it ends, and the events of the
+// last ones may not have reached the dashboard before its stream closed.
+// The states stay the last ones heard, under "not connected".
+func (m *Model) endRuns() {
+	for i := range m.procs {
+		p := &m.procs[i]
+		p.PID, p.Ports, p.Usage, p.StartedAt = 0, nil, wire.Usage{}, nil
+	}
+}
+
+// runsNothing says a process in state st has no process running. A failed
+// one may still run (an error line, a readiness timeout): procs clears its
+// pid when the run ends, and the list says so.
+func runsNothing(st rules.State) bool {
+	switch st {
+	case rules.StatePending, rules.StateBlocked, rules.StateCompleted, rules.StateBackoff, rules.StateStopped:
+		return true
+	}
+	return false
+}
+
+// onList puts a list read in place. A state event that came while it was
+// read may be newer than what it says (procs answered before the change):
+// those events are applied again over it, and the list read once more.
+func (m *Model) onList(msg listMsg) tea.Cmd {
+	m.listing = false
+	newer := m.sinceList
+	m.sinceList = nil
+	if msg.err == nil {
+		m.setProcs(msg.procs)
+		for _, ev := range newer {
+			m.applyState(ev)
+		}
+	}
+	if len(newer) == 0 {
+		return nil
+	}
+	return m.refreshList()
 }
 
 func boolInt(b bool) int {

@@ -142,8 +142,8 @@ func (m *Model) reasonOf(p wire.ProcStatus) string {
 // A failed run may still run (an error line, a readiness timeout): its
 // pid says so, procs clearing it when the run ends.
 func (m *Model) uptime(p wire.ProcStatus) string {
-	stillRuns := p.State == rules.StateFailed && p.PID != 0
-	if p.StartedAt == nil || p.State.Terminal() && !stillRuns {
+	endedFailed := p.State == rules.StateFailed && p.PID == 0
+	if p.StartedAt == nil || runsNothing(p.State) || endedFailed {
 		return "-"
 	}
 	return shortDuration(m.now().Sub(*p.StartedAt))

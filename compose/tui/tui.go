@@ -9,17 +9,20 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
 
-// Run shows the dashboard on the terminal until the user quits or ctx
-// ends. It needs no procs to be running: it says so and keeps dialling.
-func Run(ctx context.Context, opts Options, programOpts ...tea.ProgramOption) error {
+// Run shows the dashboard on the terminal whose input is in and output
+// out until the user quits or ctx ends, and leaves that terminal's title
+// as it found it. It needs no procs to be running: it says so and keeps
+// dialling.
+func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer, programOpts ...tea.ProgramOption) error {
 	m := New(opts)
-	programOpts = append([]tea.ProgramOption{tea.WithContext(ctx)}, programOpts...)
+	programOpts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}, programOpts...)
 	if opts.NoColor {
 		programOpts = append(programOpts, tea.WithColorProfile(colorprofile.Ascii))
 	}
@@ -28,7 +31,10 @@ func Run(ctx context.Context, opts Options, programOpts ...tea.ProgramOption) er
 	feedCtx, stopFeed := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { f.run(feedCtx) })
-	_, err := p.Run()
+	err := keepingTitle(out, func() error {
+		_, err := p.Run()
+		return err
+	})
 	stopFeed()
 	wg.Wait()
 	if err != nil && ctx.Err() == nil {

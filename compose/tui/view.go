@@ -17,7 +17,7 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "procs"
+	v.WindowTitle = windowTitle
 	return v
 }
 
@@ -170,7 +170,8 @@ const helpText = `procs tui — keys
   PgUp PgDn g G    scroll the log; G follows again
   q                quit (procs keeps running unless this TUI started it)
 
-Log lines marked "!" came on stderr. Any key closes this help.`
+Log lines marked "!" came on stderr; "── NAME run N ──" marks where a
+new run begins, as in procs logs. Any key closes this help.`
 
 func (m *Model) renderHelp() string {
 	lines := strings.Split(helpText, "\n")
