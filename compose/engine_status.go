@@ -7,11 +7,12 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// Status returns a snapshot of every process, in start order.
+// Status returns a snapshot of every process, in start order, then the
+// processes removed from the config whose last run is still stopping.
 func (e *Engine) Status() ([]ProcStatus, error) {
 	var out []ProcStatus
 	err := e.do(func() {
-		for _, name := range e.life.Order() {
+		for _, name := range e.life.Names() {
 			out = append(out, e.status(e.procs[name]))
 		}
 	})

@@ -44,7 +44,13 @@ func (e *Engine) answer(a lifecycle.Answer) {
 		return
 	}
 	delete(e.waiters, a.Waiter)
-	res := e.result(&a.Proc, e.procs[w.name], w, a.Success, a.Note)
+	ps := e.procs[w.name]
+	if ps == nil {
+		// The end of a process removed from the config, asked for after
+		// it: the engine holds none of its lines any more.
+		ps = &procState{ring: &rules.Ring{}}
+	}
+	res := e.result(&a.Proc, ps, w, a.Success, a.Note)
 	if w.notify != nil {
 		w.notify(res)
 		return

@@ -81,7 +81,7 @@ func (m *Machine) requestRestart(ps *Proc) int {
 func (m *Machine) restartRunNow(ps *Proc) {
 	ps.intent.restartAwaitsDeps = false
 	ps.intent.restartPending = true
-	m.stopRun(ps, true)
+	m.stopRun(ps, true, "stopping")
 }
 
 // advanceAwaitedRestarts goes on with each restart that waits for the
@@ -129,15 +129,16 @@ func (m *Machine) stopForGood(ps *Proc, why string) {
 	m.cancelRestart(ps)
 	switch {
 	case ps.running && ps.State != stopping:
-		m.stopRun(ps, true)
+		// Its run may take its stop timeout: status says why it stops.
+		m.stopRun(ps, true, why)
 	case !ps.running:
 		m.setState(ps, stopped, rules.ReasonStopped, why)
 	}
 }
 
-// stopRun asks the current run of ps to end.
-func (m *Machine) stopRun(ps *Proc, graceful bool) {
-	m.setState(ps, stopping, rules.ReasonStop, "stopping")
+// stopRun asks the current run of ps to end, saying why.
+func (m *Machine) stopRun(ps *Proc, graceful bool, why string) {
+	m.setState(ps, stopping, rules.ReasonStop, why)
 	m.emit(StopRun{Name: ps.Cfg.Name, Graceful: graceful})
 }
 

@@ -55,6 +55,10 @@ type Machine struct {
 	scheduled map[string]bool
 
 	waiters []*waiter
+	// ended is how each process removed from the config ended, for a wait
+	// on that end asked after it: a reload's waits are asked in turn, and
+	// a scale's removed instances stop side by side.
+	ended   map[string]Proc
 	effects []Effect
 	// refused counts the illegal edges asked of setState (the tests
 	// require none).
@@ -115,7 +119,7 @@ func (p *Proc) ReadyThisRun() bool { return p.ReadyAt.After(p.StartedAt) }
 // "not started" or "disabled"). interactive names the processes
 // classified by their screen.
 func New(cfg *config.Config, order []string, wanted, interactive map[string]bool, opts Options) *Machine {
-	m := &Machine{opts: opts, now: opts.Clock, procs: map[string]*Proc{}, scheduled: map[string]bool{}}
+	m := &Machine{opts: opts, now: opts.Clock, procs: map[string]*Proc{}, scheduled: map[string]bool{}, ended: map[string]Proc{}}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -167,9 +171,10 @@ func (m *Machine) procsInOrder() []*Proc {
 // Order returns the names of the processes in start order.
 func (m *Machine) Order() []string { return m.order }
 
-// names returns every process the machine holds: those of the config in
-// start order, then those removed from it whose last run is still ending.
-func (m *Machine) names() []string {
+// Names returns every process the machine holds: those of the config in
+// start order, then those removed from it whose last run is still ending
+// (listed as stopping until it has: they may hold a port meanwhile).
+func (m *Machine) Names() []string {
 	names := slices.Clone(m.order)
 	var removed []string
 	for name := range m.procs {

@@ -447,3 +447,52 @@ func TestReconcileDoesNotCallANeverRunDependentRestarted(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a run 2 after ", "b run 1 after a"}, waits)
 }
+
+// A process removed from the config while it runs is still listed, as
+// stopping, until its run has ended: it may take its stop timeout, and
+// holds its port meanwhile. The reconcile's waits include its end, so a
+// reload --wait says "stopped" only once it is; the wait succeeds then.
+func TestARemovedProcessIsWaitedForUntilItHasStopped(t *testing.T) {
+	before := "procs:\n  web: {command: web}\n  stub: {command: stub, port: 8771}\n"
+	r := newRig(t, before, Options{})
+	becomesReady("stub")(r)
+	becomesReady("web")(r)
+	r.take()
+	next := parse(t, "procs:\n  web: {command: web}\n")
+	order, _ := next.StartOrder()
+	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"stub"}, rec.Stopped)
+	require.Equal(t, []Target{{Name: "stub", Run: 1, States: []rules.State{rules.StateStopped}}}, rec.Waits)
+	assert.Equal(t, []string{"web", "stub"}, r.m.Names(), "listed while its run ends")
+	assert.Equal(t, rules.StateStopping, r.m.Proc("stub").State)
+
+	require.NoError(t, r.m.Wait(3, "stub", rec.Waits[0].States, rec.Waits[0].Run))
+	assert.Empty(t, answersOf(r.take()), "answered before its run ended")
+	r.m.Exited("stub", 1, rules.Verdict{State: rules.StateStopped, Reason: rules.ReasonStopped, Message: "stopped on request (killed by SIGKILL)"})
+	answers := answersOf(r.take())
+	require.Len(t, answers, 1)
+	assert.True(t, answers[0].Success, "%+v", answers[0])
+	assert.Equal(t, rules.StateStopped, answers[0].Proc.State)
+	assert.Equal(t, []string{"web"}, r.m.Names())
+
+	// A wait for its end asked after it (a reload's waits are asked in
+	// turn, a scale's removed instances stop side by side) is answered at
+	// once, with how it ended; a later run, or any other state, is unknown.
+	require.NoError(t, r.m.Wait(4, "stub", []rules.State{rules.StateStopped}, 1))
+	answers = answersOf(r.take())
+	require.Len(t, answers, 1)
+	assert.Equal(t, 4, answers[0].Waiter)
+	assert.True(t, answers[0].Success)
+	assert.Equal(t, "stopped on request (killed by SIGKILL)", answers[0].Proc.Message)
+	assert.ErrorIs(t, r.m.Wait(5, "stub", []rules.State{rules.StateStopped}, 2), config.ErrUnknownProcess)
+	assert.ErrorIs(t, r.m.Wait(6, "stub", []rules.State{rules.StateReady}, 1), config.ErrUnknownProcess)
+	assert.ErrorIs(t, r.m.Wait(7, "nope", []rules.State{rules.StateStopped}, 0), config.ErrUnknownProcess)
+
+	// A wait for a removed process to be ready is refused: it never will be.
+	r2 := newRig(t, before, Options{})
+	becomesReady("stub")(r2)
+	_, err = r2.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next), nil, nil)
+	require.NoError(t, err)
+	assert.ErrorIs(t, r2.m.Wait(5, "stub", []rules.State{rules.StateReady}, 1), config.ErrUnknownProcess)
+}

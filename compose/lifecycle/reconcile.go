@@ -21,7 +21,8 @@ type Reconciled struct {
 	// Restarted are changed processes restarted, and the dependents that
 	// follow them (restart: true), in start order.
 	Restarted []string
-	// Stopped are processes removed from the config, stopped.
+	// Stopped are processes removed from the config, stopped (those
+	// still running are among Waits until their run has ended).
 	Stopped []string
 	// Updated are changed processes that were not running (stopped on
 	// request, or now disabled): they run the new definition when started.
@@ -48,6 +49,10 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 			m.remove(ps)
 			if !ps.running {
 				m.forget(ps)
+			} else {
+				// Its stop may take its timeout, and the run holds its
+				// port until then: what waits sees it end.
+				rec.Waits = append(rec.Waits, Target{Name: name, Run: ps.Run, States: []rules.State{stopped}})
 			}
 			rec.Stopped = append(rec.Stopped, name)
 		}
@@ -61,6 +66,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 		}
 	}
 	for _, name := range diff.Added {
+		delete(m.ended, name) // a wait now is for the new definition's runs
 		def := defs[name]
 		if old := m.procs[name]; old != nil {
 			m.readd(&rec, old, def)

@@ -17,7 +17,7 @@ func (m *Machine) Down(reason string) {
 func (m *Machine) beginShutdown(reason string) {
 	if m.shuttingDown {
 		m.killAll = true
-		for _, name := range m.names() {
+		for _, name := range m.Names() {
 			if ps := m.procs[name]; ps.running {
 				m.emit(StopRun{Name: name, Graceful: false})
 			}
@@ -25,7 +25,7 @@ func (m *Machine) beginShutdown(reason string) {
 		return
 	}
 	m.shuttingDown, m.endReason = true, reason
-	for _, name := range m.names() {
+	for _, name := range m.Names() {
 		ps := m.procs[name]
 		if m.cancelRestart(ps) || ps.State == pending || ps.State == blocked {
 			m.setState(ps, stopped, rules.ReasonStopped, reason)
@@ -53,7 +53,7 @@ func (m *Machine) advanceShutdown() {
 		}
 		kept = append(kept, e)
 		if e.proc.State != stopping && (m.killAll || !anyRunning(e.dependents)) {
-			m.stopRun(e.proc, !m.killAll)
+			m.stopRun(e.proc, !m.killAll, "stopping")
 		}
 	}
 	clear(m.stopQueue[len(kept):])

@@ -17,11 +17,21 @@ type waiter struct {
 
 // Wait registers wait id for process name to reach one of targets in run
 // minRun or later. It is answered (an Answer effect) exactly once: when
-// the process gets there, when it cannot any more, when it is removed,
-// when the wait is given up, or when the machine closes.
+// the process gets there, when it cannot any more, when it is removed
+// (once its last run has ended), when the wait is given up, or when the
+// machine closes. A process removed from the config is unknown, but for a
+// wait for it to be stopped while its last run ends.
 func (m *Machine) Wait(id int, name string, targets []rules.State, minRun int) error {
 	defer m.settle()
 	ps, err := m.Lookup(name)
+	if err != nil && isStoppedOnly(targets) {
+		if removed := m.procs[name]; removed != nil {
+			ps, err = removed, nil // removed, its last run still ending: that end can be waited for
+		} else if last, ok := m.ended[name]; ok && last.Run >= minRun {
+			m.answer(&waiter{id: id, name: name, targets: targets, minRun: minRun}, &last, true, "")
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -33,6 +43,12 @@ func (m *Machine) Wait(id int, name string, targets []rules.State, minRun int) e
 	}
 	m.waiters = append(m.waiters, &waiter{id: id, name: name, targets: targets, minRun: minRun})
 	return nil
+}
+
+// isStoppedOnly says a wait's targets are "stopped" alone: the one wait a
+// process removed from the config can still have (its run's end).
+func isStoppedOnly(targets []rules.State) bool {
+	return len(targets) > 0 && !slices.ContainsFunc(targets, func(s rules.State) bool { return s != stopped })
 }
 
 // GiveUp ends wait id before its outcome (its caller timed out or left),
@@ -108,16 +124,22 @@ func (m *Machine) waitOutcome(ps *Proc, w *waiter) (success, over bool) {
 	return false, m.shuttingDown && !ps.running
 }
 
-// forget drops a removed process whose run has ended, answering its waits.
+// forget drops a removed process whose run has ended, answering its waits:
+// a wait for it to stop has its answer; any other never will.
 func (m *Machine) forget(ps *Proc) {
 	name := ps.Cfg.Name
 	m.waiters = slices.DeleteFunc(m.waiters, func(w *waiter) bool {
 		if w.name != name {
 			return false
 		}
-		m.answer(w, ps, false, "removed from the config")
+		if success, _ := m.waitOutcome(ps, w); success {
+			m.answer(w, ps, true, "")
+		} else {
+			m.answer(w, ps, false, "removed from the config")
+		}
 		return true
 	})
+	m.ended[name] = *ps
 	delete(m.procs, name)
 	m.inOrder = nil
 	delete(m.scheduled, name)
