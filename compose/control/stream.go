@@ -15,6 +15,8 @@ import (
 const (
 	streamWriteTimeout = 10 * time.Second
 	heartbeatInterval  = 15 * time.Second
+	// drainWriteTimeout bounds the last write of a stream the server ends.
+	drainWriteTimeout = 200 * time.Millisecond
 )
 
 // streamWriter writes a long response in bursts, each bounded by a write
@@ -36,11 +38,16 @@ func newStreamWriter(w http.ResponseWriter, contentType string) *streamWriter {
 
 // write sends p and flushes it; an error means the client is gone or stuck.
 func (sw *streamWriter) write(p []byte) error {
-	_ = sw.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	return sw.writeWithin(p, streamWriteTimeout)
+}
+
+// writeWithin is write with a deadline of its own.
+func (sw *streamWriter) writeWithin(p []byte, limit time.Duration) error {
+	_ = sw.rc.SetWriteDeadline(time.Now().Add(limit))
 	if _, err := sw.w.Write(p); err != nil {
 		return err
 	}
-	return sw.flush()
+	return sw.rc.Flush()
 }
 
 func (sw *streamWriter) flush() error {
@@ -63,6 +70,10 @@ func (sw *streamWriter) follow(r *http.Request, sub *bus.Subscription, ping []by
 	for {
 		select {
 		case <-r.Context().Done():
+			// The server closing ends the request too, after the engine
+			// published its last events (every process stopped): those
+			// already queued are written before the stream ends.
+			sw.drain(sub, render)
 			return
 		case <-heartbeat.C:
 			if sw.heartbeat(ping) != nil {
@@ -77,6 +88,22 @@ func (sw *streamWriter) follow(r *http.Request, sub *bus.Subscription, ping []by
 				return
 			}
 		}
+	}
+}
+
+// drain writes the events queued for sub, if any, without waiting for more.
+func (sw *streamWriter) drain(sub *bus.Subscription, render func(buf *bytes.Buffer, events []wire.Event, dropped int)) {
+	select {
+	case <-sub.Ready():
+	default:
+		return
+	}
+	events, dropped := sub.Next()
+	var buf bytes.Buffer
+	render(&buf, events, dropped)
+	if buf.Len() > 0 {
+		// A client that does not read holds up procs' exit no longer than this.
+		_ = sw.writeWithin(buf.Bytes(), drainWriteTimeout)
 	}
 }
 
