@@ -45,6 +45,7 @@ func (e *Engine) status(ps *procState) ProcStatus {
 		st.Message += "; " + note
 	}
 	st.Recoverable = lp.State == rules.StateFailed && lp.Recoverable
+	st.Removed = lp.Removed()
 	st.Interactive, st.PTY = ps.interactive(), ps.pty
 	st.Agent = ps.agentStatus()
 	if ps.idle != nil {

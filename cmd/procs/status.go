@@ -63,7 +63,7 @@ func (a *app) statuses(names []string, withUsage bool) ([]compose.ProcStatus, er
 	}
 	defer sess.close()
 	c, ctx := sess.client, sess.ctx
-	listAll, get := c.List, c.Get
+	listAll, get := c.ListAll, c.Get
 	if withUsage {
 		listAll, get = c.ListUsage, c.GetUsage
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -188,8 +189,17 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 	return info, c.getJSON(ctx, http.MethodGet, "/v1/info", nil, nil, &info)
 }
 
-// List returns the status of every process, in start order.
+// List returns the status of every process of the config, in start order.
 func (c *Client) List(ctx context.Context) ([]wire.ProcStatus, error) {
+	list, err := c.ListAll(ctx)
+	// A process removed from the config takes no request (restart, stop,
+	// wait): callers that act on what they list do not see it.
+	return slices.DeleteFunc(list, func(st wire.ProcStatus) bool { return st.Removed }), err
+}
+
+// ListAll is List with the processes removed from the config whose last
+// run is still stopping (ProcStatus.Removed), as status shows them.
+func (c *Client) ListAll(ctx context.Context) ([]wire.ProcStatus, error) {
 	var list []wire.ProcStatus
 	return list, c.getJSON(ctx, http.MethodGet, "/v1/procs", nil, nil, &list)
 }

@@ -171,6 +171,10 @@ func (m *Machine) procsInOrder() []*Proc {
 // Order returns the names of the processes in start order.
 func (m *Machine) Order() []string { return m.order }
 
+// Removed says the process was removed from the config and its last run
+// is still ending; the machine forgets it once it has.
+func (p *Proc) Removed() bool { return p.intent.removed }
+
 // Names returns every process the machine holds: those of the config in
 // start order, then those removed from it whose last run is still ending
 // (listed as stopping until it has: they may hold a port meanwhile).

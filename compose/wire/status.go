@@ -35,6 +35,10 @@ type ProcStatus struct {
 	// Replica its number (from 1); both empty for a process without replicas.
 	ReplicaOf string `json:"replicaOf,omitempty"`
 	Replica   int    `json:"replica,omitempty"`
+	// Removed says the process is no longer in the config: its last run
+	// is still stopping, and it leaves the list once it has stopped. It
+	// takes no request; only the views list it (Client.List does not).
+	Removed bool `json:"removed,omitempty"`
 	// Recoverable marks a failed state the program retries by itself.
 	Recoverable bool `json:"recoverable,omitempty"`
 	// Interactive marks a process classified by its screen (agent, shell, REPL).
