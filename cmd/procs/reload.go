@@ -13,6 +13,7 @@ import (
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -147,17 +148,35 @@ func (a *app) reportReconciled(answer control.ReloadAnswer, opts reloadOptions) 
 	return nil
 }
 
+// splitStopping tells the removed processes whose stop is over from those
+// still stopping: a removed process still running has a wait for its end
+// among the reload's waits, which has no result unless the reload waited.
+func splitStopping(answer control.ReloadAnswer) (stopped, stopping []string) {
+	for _, name := range answer.Stopped {
+		ending := slices.ContainsFunc(answer.Waits, func(t wire.WaitTarget) bool { return t.Name == name })
+		waited := slices.ContainsFunc(answer.Results, func(r rules.Result) bool { return r.Name == name })
+		if ending && !waited {
+			stopping = append(stopping, name)
+		} else {
+			stopped = append(stopped, name)
+		}
+	}
+	return stopped, stopping
+}
+
 // printReconciled says what a reload did, one line per kind of change,
 // then the result of each wait; alsoStarting are stopped processes procs
 // up starts next, said among those started.
 func (a *app) printReconciled(answer control.ReloadAnswer, alsoStarting []string) {
+	stopped, stopping := splitStopping(answer)
 	lines := []struct {
 		what  string
 		names []string
 	}{
 		{"restarted", answer.Restarted},
 		{"started", append(slices.Clone(answer.Started), alsoStarting...)},
-		{"stopped", answer.Stopped},
+		{"stopped", stopped},
+		{"stopping", stopping},
 		{"updated, not running", answer.Updated},
 	}
 	said := false
