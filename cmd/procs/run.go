@@ -25,8 +25,11 @@ func (a *app) runCommand() *cobra.Command {
 		Use:   "run TASK [--arg NAME=VALUE]...",
 		Short: "Run a task of the running procs (its dependencies first), print its output and exit with its exit code",
 		Long: `Run a task of the running procs (its dependencies first), print its output
-and exit with its exit code. Ctrl-C (or SIGTERM) stops the run it started,
-says so, and exits 130 (143); procs and the other processes go on.
+and exit with its exit code. A run that fails and that its restart policy
+(restart: on-failure) brings back is followed into the next run, until
+one completes or the policy gives up: the last run's exit is the answer.
+Ctrl-C (or SIGTERM) stops the run it started (or its backoff), says so,
+and exits 130 (143); procs and the other processes go on.
 
 --arg NAME=VALUE gives the task's run one of its args: (repeat it for
 each): the command gets it as $NAME upper-cased and where it writes
@@ -98,7 +101,21 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, taskA
 				_, err := fmt.Fprintln(a.stdout, ev.Line)
 				return err
 			}
-			if ev.Type == compose.EventState && taskOver(ev.To) {
+			if ev.Type != compose.EventState {
+				return nil
+			}
+			// A run its restart policy brings back is followed, and
+			// Ctrl-C then stops that one.
+			run = max(run, ev.Run)
+			switch {
+			case ev.To == rules.StateBackoff:
+				// The next run, not this one, says how the task ends.
+				if !jsonOut.on() {
+					fmt.Fprintf(a.stderr, "%s backoff (run %d): %s\n", ev.Proc, ev.Run, ev.Message)
+				}
+			case ev.To == rules.StateFailed && policyRetries(ctx, c, ev):
+				// Its backoff comes next, in the same step of procs.
+			case taskOver(ev.To):
 				final = &ev
 				return errTaskEnded
 			}
@@ -140,7 +157,9 @@ func (a *app) stopInterruptedTask(interrupted context.Context, c *control.Client
 	case run == 0:
 		run = st.Run
 	}
-	if st.Run != run || taskOver(st.State) {
+	// A run waiting for its dependencies has not begun: the task still
+	// shows the run before it, and stopping it cancels this one.
+	if st.Run > run || taskOver(st.State) {
 		return interruptedWhile(interrupted, "%s (run %d) had already ended", name, run)
 	}
 	res, err := c.Stop(ctx, name, control.ActionOptions{Timeout: taskStopTimeout})
@@ -155,13 +174,28 @@ func (a *app) stopInterruptedTask(interrupted context.Context, c *control.Client
 	return interruptedWhile(interrupted, "stopped %s (run %d)", name, run)
 }
 
-// taskOver reports whether a run of a task has ended in state s.
+// taskOver reports whether a run of a task has ended in state s, and
+// nothing will run it again unasked. A task in backoff has not ended: its
+// restart policy runs it again.
 func taskOver(s rules.State) bool {
 	switch s {
-	case rules.StateCompleted, rules.StateFailed, rules.StateStopped, rules.StateBlocked, rules.StateBackoff:
+	case rules.StateCompleted, rules.StateFailed, rules.StateStopped, rules.StateBlocked:
 		return true
 	}
 	return false
+}
+
+// policyRetries reports whether the restart policy of a task runs it again
+// after its run failed as ev says. procs moves a run it retries from
+// failed to backoff at once, so by the time the failure is read the task
+// is in backoff, or already runs again. A task procs cannot be asked about
+// is taken as not retried: the failure is the answer.
+func policyRetries(ctx context.Context, c *control.Client, ev compose.Event) bool {
+	st, err := c.Get(ctx, ev.Proc)
+	if err != nil {
+		return false
+	}
+	return st.Run > ev.Run || st.State == rules.StateBackoff || st.State == rules.StatePending
 }
 
 // taskExit turns how the task ended into the exit code of `procs run`.
