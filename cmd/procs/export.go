@@ -55,7 +55,7 @@ one machine").`,
 				return err
 			}
 			opts.Names = args[1:]
-			if opts.Profiles, err = a.activeProfiles(opts.Profiles); err != nil {
+			if opts.Profiles, err = a.activeProfiles(cfg, opts.Profiles); err != nil {
 				return withCode(exitUsage, err)
 			}
 			if u, err := user.Current(); err == nil {

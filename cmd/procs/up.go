@@ -75,7 +75,7 @@ start, removed ones stop, and those stopped with procs stop start again
 			if err != nil {
 				return err
 			}
-			if opts.profiles, err = a.activeProfiles(opts.profiles); err != nil {
+			if opts.profiles, err = a.activeProfiles(cfg, opts.profiles); err != nil {
 				return withCode(exitUsage, err)
 			}
 			if cfg, err = opts.scaled(cfg); err != nil {
@@ -175,8 +175,17 @@ func (opts *upOptions) scaled(cfg *config.Config) (*config.Config, error) {
 }
 
 // activeProfiles are the profiles procs up starts: those of --profile and
-// those of PROCS_PROFILES (a comma list), checked.
-func (a *app) activeProfiles(flags []string) ([]string, error) {
+// those of PROCS_PROFILES (a comma list), checked. A --profile must be one
+// of cfg's; PROCS_PROFILES, which may be set for other projects too, may
+// name profiles cfg lacks.
+func (a *app) activeProfiles(cfg *config.Config, flags []string) ([]string, error) {
+	asked, err := config.ParseProfiles(flags...)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	if err := cfg.CheckProfiles(asked); err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
 	active, err := config.ParseProfiles(append(flags, a.getenv("PROCS_PROFILES"))...)
 	if err != nil {
 		return nil, fmt.Errorf("--profile or PROCS_PROFILES: %w", err)

@@ -50,6 +50,31 @@ func ParseProfiles(values ...string) ([]string, error) {
 	return active, nil
 }
 
+// CheckProfiles refuses a name in names that is not a profile of a process
+// of c: a typo in --profile would otherwise start less than asked for, and
+// say nothing.
+func (c *Config) CheckProfiles(names []string) error {
+	var declared []string
+	for _, p := range c.Procs {
+		for _, name := range p.Profiles {
+			if !slices.Contains(declared, name) {
+				declared = append(declared, name)
+			}
+		}
+	}
+	slices.Sort(declared)
+	for _, name := range names {
+		switch {
+		case slices.Contains(declared, name):
+		case len(declared) == 0:
+			return fmt.Errorf("unknown profile %q: no process of %s has profiles", name, c.FileName())
+		default:
+			return fmt.Errorf("unknown profile %q%s: %s has profiles %s", name, didYouMean(name, declared), c.FileName(), strings.Join(declared, ", "))
+		}
+	}
+	return nil
+}
+
 // ActiveIn reports whether p starts with procs up when the profiles in
 // active are: a process without profiles always does, one with profiles
 // when one of them is active.

@@ -57,3 +57,19 @@ func TestParseProfiles(t *testing.T) {
 	_, err = ParseProfiles("e2e,my profile")
 	require.ErrorContains(t, err, `invalid profile name "my profile"`)
 }
+
+func TestCheckProfiles(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(profilesConfig), nil)
+	require.NoError(t, err)
+	assert.NoError(t, cfg.CheckProfiles(nil))
+	assert.NoError(t, cfg.CheckProfiles([]string{"e2e", "debug", "ci"}))
+	err = cfg.CheckProfiles([]string{"e2e", "debg"})
+	require.Error(t, err)
+	assert.Equal(t, `unknown profile "debg" (did you mean "debug"?): procs.yaml has profiles ci, debug, e2e`, err.Error())
+
+	none, err := Parse("procs.yaml", []byte("procs:\n  api:\n    command: ./api\n"), nil)
+	require.NoError(t, err)
+	err = none.CheckProfiles([]string{"e2e"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown profile "e2e": no process of`)
+}
