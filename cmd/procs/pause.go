@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/compose/control"
+	"github.com/procsdev/procs/compose/wire"
 )
 
 func (a *app) pauseCommand() *cobra.Command {
@@ -37,14 +38,28 @@ func (a *app) idleCommand(verb, short string, act func(*control.Client, context.
 			if jsonOut.on() {
 				return jsonOut.print(res)
 			}
-			state := "running"
-			if res.Idle.Paused {
-				state = "paused"
-			}
-			fmt.Fprintf(a.stdout, "%s: idle actions %s (%d cycles done)\n", res.Name, state, res.Idle.Cycles)
+			fmt.Fprintf(a.stdout, "%s: idle actions %s\n", res.Name, idleSummary(res.Idle))
 			return nil
 		},
 	}
 	jsonOut = a.addJSONFlag(cmd, jsonOnce, "print the idle state as JSON")
 	return cmd
+}
+
+// idleSummary says where the idle actions of a process are: running or
+// paused, or done for good, which neither pause nor resume changes.
+func idleSummary(idle wire.IdleStatus) string {
+	cycles := fmt.Sprintf("%d cycles done", idle.Cycles)
+	if idle.Cycles == 1 {
+		cycles = "1 cycle done"
+	}
+	switch {
+	case idle.Completed:
+		return "done: the agent wrote its completeWhen marker (" + cycles + ")"
+	case idle.MaxCycles > 0 && idle.Cycles >= idle.MaxCycles:
+		return fmt.Sprintf("done: maxCycles %d reached (%s)", idle.MaxCycles, cycles)
+	case idle.Paused:
+		return "paused (" + cycles + ")"
+	}
+	return "running (" + cycles + ")"
 }
