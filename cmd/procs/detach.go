@@ -40,9 +40,12 @@ func (a *app) upDetached(cfg *config.Config, names []string, opts upOptions) err
 	logPath := procsLogPath(cfg.Dir)
 	pid, err := spawnBackground(ctx, logPath, a.environ, a.workDir(), foregroundArgs(os.Args[1:]))
 	var ie *interruptedError
+	var exit *exitError
 	switch {
 	case errors.As(err, &ie):
 		return err // exits 130 (143), saying what it did
+	case errors.As(err, &exit):
+		return err // the background procs' own code: 2 for a config error
 	case err != nil:
 		return withCode(exitFailure, err)
 	}
@@ -139,7 +142,13 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 		return 0, fmt.Errorf("spawn procs: %w", err)
 	}
 	pid := cmd.Process.Pid
-	_ = cmd.Process.Release()
+	// Its exit code is read should it end before it listens; a send that
+	// nobody reads (it listens, or this wait ends) does not block.
+	exited := make(chan int, 1)
+	go func() {
+		_ = cmd.Wait()
+		exited <- cmd.ProcessState.ExitCode()
+	}()
 
 	answered := make(chan bool, 1)
 	go func() {
@@ -151,7 +160,7 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 		if !ok {
 			err := startFailure(logFile, startLog)
 			_ = os.Remove(startLog)
-			return 0, err
+			return 0, withCode(backgroundExitCode(exited), err)
 		}
 		// It holds the folder's lock: no other start gets here now.
 		_ = os.Rename(logPath, logPath+".1")
@@ -169,6 +178,21 @@ func spawnBackground(ctx context.Context, logPath string, environ []string, dir 
 		}
 		return 0, fmt.Errorf("procs (pid %d) did not start listening in time, and was stopped; see %s", pid, relPath(startLog))
 	}
+}
+
+// backgroundExitCode is the exit code of procs up -d whose background procs
+// ended before it listened: a config error (2) stays one, as in the
+// foreground; anything else, or a procs that does not end within a few
+// seconds of closing its pipe, is a failure (1).
+func backgroundExitCode(exited <-chan int) int {
+	select {
+	case code := <-exited:
+		if code == exitUsage {
+			return exitUsage
+		}
+	case <-time.After(5 * time.Second):
+	}
+	return exitFailure
 }
 
 // startFailure is the error of a background procs that exited before it
