@@ -178,6 +178,7 @@ func (a *app) printReconciled(answer control.ReloadAnswer, alsoStarting []string
 		{"stopped", stopped},
 		{"stopping", stopping},
 		{"updated, not running", answer.Updated},
+		{"schedule changed", answer.Diff.Rescheduled},
 	}
 	said := false
 	if len(answer.Diff.EnvChanged) > 0 {

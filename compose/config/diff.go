@@ -25,6 +25,10 @@ type Diff struct {
 	// but whose env files now give them other values than their run has
 	// (see WithEnvChanged).
 	EnvChanged []string `json:"envChanged"`
+	// Rescheduled are processes whose definition differs in its
+	// schedule: alone (set, edited or removed): no reason to restart or
+	// run them now, but their next time moves, which a reload says.
+	Rescheduled []string `json:"rescheduled"`
 }
 
 // Empty reports whether the two configs define the same processes alike.
@@ -51,7 +55,7 @@ func (d Diff) Restarts(next *Config) []string {
 // DiffConfigs compares the running config old with next. next must be a
 // checked config (Load's result), so its start order exists.
 func DiffConfigs(old, next *Config) Diff {
-	d := Diff{Added: []string{}, Removed: []string{}, Changed: []string{}, Dependents: []string{}, Unchanged: []string{}, EnvChanged: []string{}}
+	d := Diff{Added: []string{}, Removed: []string{}, Changed: []string{}, Dependents: []string{}, Unchanged: []string{}, EnvChanged: []string{}, Rescheduled: []string{}}
 	order, err := next.StartOrder()
 	if err != nil {
 		order = next.Names()
@@ -66,6 +70,9 @@ func DiffConfigs(old, next *Config) Diff {
 			d.Changed = append(d.Changed, name)
 		default:
 			d.Unchanged = append(d.Unchanged, name)
+			if scheduleSpec(before.Schedule) != scheduleSpec(p.Schedule) {
+				d.Rescheduled = append(d.Rescheduled, name)
+			}
 		}
 	}
 	if oldOrder, err := old.StartOrder(); err == nil {
@@ -78,6 +85,14 @@ func DiffConfigs(old, next *Config) Diff {
 	d.Dependents = restartDependents(next, order, d.Changed)
 	d.Unchanged = slices.DeleteFunc(d.Unchanged, func(n string) bool { return slices.Contains(d.Dependents, n) })
 	return d
+}
+
+// scheduleSpec says when s runs, "" for no schedule.
+func scheduleSpec(s *Schedule) string {
+	if s == nil {
+		return ""
+	}
+	return s.String()
 }
 
 // WithEnvChanged returns d with the unchanged processes named in envChanged
