@@ -40,14 +40,15 @@ func (d *decoder) onIdle(path []string, v any) *OnIdle {
 	if !ok {
 		return nil
 	}
-	o := &OnIdle{
-		After:     d.duration(child(path, "after"), m["after"]),
-		Send:      d.stringList(child(path, "send"), m["send"]),
-		MaxCycles: d.count(child(path, "maxCycles"), m["maxCycles"]),
-	}
+	reported := len(d.p.errs)
+	o := &OnIdle{After: d.duration(child(path, "after"), m["after"])}
+	// A value that is no duration is said once, not again as zero.
+	afterRead := len(d.p.errs) == reported
+	o.Send = d.stringList(child(path, "send"), m["send"])
+	o.MaxCycles = d.count(child(path, "maxCycles"), m["maxCycles"])
 	if m["after"] == nil {
 		d.p.atKey(path, "missing after: how long the process must be idle, e.g. after: 30s")
-	} else if o.After == 0 {
+	} else if afterRead && o.After == 0 {
 		d.p.atValue(child(path, "after"), "after must be positive, e.g. 30s")
 	}
 	if len(o.Send) == 0 {

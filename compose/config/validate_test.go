@@ -162,6 +162,7 @@ var brokenConfigs = []struct {
 		`11:21: procs.shell.onIdle.after: after must be positive, e.g. 30s`,
 		`11:43: procs.shell.onIdle.every: unknown key "every"`,
 		`12:20: procs.shell.busyPatterns[0]: invalid regex "(": missing closing ) (RE2 syntax)`,
+		`15:21: procs.repl.onIdle.after: "2" is not a duration: give it a unit, e.g. 2s`,
 	}},
 	{"bool_string", []string{
 		`4:10: procs.agent.pty: expected true or false, got string "yes"`,
