@@ -184,11 +184,11 @@ func (m *Machine) runBegins(ps *Proc) {
 }
 
 // runEnded takes what the end of a run settles of the intent: a pending
-// restart (returned, with whether dependents follow), and a policy
-// count that a run ready for long enough resets.
-func (m *Machine) runEnded(ps *Proc, stable bool) (restart bool) {
+// restart (returned, with whether dependents follow), and the policy's
+// count of failures in a row, which a run that endsRow resets.
+func (m *Machine) runEnded(ps *Proc, endsRow bool) (restart bool) {
 	in := &ps.intent
-	if stable {
+	if endsRow {
 		in.restarts = 0
 	}
 	if in.restartAwaitsDeps {

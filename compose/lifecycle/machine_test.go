@@ -496,3 +496,63 @@ func TestARemovedProcessIsWaitedForUntilItHasStopped(t *testing.T) {
 	require.NoError(t, err)
 	assert.ErrorIs(t, r2.m.Wait(5, "stub", []rules.State{rules.StateReady}, 1), config.ErrUnknownProcess)
 }
+
+// up (a reload) brings a failed process up again only if up starts it: a
+// disabled task, a scheduled one or one of an inactive profile that failed
+// after procs run (or its time) stays failed until asked again; each
+// reload ran it once more.
+func TestUpStartsAgainOnlyWhatUpStarts(t *testing.T) {
+	text := "procs:\n  keep: {command: keep}\n" +
+		"  once: {command: once, kind: task, disabled: true}\n" +
+		"  nightly: {command: nightly, kind: task, schedule: {every: 1h}}\n" +
+		"  debug: {command: debug, kind: task, profiles: [debug]}\n" +
+		"  api: {command: api}\n"
+	r := newRig(t, text, Options{})
+	becomesReady("keep")(r)
+	for _, name := range []string{"once", "nightly", "debug"} {
+		_, err := r.m.Start(name)
+		require.NoError(t, err)
+		exits(name, crash)(r)
+		require.Equal(t, rules.StateFailed, r.m.Proc(name).State, name)
+	}
+	exits("api", crash)(r)
+	r.take()
+	cfg := parse(t, text)
+	order, _ := cfg.StartOrder()
+	rec, err := r.m.Reconcile(cfg, order, config.DiffConfigs(cfg, cfg), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"api"}, rec.Started, "a service up starts is brought up again; the rest stay failed")
+	for _, name := range []string{"once", "nightly", "debug"} {
+		assert.Equal(t, rules.StateFailed, r.m.Proc(name).State, name)
+	}
+}
+
+// The policy counts consecutive failures: a run started by hand begins a
+// new count, and so does a run that completed; a completed run is not
+// said to have given up.
+func TestATasksRestartCountIsPerAttempt(t *testing.T) {
+	r := newRig(t, "procs:\n  job: {command: job, kind: task, disabled: true, restart: {policy: on-failure, maxRestarts: 1, backoff: 1s..1s}}\n", Options{})
+	start := func() {
+		_, err := r.m.Start("job")
+		require.NoError(t, err)
+	}
+	start()
+	exits("job", crash)(r)
+	require.Equal(t, rules.StateBackoff, r.m.Proc("job").State)
+	r.m.BackoffFired("job", r.m.Proc("job").intent.backoffGen)
+	exits("job", crash)(r)
+	require.Equal(t, rules.StateFailed, r.m.Proc("job").State)
+	assert.Contains(t, r.m.Proc("job").Message, "not restarting: 1 restart reached maxRestarts")
+
+	start() // procs run job again: the policy retries this attempt too
+	exits("job", crash)(r)
+	assert.Equal(t, rules.StateBackoff, r.m.Proc("job").State, r.m.Proc("job").Message)
+	r.m.BackoffFired("job", r.m.Proc("job").intent.backoffGen)
+	exits("job", exit0)(r)
+	assert.Equal(t, rules.StateCompleted, r.m.Proc("job").State)
+	assert.NotContains(t, r.m.Proc("job").Message, "not restarting", "a run that completed gave nothing up")
+
+	start() // after a success, a failure is the first of a new count
+	exits("job", crash)(r)
+	assert.Equal(t, rules.StateBackoff, r.m.Proc("job").State, r.m.Proc("job").Message)
+}

@@ -72,7 +72,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 			m.readd(&rec, old, def)
 			continue
 		}
-		ps := m.newProc(def.Proc, !def.Proc.Disabled && def.Proc.ActiveIn(m.opts.Profiles) && !def.Proc.WaitsForSchedule(), def.Interactive)
+		ps := m.newProc(def.Proc, m.upStarts(def.Proc), def.Interactive)
 		m.procs[name] = ps
 		m.inOrder = nil
 		if ps.intent.wanted {
@@ -90,14 +90,22 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 	}
 	// As docker compose up starts exited containers, up brings a failed
 	// process up again, changed or not: "up" means everything runs (up
-	// NAME... has just done so for its names, above).
+	// NAME... has just done so for its names, above). What up does not
+	// start (a disabled task that procs run ran, a scheduled one, one of
+	// an inactive profile) waits to be asked again.
 	for _, name := range order {
-		if ps := m.procs[name]; len(only) == 0 && ps.intent.wanted && ps.State == failed {
+		if ps := m.procs[name]; len(only) == 0 && ps.intent.wanted && ps.State == failed && m.upStarts(ps.Cfg) {
 			m.startAgain(&rec, ps, "failed; started again by up")
 		}
 	}
 	rec.Waits = append(rec.Waits, m.unblockedTargets(rec.Waits)...)
 	return rec, nil
+}
+
+// upStarts says whether procs up starts p: not disabled, of an active
+// profile (or none), and not a task that waits for its schedule.
+func (m *Machine) upStarts(p *config.Proc) bool {
+	return !p.Disabled && p.ActiveIn(m.opts.Profiles) && !p.WaitsForSchedule()
 }
 
 // unblockedTargets are the waits for the processes that what waits

@@ -145,9 +145,13 @@ func (m *Machine) Exited(name string, run int, v rules.Verdict) {
 	// Its ports went with it: a process that is not running listens on none.
 	ps.running, ps.PID, ps.Ports = false, 0, nil
 	ps.Line = v.Line
-	stable := ps.ReadyThisRun() && m.now().Sub(ps.ReadyAt) >= StableResetAfter
+	// on-failure counts failures in a row: a run ready for long enough, or
+	// one that completed, ends the row. always restarts completed runs
+	// too, and its maxRestarts bounds those as well.
+	completedRow := v.State == completed && ps.Cfg.Restart.Policy != config.RestartAlways
+	endsRow := ps.ReadyThisRun() && m.now().Sub(ps.ReadyAt) >= StableResetAfter || completedRow
 	switch {
-	case m.runEnded(ps, stable):
+	case m.runEnded(ps, endsRow):
 		if ps.State != stopping && (ps.State != failed || v.State == failed) {
 			// Ended by itself while its restart waited for dependencies:
 			// its exit says how, then the restart goes on.
@@ -186,7 +190,8 @@ func stoppedMessage(v rules.Verdict) string {
 // maybeRestart applies the restart policy after a run ended by itself.
 func (m *Machine) maybeRestart(ps *Proc, v rules.Verdict) {
 	if !m.policyRestarts(ps, v) {
-		if r := ps.Cfg.Restart; r.MaxRestarts > 0 && ps.intent.restarts >= r.MaxRestarts && r.Policy != config.RestartNo {
+		ranOut := v.State == failed || ps.State == failed // a completed run gave nothing up
+		if r := ps.Cfg.Restart; ranOut && r.MaxRestarts > 0 && ps.intent.restarts >= r.MaxRestarts && r.Policy != config.RestartNo {
 			restarts := "restarts"
 			if ps.intent.restarts == 1 {
 				restarts = "restart"

@@ -28,6 +28,9 @@ func (m *Machine) Start(name string) (int, error) {
 	if ps.running || ps.intent.backoff {
 		return ps.Run, nil
 	}
+	// A start asked for is a new attempt: its policy counts its failures
+	// from none (procs run of a task that gave up last time retries).
+	ps.intent.restarts = 0
 	m.setState(ps, pending, rules.ReasonStart, "start requested")
 	return ps.Run + 1, nil
 }
