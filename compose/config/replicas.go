@@ -94,8 +94,10 @@ func (c *Config) ScalableWhileRunning(scale map[string]int) error {
 
 // Scaled returns a copy of c in which each process named in scale runs
 // that many instances, as procs up --scale and procs scale ask; a process
-// without replicas becomes replicated (NAME-1 to NAME-N). c is not changed.
+// without replicas scaled to more than one becomes replicated (NAME-1 to
+// NAME-N). c is not changed.
 func (c *Config) Scaled(scale map[string]int) (*Config, error) {
+	scale = withoutNoChange(c.Declared(), scale)
 	if len(scale) == 0 {
 		return c, nil
 	}
@@ -126,6 +128,18 @@ func (c *Config) Scaled(scale map[string]int) (*Config, error) {
 	next.declared = declared
 	next.Procs = rescaled(c.Procs, declared, scale)
 	return &next, nil
+}
+
+// withoutNoChange is scale without the processes it leaves as they are: a
+// process without replicas already runs its one instance, and scaling it
+// to 1 would only stop it and start it again as NAME-1.
+func withoutNoChange(declared map[string]*Proc, scale map[string]int) map[string]int {
+	out := maps.Clone(scale)
+	maps.DeleteFunc(out, func(name string, n int) bool {
+		p := declared[name]
+		return n == 1 && p != nil && p.Replicas == 0
+	})
+	return out
 }
 
 // rescaled is procs, the processes as they run, with the processes named

@@ -211,7 +211,7 @@ func TestScaledRefusesAPortReadOnce(t *testing.T) {
 		"use ${PORT} in a shell command (command: as a string), which expands it in each run, or have the program read PORT from its environment")
 	one, err := cfg.Scaled(map[string]int{"api": 1})
 	require.NoError(t, err, "one instance listens on the port the value names")
-	assert.Equal(t, 8000, one.Procs["api-1"].Port)
+	assert.Equal(t, 8000, one.Procs["api"].Port)
 
 	for _, name := range []string{"shell", "plain"} {
 		scaled, err := cfg.Scaled(map[string]int{name: 2})
@@ -268,4 +268,28 @@ func TestReplicasRefuseACommandThatNamesItsOwnPort(t *testing.T) {
 	require.NoError(t, err, "one instance listens where its command says")
 	_, err = cfg.Scaled(map[string]int{"web": 2})
 	assert.ErrorContains(t, err, "scale: names port 8097 itself")
+}
+
+// A process without replicas already runs one instance: scaling it to 1
+// changes nothing (it was stopped and started again as single-1, a
+// restart and a rename nobody asked for). Scaled to more, it becomes
+// replicated.
+func TestScalingAnUnreplicatedProcessToOneChangesNothing(t *testing.T) {
+	cfg, err := Parse("procs.yaml", []byte(replicasConfig), nil)
+	require.NoError(t, err)
+
+	same, err := cfg.Scaled(map[string]int{"single": 1})
+	require.NoError(t, err)
+	diff := DiffConfigs(cfg, same)
+	assert.Empty(t, diff.Added)
+	assert.Empty(t, diff.Removed)
+	assert.Empty(t, diff.Changed)
+	assert.Equal(t, []string{"single"}, same.Instances("single"))
+
+	more, err := cfg.Scaled(map[string]int{"single": 2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"single-1", "single-2"}, more.Instances("single"))
+	back, err := more.Scaled(map[string]int{"single": 1})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"single-1"}, back.Instances("single"), "a replicated process scaled down keeps its first instance as it runs")
 }
