@@ -3,12 +3,12 @@ package compose
 import (
 	"context"
 	"net"
-	"os/exec"
 	"strconv"
 	"time"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -31,7 +31,8 @@ const presetProbeInterval = time.Second
 // readyProbeOf builds the ready probe a process gets from its preset, and
 // the port it asks: none for a process with a healthcheck of its own, a
 // task, an interactive program, a preset without a probe, a port that is
-// not known, or an exec probe whose program is not installed.
+// not known, or an exec probe whose program is not in the process's PATH
+// (pathEnv).
 func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, int) {
 	if preset == nil || preset.Probe == nil || p.Healthcheck != nil || p.IsTask() || preset.Interactive {
 		return nil, 0
@@ -63,11 +64,21 @@ func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, 
 		spec.Kind, spec.URL = rules.ProbeHTTP, "http://"+addr+probe.HTTP
 	default:
 		spec.Kind, spec.Argv = rules.ProbeExec, probe.Fill(port)
-		if _, err := exec.LookPath(spec.Argv[0]); err != nil {
+		if _, err := osproc.LookPath(spec.Argv[0], pathEnv(p), p.Cwd); err != nil {
 			return nil, 0
 		}
 	}
 	return spec, port
+}
+
+// pathEnv is what decides where a process's programs are found before it
+// runs: the PATH of its env:, else (nil) procs' own, which the process
+// inherits. The global env: is not in p (a PATH there is not seen here).
+func pathEnv(p *config.Proc) []string {
+	if path, ok := p.Env["PATH"]; ok {
+		return []string{"PATH=" + path}
+	}
+	return nil
 }
 
 // startProbes starts the healthcheck of procs.yaml at once; the preset's

@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // ProbeKind names a kind of probe.
@@ -45,6 +47,7 @@ type ProbeSpec struct {
 	Dir    string
 	// Env is the environment of an exec probe: the run's own, as docker
 	// compose runs a healthcheck in its container's; nil is procs' own.
+	// Argv[0] is found in its PATH, relative to Dir (osproc.LookPath).
 	Env     []string
 	Timeout time.Duration
 }
@@ -248,7 +251,12 @@ func probeExec(ctx context.Context, p ProbeSpec) ProbeResult {
 	if len(argv) == 0 {
 		return ProbeResult{Err: "exec probe: no command"}
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	program, err := probeProgram(argv[0], p)
+	if err != nil {
+		return ProbeResult{Status: -1, Err: fmt.Sprintf("exec probe %s: %v", argv[0], err)}
+	}
+	cmd := exec.CommandContext(ctx, program, argv[1:]...)
+	cmd.Args[0] = argv[0]
 	cmd.Dir, cmd.Env = p.Dir, p.Env
 	// A probe's children may keep its output open; do not wait for them.
 	cmd.WaitDelay = time.Second
@@ -266,6 +274,20 @@ func probeExec(ctx context.Context, p ProbeSpec) ProbeResult {
 		r.Err += ": " + tail
 	}
 	return r
+}
+
+// probeProgram is the program an exec probe runs for argv0: sh (a shell
+// string) is procs' own, as the run's is (the run's PATH need not hold
+// it); anything else is found as the run's shell would find it, in the
+// PATH of the probe's environment and relative to its folder, not in
+// procs' PATH as os/exec would.
+func probeProgram(argv0 string, p ProbeSpec) (string, error) {
+	if argv0 == "sh" {
+		if path, err := exec.LookPath("sh"); err == nil {
+			return path, nil
+		}
+	}
+	return osproc.LookPath(argv0, p.Env, p.Dir)
 }
 
 // lastLine is the last non-empty line of out: usually the error message.

@@ -54,9 +54,11 @@ type Output struct {
 	Reader io.ReadCloser
 }
 
-// shell is where sh is, found in procs' PATH (exec.Command looks there
-// too) once; "" when it is not found, and the lookup's error is then
-// exec.Command's.
+// shell is where sh is, found in procs' PATH once; "" when it is not
+// found, and sh is then looked for as any program is. A shell string is
+// procs' to run, with procs' sh, which then searches the run's PATH for
+// what the string runs: the run's PATH need not hold sh (PATH: .venv/bin
+// alone).
 var shell = sync.OnceValue(func() string {
 	path, err := exec.LookPath("sh")
 	if err != nil {
@@ -64,6 +66,19 @@ var shell = sync.OnceValue(func() string {
 	}
 	return path
 })
+
+// programOf is the program that runs argv0 for spec: procs' sh for sh,
+// anything else found where the run's shell would find it, in the PATH of
+// the run's environment and relative to its folder (os/exec would search
+// procs' PATH).
+func programOf(argv0 string, spec Spec) (string, error) {
+	if argv0 == "sh" && shell() != "" {
+		// Most commands are shell strings: sh is looked up once, not on
+		// each of two hundred starts.
+		return shell(), nil
+	}
+	return osproc.LookPath(argv0, spec.Env, spec.Dir)
+}
 
 // launch starts spec.Argv in its own process group (or, with a PTY window,
 // its own session on a new terminal of that size), with a parent-death
@@ -74,11 +89,9 @@ func launch(spec Spec) (*Process, error) {
 		return nil, errors.New("empty command")
 	}
 	argv := execArgv(spec.Argv)
-	program := argv[0]
-	if program == "sh" && shell() != "" {
-		// Most commands are shell strings: sh is looked up in PATH once,
-		// not on each of two hundred starts.
-		program = shell()
+	program, err := programOf(argv[0], spec)
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.Command(program, argv[1:]...)
 	cmd.Args[0] = argv[0]
@@ -89,13 +102,11 @@ func launch(spec Spec) (*Process, error) {
 	}
 	var limits *runLimits
 	if !spec.Limits.IsZero() {
-		var err error
 		if limits, err = getSpawner().limitRun(cmd, spec.Owner, spec.Limits); err != nil {
 			return nil, err
 		}
 	}
 	var p *Process
-	var err error
 	// Taken before the fork, not read from the child: that was a read of
 	// /proc per start, for a comparison this value serves as well.
 	started := osproc.StartTimeNow()

@@ -1,0 +1,116 @@
+package osproc
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// NotInPathError says that a program was looked for in a PATH and is in
+// none of its folders. It matches exec.ErrNotFound.
+type NotInPathError struct {
+	// Name is the program looked for, as the command gives it.
+	Name string
+	// Path is the PATH searched.
+	Path string
+	// ProcsPath says that Path is procs' own: the child's environment has
+	// no PATH.
+	ProcsPath bool
+}
+
+func (e *NotInPathError) Error() string {
+	if e.ProcsPath {
+		return fmt.Sprintf("%q not found in procs' PATH (%s): the process's environment has no PATH", e.Name, e.Path)
+	}
+	return fmt.Sprintf("%q not found in the process's PATH (%s)", e.Name, e.Path)
+}
+
+// Unwrap makes the error match exec.ErrNotFound, as os/exec's does.
+func (e *NotInPathError) Unwrap() error { return exec.ErrNotFound }
+
+// LookPath finds the program a child started in dir with environment env
+// runs for name, where the child's own shell would find it, which os/exec
+// does not (it searches procs' PATH). A name with a separator is a path,
+// relative to dir; any other name is looked for in each folder of the
+// PATH of env in turn, a relative folder being in dir (and, on Unix, an
+// empty element being dir itself, as for sh). An env without PATH is
+// searched in procs' PATH, as os/exec would; nil is procs' environment.
+//
+// The path returned is for exec.Command with Dir set to dir: relative
+// where what it found is (the child resolves it after its chdir), and
+// never a bare name, which exec.Command would look up in procs' PATH again.
+// A name not found in PATH is a *NotInPathError; a path that is no program
+// is an *fs.PathError.
+func LookPath(name string, env []string, dir string) (string, error) {
+	if strings.ContainsAny(name, nameSeparators) {
+		file := inDir(dir, name)
+		ext, err := programExt(file, env)
+		if err != nil {
+			return "", &fs.PathError{Op: "exec", Path: file, Err: err}
+		}
+		return name + ext, nil
+	}
+	path, procsPath := pathOf(env)
+	for _, folder := range pathFolders(path) {
+		candidate := filepath.Join(folder, name)
+		if filepath.Base(candidate) == candidate {
+			// An empty element or ".": a bare name is no path to exec.Command.
+			candidate = "." + string(filepath.Separator) + candidate
+		}
+		if ext, err := programExt(inDir(dir, candidate), env); err == nil {
+			return candidate + ext, nil
+		}
+	}
+	return "", &NotInPathError{Name: name, Path: path, ProcsPath: procsPath}
+}
+
+// pathOf is the PATH a child with environment env gets: the last PATH of
+// env (os/exec passes on the last of a variable set twice), or procs' own
+// when env has none (procsPath), or is nil (procs' environment).
+func pathOf(env []string) (path string, procsPath bool) {
+	if env == nil {
+		return os.Getenv("PATH"), false
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if key, value, ok := strings.Cut(env[i], "="); ok && sameEnvKey(key, "PATH") {
+			return value, false
+		}
+	}
+	return os.Getenv("PATH"), true
+}
+
+// pathFolders splits path into the folders to search, in order; "" stands
+// for the working directory.
+func pathFolders(path string) []string {
+	folders := filepath.SplitList(path)
+	if path == "" {
+		// filepath.SplitList("") is no element at all; sh's empty PATH is
+		// one empty element.
+		folders = []string{""}
+	}
+	if !emptyElementIsDir {
+		folders = slices.DeleteFunc(folders, func(f string) bool { return f == "" })
+	}
+	return folders
+}
+
+// underlying is the system's error inside an *fs.PathError: the path is
+// the caller's to say.
+func underlying(err error) error {
+	if pathErr, ok := err.(*fs.PathError); ok {
+		return pathErr.Err
+	}
+	return err
+}
+
+// inDir is file as seen from dir, where a relative file is.
+func inDir(dir, file string) string {
+	if dir == "" || filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, file)
+}
