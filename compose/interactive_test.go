@@ -196,10 +196,14 @@ func TestIdleActionsPauseResume(t *testing.T) {
 }
 
 func TestOnIdleNeedsInteractive(t *testing.T) {
+	// config.Load refuses this, with its place (config's onIdleTargets);
+	// the engine's own check is the backstop for a config made otherwise.
 	cfg := parseConfig(t, `
 procs:
-  web: {command: "sleep 60", onIdle: {after: 1s, send: [x]}}
+  web: {command: "sleep 60", interactive: true, onIdle: {after: 1s, send: [x]}}
 `)
+	no := false
+	cfg.Procs["web"].Interactive = &no
 	_, err := New(cfg, Options{NoWatchdog: true})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "onIdle needs an interactive process")

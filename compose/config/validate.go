@@ -38,6 +38,7 @@ func (v *validator) run() {
 	v.dependencyCycles()
 	v.ports()
 	v.argsStartable()
+	v.onIdleTargets()
 }
 
 func (v *validator) abs(path string) string {

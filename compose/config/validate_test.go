@@ -164,6 +164,16 @@ var brokenConfigs = []struct {
 		`12:20: procs.shell.busyPatterns[0]: invalid regex "(": missing closing ) (RE2 syntax)`,
 		`15:21: procs.repl.onIdle.after: "2" is not a duration: give it a unit, e.g. 2s`,
 	}},
+	// onIdle waits for a prompt: on a process that never shows one (no
+	// interactive preset or setting, no terminal, an agent CLI that reads
+	// no prompts) it did nothing, and procs check said OK.
+	{"onidle_not_interactive", []string{
+		"4:5: procs.web.onIdle: only an interactive process is idle at a prompt, and web is not one: add interactive: true to web, or use an agent, shell or REPL preset (framework:, see procs frameworks)",
+		"8:5: procs.quiet.onIdle: only an interactive process is idle at a prompt, and quiet has interactive: false: remove it, or remove onIdle",
+		"13:5: procs.headless.onIdle: only a process in a terminal shows a prompt to be idle at, and headless has pty: false: remove it, or remove onIdle",
+		"16:5: procs.review.onIdle: review's agent CLI (codex-json) takes its one prompt on its command line and reads no input: remove onIdle, or run a session that reads prompts (claude -p --input-format stream-json --output-format stream-json)",
+		`19:5: procs.oneshot.onIdle: oneshot runs the one prompt of its command line (--output-format stream-json without --input-format stream-json) and reads no input: add --input-format stream-json to its command, or remove onIdle`,
+	}},
 	{"bool_string", []string{
 		`4:10: procs.agent.pty: expected true or false, got string "yes"`,
 	}},
