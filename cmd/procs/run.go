@@ -19,6 +19,7 @@ var errTaskEnded = errors.New("task ended")
 
 func (a *app) runCommand() *cobra.Command {
 	var detach bool
+	var timeout time.Duration
 	var argFlags []string
 	var jsonOut *jsonOutput
 	cmd := &cobra.Command{
@@ -31,6 +32,11 @@ one completes or the policy gives up: the last run's exit is the answer.
 Ctrl-C (or SIGTERM) stops the run it started (or its backoff), says so,
 and exits 130 (143); procs and the other processes go on.
 
+--timeout gives up following the task after that long, as procs start and
+procs wait give up: it prints what the task is doing and its last lines
+and exits 1, and leaves the task as it is (procs stop NAME stops it).
+Without --timeout, procs run follows the task until it ends.
+
 --arg NAME=VALUE gives the task's run one of its args: (repeat it for
 each): the command gets it as $NAME upper-cased and where it writes
 {{args.NAME}}, quoted, so no value runs as shell code. A value of the
@@ -42,6 +48,9 @@ followed; with --arg, procs refuses to join it (exit 1).`,
 			taskArgs, err := parseArgFlags(argFlags)
 			if err != nil {
 				return withCode(exitUsage, err)
+			}
+			if cmd.Flags().Changed("timeout") && timeout <= 0 {
+				return withCode(exitUsage, errors.New("--timeout must be positive"))
 			}
 			sess, err := a.connect()
 			if err != nil {
@@ -67,10 +76,11 @@ followed; with --arg, procs refuses to join it (exit 1).`,
 			if joined {
 				fmt.Fprintf(a.stderr, "%s is already running (run %d): following it; Ctrl-C leaves it running\n", st.Name, st.Run)
 			}
-			return a.runTask(ctx, c, st.Name, taskArgs, joined, jsonOut)
+			return a.runTask(ctx, c, st.Name, taskArgs, joined, timeout, jsonOut)
 		},
 	}
 	cmd.Flags().BoolVarP(&detach, "detach", "d", false, "start the task and return at once")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up following the task after this long (exit 1; the task goes on); no limit when not given")
 	cmd.Flags().StringArrayVar(&argFlags, "arg", nil, "give the task's run an argument of its args: (repeatable), e.g. --arg filter=TestLogin")
 	jsonOut = a.addJSONFlag(cmd, jsonLines, "print output lines and the final state as JSON events")
 	return cmd
@@ -80,16 +90,20 @@ followed; with --arg, procs refuses to join it (exit 1).`,
 // and exits with the task's exit code when it ends. Ctrl-C or SIGTERM
 // stops the run it started (as `docker compose run` does) and exits 130
 // or 143 saying so; a run it joined (joined: already running) goes on.
-func (a *app) runTask(ctx context.Context, c *control.Client, name string, taskArgs map[string]string, joined bool, jsonOut *jsonOutput) error {
+// A timeout (0: none) ends the following, not the task.
+func (a *app) runTask(ctx context.Context, c *control.Client, name string, taskArgs map[string]string, joined bool, timeout time.Duration, jsonOut *jsonOutput) error {
+	follow, stopFollowing := followFor(ctx, timeout)
+	defer stopFollowing()
+	began := time.Now()
 	run, sent := 0, false
 	var final *compose.Event
 	start := func() error {
 		sent = true
-		res, err := c.Start(ctx, name, control.ActionOptions{NoWait: true, Args: taskArgs})
+		res, err := c.Start(follow, name, control.ActionOptions{NoWait: true, Args: taskArgs})
 		run = res.Run
 		return err
 	}
-	err := c.Events(ctx, control.EventsOptions{Lines: true, Procs: []string{name}, After: -1, OnOpen: start},
+	err := c.Events(follow, control.EventsOptions{Lines: true, Procs: []string{name}, After: -1, OnOpen: start},
 		func(ev compose.Event) error {
 			if ev.Run < run && ev.To != rules.StateBlocked {
 				return nil // output of an earlier run
@@ -126,6 +140,9 @@ func (a *app) runTask(ctx context.Context, c *control.Client, name string, taskA
 			return interruptedWhile(ctx, "%s (run %d) was running before this command: left running", name, run)
 		}
 		return a.stopInterruptedTask(ctx, c, name, run, sent)
+	}
+	if final == nil && ctx.Err() == nil && errors.Is(follow.Err(), context.DeadlineExceeded) {
+		return a.runTimedOut(ctx, c, name, time.Since(began), jsonOut)
 	}
 	if err != nil && !errors.Is(err, errTaskEnded) {
 		return a.clientError(err)
@@ -218,6 +235,9 @@ func (a *app) taskExit(ctx context.Context, c *control.Client, final compose.Eve
 		msg := final.Message
 		if msg == "" {
 			msg = string(final.Reason)
+		}
+		if final.To == rules.StateBlocked {
+			msg += blockedHint(statusCtx, c, final.Proc)
 		}
 		fmt.Fprintf(a.stderr, "procs: %s %s: %s\n", final.Proc, final.To, msg)
 	}
