@@ -56,10 +56,12 @@ func TestAgentScripts(t *testing.T) {
 // person at it: attachpty NAME STEP..., each step expect:TEXT (wait until
 // the screen shows TEXT), send:TEXT (type it; \r and \x1d understood) or
 // resize:COLSxROWS. It waits for attach to end and writes the final screen
-// and attach's messages to stdout.
+// and attach's messages to stdout. Negated (! attachpty NAME), attach must
+// fail: it writes exit=CODE and what attach wrote, as written (a message
+// longer than the screen is wide stays one line).
 func cmdAttachPTY(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 1 {
-		ts.Fatalf("usage: attachpty NAME STEP...")
+	if len(args) < 1 || neg && len(args) > 1 {
+		ts.Fatalf("usage: attachpty NAME STEP..., or ! attachpty NAME")
 	}
 	cmd := exec.Command("procs", "attach", args[0])
 	cmd.Dir = ts.MkAbs(".")
@@ -68,6 +70,7 @@ func cmdAttachPTY(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	defer term.Close()
 	screen := rules.NewScreen(100, 30)
+	var written strings.Builder
 	chunks := make(chan []byte)
 	go func() {
 		defer close(chunks)
@@ -122,12 +125,25 @@ func cmdAttachPTY(ts *testscript.TestScript, neg bool, args []string) {
 				continue
 			}
 			_, _ = screen.Write(data)
+			written.Write(data)
 		case err := <-done:
-			ts.Check(err)
+			if neg {
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) {
+					ts.Fatalf("attach did not fail: %v", err)
+				}
+				fmt.Fprintf(ts.Stdout(), "exit=%d\n", exit.ExitCode())
+			} else {
+				ts.Check(err)
+			}
 			exited, done = true, nil
 		case <-deadline:
 			ts.Fatalf("attach did not end; screen:\n%s", screen.Text())
 		}
+	}
+	if neg {
+		fmt.Fprintf(ts.Stdout(), "%s\n", strings.ReplaceAll(written.String(), "\r\n", "\n"))
+		return
 	}
 	fmt.Fprintf(ts.Stdout(), "%s\n", screen.Text())
 }

@@ -48,7 +48,8 @@ func (a *app) attach(name string, in *os.File) error {
 	cols, rows := a.windowSize()
 	conn, err := c.Attach(ctx, name, cols, rows)
 	if err != nil {
-		return a.clientError(err)
+		return a.terminalRefused(ctx, c, name, err, "there is none to attach to",
+			fmt.Sprintf("`procs logs -f %s` follows its output and `procs send %s` writes to it", name, name))
 	}
 	defer conn.Close()
 	state, err := term.MakeRaw(int(in.Fd()))

@@ -21,7 +21,8 @@ func (a *app) screenCommand() *cobra.Command {
 			c, ctx := sess.client, sess.ctx
 			st, err := c.Screen(ctx, args[0])
 			if err != nil {
-				return a.clientError(err)
+				return a.terminalRefused(ctx, c, args[0], err, "it has no screen",
+					fmt.Sprintf("`procs logs %s` shows its output", args[0]))
 			}
 			if jsonOut.on() {
 				return jsonOut.print(st)
