@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/procsdev/procs/internal/osproc"
@@ -34,6 +37,7 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withCode(exitUsage, err)
 	})
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return checkTimeout(cmd) }
 
 	flags := root.PersistentFlags()
 	flags.StringVarP(&a.file, "file", "f", "", "config file (default: procs.yaml in the current folder, or $PROCS_FILE)")
@@ -74,4 +78,18 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 	)
 	a.addCompletions(root)
 	return root
+}
+
+// checkTimeout refuses a --timeout of zero or less, for every command that
+// has one: each is how long to wait before giving up, and one that gives
+// up at once did nothing and said "context deadline exceeded".
+func checkTimeout(cmd *cobra.Command) error {
+	flag := cmd.Flags().Lookup("timeout")
+	if flag == nil || !flag.Changed {
+		return nil
+	}
+	if d, err := time.ParseDuration(flag.Value.String()); err == nil && d <= 0 {
+		return withCode(exitUsage, fmt.Errorf("--timeout must be positive (got %s)", d))
+	}
+	return nil
 }

@@ -49,9 +49,6 @@ followed; with --arg, procs refuses to join it (exit 1).`,
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			if cmd.Flags().Changed("timeout") && timeout <= 0 {
-				return withCode(exitUsage, errors.New("--timeout must be positive"))
-			}
 			sess, err := a.connect()
 			if err != nil {
 				return err

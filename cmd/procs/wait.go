@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -39,9 +38,6 @@ func (a *app) waitCommand() *cobra.Command {
 }
 
 func (a *app) waitFor(names []string, opts control.WaitOptions, jsonOut *jsonOutput) error {
-	if opts.Timeout <= 0 {
-		return withCode(exitUsage, fmt.Errorf("--timeout must be positive"))
-	}
 	sess, err := a.connectFor(opts.Timeout)
 	if err != nil {
 		return err
