@@ -15,9 +15,11 @@ var ErrNoReload = errors.New("this procs cannot reload its config")
 
 // Reload loads the config again (Options.Load) and applies it; see Apply.
 // scale, when set, changes the number of instances of those processes
-// from now on, as Scale does. A config error changes nothing and is
-// returned as is.
-func (e *Engine) Reload(only []string, scale map[string]int) (Reconciled, error) {
+// from now on, as Scale does; profiles, when set, become active from now
+// on (procs up --profile), as if procs had been started with them: what
+// procs up starts of them starts, and their scheduled tasks are scheduled.
+// A config error changes nothing and is returned as is.
+func (e *Engine) Reload(only []string, scale map[string]int, profiles []string) (Reconciled, error) {
 	if e.opts.Load == nil {
 		return Reconciled{}, ErrNoReload
 	}
@@ -27,7 +29,7 @@ func (e *Engine) Reload(only []string, scale map[string]int) (Reconciled, error)
 	if err != nil {
 		return Reconciled{}, err
 	}
-	rec, err := e.Apply(next, only)
+	rec, err := e.applyUp(next, only, profiles)
 	if err == nil {
 		e.scale.Store(&overrides)
 	}
@@ -40,6 +42,11 @@ func (e *Engine) Reload(only []string, scale map[string]int) (Reconciled, error)
 // stop. only, when set, also starts those processes and their dependencies
 // if they are not running.
 func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
+	return e.applyUp(next, only, nil)
+}
+
+// applyUp is Apply, making profiles active too (see Reload).
+func (e *Engine) applyUp(next *config.Config, only, profiles []string) (Reconciled, error) {
 	order, err := next.StartOrder()
 	if err != nil {
 		return Reconciled{}, err
@@ -54,7 +61,8 @@ func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
 	// enters the loop: a slow disk never stalls the engine.
 	found := readDefinitions(next, true)
 	var rec Reconciled
-	doErr := e.do(func() { rec, err = e.apply(next, order, wanted, found) })
+	up := lifecycle.Up{Only: wanted, Profiles: profiles}
+	doErr := e.do(func() { rec, err = e.apply(next, order, up, found) })
 	if doErr != nil {
 		return Reconciled{}, doErr
 	}
@@ -62,7 +70,7 @@ func (e *Engine) Apply(next *config.Config, only []string) (Reconciled, error) {
 }
 
 // apply runs on the engine goroutine.
-func (e *Engine) apply(next *config.Config, order, only []string, found definitionsRead) (Reconciled, error) {
+func (e *Engine) apply(next *config.Config, order []string, up lifecycle.Up, found definitionsRead) (Reconciled, error) {
 	if e.life.ShuttingDown() {
 		return Reconciled{}, ErrShuttingDown
 	}
@@ -98,7 +106,7 @@ func (e *Engine) apply(next *config.Config, order, only []string, found definiti
 		e.procs[name].cfg = next.Procs[name]
 	}
 	e.useConfig(next)
-	done, err := e.life.Reconcile(next, order, diff, defs, only)
+	done, err := e.life.Reconcile(next, order, diff, defs, up)
 	if err != nil {
 		return Reconciled{}, apiError(err)
 	}

@@ -66,7 +66,7 @@ procs:
 	assert.Equal(t, []string{"other"}, rec.Stopped)
 	te.waitTargets(rec.Waits)
 
-	rec, err = te.Reload(nil, nil)
+	rec, err = te.Reload(nil, nil, nil)
 	require.NoError(t, err)
 	assert.True(t, rec.Diff.Empty(), "the reload keeps the scaled counts: %+v", rec.Diff)
 
@@ -74,7 +74,7 @@ procs:
 procs:
   worker: {command: "echo up; exec sleep 60", readyPatterns: [up], replicas: 1}
 `)
-	rec, err = te.Reload(nil, map[string]int{"worker": 3})
+	rec, err = te.Reload(nil, map[string]int{"worker": 3}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"worker-3"}, rec.Started)
 	assert.ElementsMatch(t, []string{"other-1", "other-2"}, rec.Stopped)

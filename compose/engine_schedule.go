@@ -95,9 +95,11 @@ func (e *Engine) syncSchedules(announce bool) {
 	}
 }
 
-// armableSchedules are the scheduled tasks whose timers run: not disabled,
-// of an active profile, named to procs up NAME... (or brought along as a
-// dependency) when names were given; none once shutdown begins.
+// armableSchedules are the scheduled tasks whose timers run: those procs
+// up schedules (the machine's rule: not disabled, of an active profile,
+// profiles activated on the running procs included), named to procs up
+// NAME... (or brought along as a dependency) when names were given; none
+// once shutdown begins.
 func (e *Engine) armableSchedules() map[string]*config.Proc {
 	out := map[string]*config.Proc{}
 	if e.life.ShuttingDown() {
@@ -108,7 +110,7 @@ func (e *Engine) armableSchedules() map[string]*config.Proc {
 		only, _ = e.cfg.WithDependencies(e.opts.Only...)
 	}
 	for name, p := range e.cfg.Procs {
-		if p.Schedule == nil || p.Disabled || !p.ActiveIn(e.opts.Profiles) {
+		if !e.life.UpSchedules(p) {
 			continue
 		}
 		if len(e.opts.Only) > 0 && !slices.Contains(only, name) {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/procsdev/procs/compose/lifecycle"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -46,7 +47,7 @@ procs:
 	require.NoError(t, te.do(func() {
 		giveUp()
 		request := <-te.requests
-		_, err := te.apply(next, order, nil, readDefinitions(next, true))
+		_, err := te.apply(next, order, lifecycle.Up{}, readDefinitions(next, true))
 		assert.NoError(t, err)
 		request()
 	}))

@@ -21,10 +21,12 @@ import (
 // procs already runs).
 type reloadOptions struct {
 	// scale is the number of instances procs up --scale asks for.
-	scale   map[string]int
-	wait    bool
-	timeout time.Duration
-	jsonOut *jsonOutput
+	scale map[string]int
+	// profiles are the profiles procs up --profile makes active.
+	profiles []string
+	wait     bool
+	timeout  time.Duration
+	jsonOut  *jsonOutput
 	// alsoStarting are the stopped processes procs up starts after the
 	// reload (upRunning): its report names them among those started.
 	alsoStarting []string
@@ -73,7 +75,7 @@ func (a *app) reconcile(cfg *config.Config, only []string, opts reloadOptions) e
 	defer cancel()
 	ctx, cancelTimeout := context.WithTimeout(ctx, opts.timeout+requestSlack)
 	defer cancelTimeout()
-	answer, err := c.Reload(ctx, control.ReloadRequest{Only: only, Scale: opts.scale, Wait: opts.wait, Timeout: opts.timeout.String()})
+	answer, err := c.Reload(ctx, control.ReloadRequest{Only: only, Scale: opts.scale, Profiles: opts.profiles, Wait: opts.wait, Timeout: opts.timeout.String()})
 	if err != nil {
 		return a.reconcileError(err)
 	}

@@ -315,15 +315,15 @@ func (a *app) dialRunning(dir string, timeout time.Duration) (*control.Client, e
 
 // upRunning is procs up on a procs already running: it applies the
 // edited procs.yaml (reconcile), then starts what a reload leaves stopped
-// but up asks for:
-//   - with no NAME, the processes stopped on request (procs stop) or that
-//     the user left (a REPL's exit()), as docker compose up starts stopped
-//     containers; a completed task is not stopped, so it does not run
-//     again (up NAME... starts its names itself, stopped or not);
-//   - those of the profiles asked for (--profile, PROCS_PROFILES) that it
-//     left stopped for their profile: a procs keeps the profiles it started
-//     with, and `procs up --profile e2e` must not answer that nothing
-//     changed.
+// but up asks for: with no NAME, the processes stopped on request (procs
+// stop) or that the user left (a REPL's exit()), as docker compose up
+// starts stopped containers; a completed task is not stopped, so it does
+// not run again (up NAME... starts its names itself, stopped or not).
+//
+// The profiles asked for (--profile, PROCS_PROFILES) go with the reload:
+// the running procs makes them active, as if it had been started with
+// them, and starts what up starts of them and schedules their scheduled
+// tasks (`procs up --profile e2e` must not answer that nothing changed).
 func (a *app) upRunning(cfg *config.Config, names []string, opts upOptions) error {
 	var stopped []string
 	if len(names) == 0 {
@@ -342,25 +342,13 @@ func (a *app) upRunning(cfg *config.Config, names []string, opts upOptions) erro
 			return err
 		}
 	}
-	reloadErr := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut, alsoStarting: stopped, alsoWaiting: onItsWay})
+	reloadErr := a.reconcile(cfg, names, reloadOptions{scale: opts.scale, profiles: opts.profiles, wait: opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut, alsoStarting: stopped, alsoWaiting: onItsWay})
 	var exit *exitError
 	if reloadErr != nil && !(errors.As(reloadErr, &exit) && exit.quiet && exit.code == exitFailure) {
 		return reloadErr // a config error, another file, no answer: nothing to start
 	}
 	// What the reload waited for failed (it said so): the others still
 	// start, and the exit stays 1.
-	if len(opts.profiles) > 0 {
-		// Read after the reload, which may have added processes of them.
-		profiled, err := a.upStopped(cfg, opts, rules.ReasonProfile)
-		if err != nil {
-			return err
-		}
-		for _, name := range profiled {
-			if !slices.Contains(stopped, name) {
-				stopped = append(stopped, name)
-			}
-		}
-	}
 	if len(stopped) > 0 {
 		if err := a.runActions(stopped, actionOptions{noWait: !opts.wait, timeout: opts.timeout, jsonOut: opts.jsonOut}, startAction); err != nil {
 			return err

@@ -47,8 +47,9 @@ type Engine interface {
 	// RestartMany restarts the processes matching patterns in dependency order.
 	RestartMany(patterns []string, noDeps bool) (wire.RestartPlan, error)
 	// Reload reads the config again and applies it, with the number of
-	// instances scale gives the processes it names from now on.
-	Reload(only []string, scale map[string]int) (wire.Reconciled, error)
+	// instances scale gives the processes it names, and profiles active
+	// (procs up --profile), from now on.
+	Reload(only []string, scale map[string]int, profiles []string) (wire.Reconciled, error)
 	// Scale changes the number of instances of processes and reconciles.
 	Scale(scale map[string]int) (wire.Reconciled, error)
 	// Down stops every process and ends the run.

@@ -20,6 +20,10 @@ type ReloadRequest struct {
 	// Scale is the number of instances of the processes named, from now
 	// on (procs up --scale NAME=N).
 	Scale map[string]int `json:"scale,omitempty"`
+	// Profiles become active from now on (procs up --profile), as if procs
+	// had been started with them: their processes start, their scheduled
+	// tasks are scheduled. None is made inactive.
+	Profiles []string `json:"profiles,omitempty"`
 	// Wait waits for what changed to be ready.
 	Wait bool `json:"wait,omitempty"`
 	// Timeout bounds the wait (default 60s).
@@ -66,7 +70,7 @@ func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec, err := s.engine.Reload(req.Only, req.Scale)
+	rec, err := s.engine.Reload(req.Only, req.Scale, req.Profiles)
 	s.writeReconciled(w, r, rec, err, req.Wait, timeout)
 }
 

@@ -23,7 +23,7 @@ func reconcileTo(t *testing.T, r *rig, before, after string) Reconciled {
 	for _, name := range append(diff.Changed, diff.Added...) {
 		defs[name] = Definition{Proc: next.Procs[name]}
 	}
-	rec, err := r.m.Reconcile(next, order, diff, defs, nil)
+	rec, err := r.m.Reconcile(next, order, diff, defs, Up{})
 	require.NoError(t, err)
 	return rec
 }

@@ -134,7 +134,7 @@ func removeW(r *rig) {
 	prev, next := parse(r.t, edgeConfig("ready", "no")), parse(r.t, "procs:\n  dep: {command: dep}\n")
 	order, err := next.StartOrder()
 	require.NoError(r.t, err)
-	_, err = r.m.Reconcile(next, order, config.DiffConfigs(prev, next), nil, nil)
+	_, err = r.m.Reconcile(next, order, config.DiffConfigs(prev, next), nil, Up{})
 	require.NoError(r.t, err)
 }
 

@@ -61,6 +61,9 @@ type fuzzWorld struct {
 	// waits are the waits registered and how often each was answered.
 	waits    map[int]int
 	nextWait int
+	// added are the processes a reconcile added that have not run yet:
+	// none starts while a removed process's run is alive.
+	added map[string]bool
 }
 
 func FuzzMachine(f *testing.F) {
@@ -110,6 +113,7 @@ func newFuzzWorld(t *testing.T, configs []*config.Config) *fuzzWorld {
 		t: t, clock: c, configs: configs,
 		m:    New(cfg, order, wanted, map[string]bool{"web": true}, Options{Clock: c.now}),
 		live: map[string]int{}, stopping: map[string]int{}, timers: map[string]int{}, waits: map[int]int{},
+		added: map[string]bool{},
 	}
 	w.m.Begin()
 	w.carryOut()
@@ -206,8 +210,17 @@ func (w *fuzzWorld) reconcile(i int) {
 	for _, name := range append(diff.Added, diff.Changed...) {
 		defs[name] = Definition{Proc: next.Procs[name]}
 	}
-	if _, err := w.m.Reconcile(next, order, diff, defs, nil); err == nil {
+	var added []string
+	for _, name := range diff.Added {
+		if w.m.Proc(name) == nil {
+			added = append(added, name) // not one removed whose run still ends
+		}
+	}
+	if _, err := w.m.Reconcile(next, order, diff, defs, Up{}); err == nil {
 		w.current = i
+		for _, name := range added {
+			w.added[name] = true
+		}
 	}
 }
 
@@ -223,6 +236,14 @@ func (w *fuzzWorld) carryOut() {
 		case StartRun:
 			if _, ok := w.live[e.Name]; ok {
 				w.t.Fatalf("run %d of %s started while run %d is alive", e.Run, e.Name, w.live[e.Name])
+			}
+			if w.added[e.Name] {
+				for other := range w.live {
+					if w.configs[w.current].Procs[other] == nil {
+						w.t.Fatalf("%s, added, started while %s, removed, still runs", e.Name, other)
+					}
+				}
+				delete(w.added, e.Name)
 			}
 			w.live[e.Name] = e.Run
 		case StopRun:

@@ -35,6 +35,12 @@ type intent struct {
 	// removed marks a process no longer in the config: it is forgotten
 	// once its run has ended.
 	removed bool
+	// awaitsRemoved marks a process a reconcile added that has not run
+	// yet: it may replace a process removed from the config (a rename,
+	// the same port), so it starts only once no removed process is still
+	// ending. A process that was there before, and every later run of
+	// this one, starts without waiting for them.
+	awaitsRemoved bool
 	// restarts counts consecutive restarts by the restart policy.
 	restarts int
 	// backoff says the policy's timer is armed; backoffGen numbers the
@@ -154,6 +160,10 @@ func (m *Machine) stopFailedRun(ps *Proc) {
 // want makes ps wanted again (start, up).
 func (m *Machine) want(ps *Proc) { ps.intent.wanted = true }
 
+// added marks ps as added by a reconcile: its first run waits for the
+// processes removed from the config to end.
+func (m *Machine) added(ps *Proc) { ps.intent.awaitsRemoved = true }
+
 // remove marks ps as removed from the config and stops it for good.
 func (m *Machine) remove(ps *Proc) {
 	ps.intent.removed = true
@@ -180,7 +190,7 @@ func (m *Machine) cancelBackoff(ps *Proc) bool {
 
 // runBegins records the intent of a run that starts now.
 func (m *Machine) runBegins(ps *Proc) {
-	ps.intent.failedStop, ps.intent.restartHeld = false, ""
+	ps.intent.failedStop, ps.intent.restartHeld, ps.intent.awaitsRemoved = false, "", false
 }
 
 // runEnded takes what the end of a run settles of the intent: a pending

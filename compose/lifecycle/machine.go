@@ -20,7 +20,8 @@ type Options struct {
 	// ExitOnFailure begins shutdown at the first failure.
 	ExitOnFailure bool
 	// Profiles are the active profiles: a process not started because
-	// none of its profiles is active says so.
+	// none of its profiles is active says so. A reconcile may add to
+	// them (Up.Profiles), never take one away.
 	Profiles []string
 	// Clock tells the time; time.Now when nil.
 	Clock func() time.Time

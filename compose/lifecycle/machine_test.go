@@ -298,7 +298,7 @@ func TestWaitOfARemovedProcessIsAnsweredOnce(t *testing.T) {
 	require.NoError(t, r.m.Wait(7, "b", []rules.State{rules.StateReady}, 1))
 	next := parse(t, "procs:\n  a: {command: a}\n")
 	order, _ := next.StartOrder()
-	_, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, "procs:\n  a: {command: a}\n  b: {command: b, dependsOn: [a]}\n"), next), nil, nil)
+	_, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, "procs:\n  a: {command: a}\n  b: {command: b, dependsOn: [a]}\n"), next), nil, Up{})
 	require.NoError(t, err)
 	answers := answersOf(r.take())
 	require.Len(t, answers, 1)
@@ -344,7 +344,7 @@ func TestARemovedProcessEndsBeforeANewOneStarts(t *testing.T) {
 	next := parse(t, "procs:\n  cache: {command: redis-server --port 7601, port: 7601}\n")
 	order, _ := next.StartOrder()
 	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next),
-		map[string]Definition{"cache": {Proc: next.Procs["cache"]}}, nil)
+		map[string]Definition{"cache": {Proc: next.Procs["cache"]}}, Up{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"cache"}, rec.Started)
 	assert.Equal(t, []string{"db"}, rec.Stopped)
@@ -392,7 +392,7 @@ func TestReconcileWaitsForTheDependentsItUnblocks(t *testing.T) {
 	next := parse(t, strings.Replace(before, "doesnotexist", "sleep 1000", 1))
 	order, _ := next.StartOrder()
 	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next),
-		map[string]Definition{"a": {Proc: next.Procs["a"]}}, nil)
+		map[string]Definition{"a": {Proc: next.Procs["a"]}}, Up{})
 	require.NoError(t, err)
 	var waits []string
 	for _, w := range rec.Waits {
@@ -438,7 +438,7 @@ func TestReconcileDoesNotCallANeverRunDependentRestarted(t *testing.T) {
 	next := parse(t, strings.Replace(before, "doesnotexist", "sleep 1000", 1))
 	order, _ := next.StartOrder()
 	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next),
-		map[string]Definition{"a": {Proc: next.Procs["a"]}}, nil)
+		map[string]Definition{"a": {Proc: next.Procs["a"]}}, Up{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a"}, rec.Restarted)
 	var waits []string
@@ -460,7 +460,7 @@ func TestARemovedProcessIsWaitedForUntilItHasStopped(t *testing.T) {
 	r.take()
 	next := parse(t, "procs:\n  web: {command: web}\n")
 	order, _ := next.StartOrder()
-	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next), nil, nil)
+	rec, err := r.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next), nil, Up{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"stub"}, rec.Stopped)
 	require.Equal(t, []Target{{Name: "stub", Run: 1, States: []rules.State{rules.StateStopped}}}, rec.Waits)
@@ -492,7 +492,7 @@ func TestARemovedProcessIsWaitedForUntilItHasStopped(t *testing.T) {
 	// A wait for a removed process to be ready is refused: it never will be.
 	r2 := newRig(t, before, Options{})
 	becomesReady("stub")(r2)
-	_, err = r2.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next), nil, nil)
+	_, err = r2.m.Reconcile(next, order, config.DiffConfigs(parse(t, before), next), nil, Up{})
 	require.NoError(t, err)
 	assert.ErrorIs(t, r2.m.Wait(5, "stub", []rules.State{rules.StateReady}, 1), config.ErrUnknownProcess)
 }
@@ -519,7 +519,7 @@ func TestUpStartsAgainOnlyWhatUpStarts(t *testing.T) {
 	r.take()
 	cfg := parse(t, text)
 	order, _ := cfg.StartOrder()
-	rec, err := r.m.Reconcile(cfg, order, config.DiffConfigs(cfg, cfg), nil, nil)
+	rec, err := r.m.Reconcile(cfg, order, config.DiffConfigs(cfg, cfg), nil, Up{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"api"}, rec.Started, "a service up starts is brought up again; the rest stay failed")
 	for _, name := range []string{"once", "nightly", "debug"} {

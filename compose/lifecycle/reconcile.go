@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/rules"
@@ -31,18 +32,32 @@ type Reconciled struct {
 	Waits []Target
 }
 
+// Up is what procs up asks of a reconcile beyond the config it applies.
+type Up struct {
+	// Only also starts these processes if they are not running (procs up
+	// NAME..., with their dependencies).
+	Only []string
+	// Profiles are made active from now on (procs up --profile): what up
+	// starts of them starts, and their schedules are for the engine to arm
+	// (UpSchedules). No profile is ever made inactive again.
+	Profiles []string
+}
+
 // Reconcile moves the processes to next, started in order, like `docker
 // compose up`: processes whose definition changed (diff.Changed, with
 // their new definitions in defs) restart, and their restart: true
 // dependents after them; new ones (diff.Added, in defs) start in
-// dependency order; removed ones stop and are forgotten once their run
-// has ended. only, when set, also starts those processes if they are not
-// running; without it, a failed process is started again.
-func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Diff, defs map[string]Definition, only []string) (Reconciled, error) {
+// dependency order, each once the processes removed are no longer ending;
+// removed ones stop and are forgotten once their run has ended. up.Only,
+// when set, also starts those processes if they are not running; without
+// it, a failed process is started again. up.Profiles become active, and
+// what up starts of them starts.
+func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Diff, defs map[string]Definition, up Up) (Reconciled, error) {
 	defer m.settle()
 	if m.shuttingDown {
 		return Reconciled{}, ErrShuttingDown
 	}
+	only := up.Only
 	rec := Reconciled{Started: []string{}, Restarted: []string{}, Stopped: []string{}, Updated: []string{}, Waits: []Target{}}
 	for _, name := range diff.Removed {
 		if ps := m.procs[name]; ps != nil {
@@ -73,6 +88,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 			continue
 		}
 		ps := m.newProc(def.Proc, m.upStarts(def.Proc), def.Interactive)
+		m.added(ps)
 		m.procs[name] = ps
 		m.inOrder = nil
 		if ps.intent.wanted {
@@ -88,6 +104,7 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 	for _, name := range only {
 		m.startAgain(&rec, m.procs[name], "start requested")
 	}
+	m.activateProfiles(&rec, next, up.Profiles)
 	// As docker compose up starts exited containers, up brings a failed
 	// process up again, changed or not: "up" means everything runs (up
 	// NAME... has just done so for its names, above). What up does not
@@ -102,10 +119,49 @@ func (m *Machine) Reconcile(next *config.Config, order []string, diff config.Dif
 	return rec, nil
 }
 
-// upStarts says whether procs up starts p: not disabled, of an active
-// profile (or none), and not a task that waits for its schedule.
+// upTakes says whether p is among what procs up runs: not disabled, and
+// of an active profile (or none). It starts p, or arms its schedule.
+func (m *Machine) upTakes(p *config.Proc) bool {
+	return !p.Disabled && p.ActiveIn(m.opts.Profiles)
+}
+
+// upStarts says whether procs up starts p: up takes it, and it is not a
+// task that waits for its schedule.
 func (m *Machine) upStarts(p *config.Proc) bool {
-	return !p.Disabled && p.ActiveIn(m.opts.Profiles) && !p.WaitsForSchedule()
+	return m.upTakes(p) && !p.WaitsForSchedule()
+}
+
+// UpSchedules says whether procs up arms the schedule of p: a scheduled
+// task that up takes. The engine arms those (of the names procs up was
+// given, when it was given names).
+func (m *Machine) UpSchedules(p *config.Proc) bool {
+	return p.Schedule != nil && m.upTakes(p)
+}
+
+// activateProfiles makes profiles active, and starts what procs up starts
+// now that they are (next.UpSet: their processes and the dependencies of
+// those, whatever their own profiles) among the processes left stopped
+// for their profile, as a procs started with them would have. A scheduled
+// task of them reads scheduled once the engine arms it (Scheduled).
+func (m *Machine) activateProfiles(rec *Reconciled, next *config.Config, profiles []string) {
+	var activated []string
+	for _, name := range profiles {
+		if !slices.Contains(m.opts.Profiles, name) && !slices.Contains(activated, name) {
+			activated = append(activated, name)
+		}
+	}
+	if len(activated) == 0 {
+		return
+	}
+	m.opts.Profiles = slices.Concat(m.opts.Profiles, activated)
+	up := next.UpSet(m.opts.Profiles)
+	why := "started by procs up --profile " + strings.Join(activated, ",")
+	for _, name := range m.order {
+		ps := m.procs[name]
+		if ps.State == stopped && ps.Reason == rules.ReasonProfile && slices.Contains(up, name) {
+			m.startAgain(rec, ps, why)
+		}
+	}
 }
 
 // unblockedTargets are the waits for the processes that what waits

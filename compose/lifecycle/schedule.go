@@ -2,6 +2,8 @@ package lifecycle
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
@@ -15,9 +17,7 @@ func (m *Machine) schedule() {
 		m.advanceShutdown()
 		return
 	}
-	if m.removedEnding() {
-		return
-	}
+	ending := m.removedEnding()
 	for _, ps := range m.procsInOrder() {
 		if !ps.intent.wanted || ps.running || ps.intent.backoff {
 			continue
@@ -27,6 +27,8 @@ func (m *Machine) schedule() {
 		}
 		ok, why := m.depsSatisfied(ps)
 		switch {
+		case ok && ps.intent.awaitsRemoved && len(ending) > 0:
+			m.setState(ps, pending, rules.ReasonWaiting, m.waitingForRemoved(ending))
 		case ok:
 			m.start(ps)
 		case why != "":
@@ -38,21 +40,31 @@ func (m *Machine) schedule() {
 	}
 }
 
-// removedEnding reports whether a process removed from the config is
-// still ending. What it holds (its port, a socket, a lock) may be what a
-// new process needs: a rename is a removal and an addition. So nothing
-// starts until it has ended, as a restart never starts its new run beside
-// its old.
-func (m *Machine) removedEnding() bool {
+// removedEnding returns, sorted, the processes removed from the config
+// whose last run is still ending. What one holds (its port, a socket, a
+// lock) may be what a process added in its place needs: a rename is a
+// removal and an addition. So a process a reconcile added starts once
+// they have ended, never beside them, as a restart never starts its new
+// run beside its old; a process that was there before does not wait for
+// them (it ran beside them until now).
+func (m *Machine) removedEnding() []string {
 	if len(m.procs) <= len(m.order) {
-		return false // every process held is the config's
+		return nil // every process held is the config's
 	}
-	for _, ps := range m.procs {
+	var ending []string
+	for name, ps := range m.procs {
 		if ps.intent.removed && ps.running {
-			return true
+			ending = append(ending, name)
 		}
 	}
-	return false
+	slices.Sort(ending)
+	return ending
+}
+
+// waitingForRemoved says why a process added waits: "waiting for stub to
+// stop (removed from procs.yaml)".
+func (m *Machine) waitingForRemoved(ending []string) string {
+	return fmt.Sprintf("waiting for %s to stop (removed from %s)", strings.Join(ending, ", "), m.file)
 }
 
 // start begins a new run of ps.

@@ -24,7 +24,9 @@ func (m *Machine) Scheduled(name, when string, armed bool) {
 		return // it has run, or runs: its state says how that went
 	}
 	switch {
-	case armed && (ps.Reason == rules.ReasonNotStarted || ps.Reason == rules.ReasonScheduled):
+	case armed && (ps.Reason == rules.ReasonNotStarted || ps.Reason == rules.ReasonScheduled || ps.Reason == rules.ReasonProfile):
+		// Armed, its profile is active: one activated on the running
+		// procs (procs up --profile) left it stopped for its profile.
 		// "scheduled: every 30m": the printer shows the message alone.
 		m.setState(ps, stopped, rules.ReasonScheduled, string(rules.ReasonScheduled)+": "+when)
 	case !armed && ps.Reason == rules.ReasonScheduled:
