@@ -114,10 +114,11 @@ func (e *Engine) apply(next *config.Config, order []string, up lifecycle.Up, fou
 		e.procs[name].life = e.life.Proc(name)
 	}
 	e.applyLogRetention()
-	e.syncSchedules(true)
+	armed := e.syncSchedules(true)
+	scheduled := slices.DeleteFunc(armed, func(name string) bool { return slices.Contains(diff.Rescheduled, name) })
 	return Reconciled{
 		Diff: diff, Started: done.Started, Restarted: done.Restarted, Stopped: done.Stopped,
-		Updated: done.Updated, Waits: waitTargets(done.Waits),
+		Updated: done.Updated, Scheduled: append([]string{}, scheduled...), Waits: waitTargets(done.Waits),
 	}, nil
 }
 

@@ -61,8 +61,9 @@ func (sc *scheduleState) status() *wire.ScheduleStatus {
 // now, re-arms those whose schedule changed, and cancels those of tasks
 // removed, disabled or left without a schedule, and all of them once
 // shutdown begins. It runs as Run begins and after each reconcile, which
-// says so (announce) of each schedule it arms.
-func (e *Engine) syncSchedules(announce bool) {
+// says so (announce) of each schedule it arms. It returns the tasks it
+// armed, in start order.
+func (e *Engine) syncSchedules(announce bool) (armed []string) {
 	if e.schedules == nil {
 		e.schedules = map[string]*scheduleState{}
 	}
@@ -87,12 +88,14 @@ func (e *Engine) syncSchedules(announce bool) {
 		}
 		sc := &scheduleState{name: name, cfg: p.Schedule, anchor: now}
 		e.schedules[name] = sc
+		armed = append(armed, name)
 		e.life.Scheduled(name, p.Schedule.String(), true)
 		e.armSchedule(sc, now)
 		if ps := e.procs[name]; ps != nil && announce {
 			e.infoOf(ps, rules.ReasonScheduled, "schedule set: "+sc.cfg.String()+"; next run at "+clockTime(sc.next))
 		}
 	}
+	return armed
 }
 
 // armableSchedules are the scheduled tasks whose timers run: those procs

@@ -181,6 +181,7 @@ func (a *app) printReconciled(answer control.ReloadAnswer, alsoStarting []string
 		{"stopping", stopping},
 		{"updated, not running", answer.Updated},
 		{"schedule changed", answer.Diff.Rescheduled},
+		{"scheduled", answer.Scheduled},
 	}
 	said := false
 	if len(answer.Diff.EnvChanged) > 0 {

@@ -33,6 +33,10 @@ type Reconciled struct {
 	// Updated are changed processes that were not running (stopped on
 	// request, or now disabled): they run the new definition when started.
 	Updated []string `json:"updated"`
+	// Scheduled are the scheduled tasks whose schedule the reconcile set
+	// that the config's diff does not name (Diff.Rescheduled): a new task,
+	// or one of a profile made active (procs up --profile).
+	Scheduled []string `json:"scheduled"`
 	// Waits are the runs to wait for to see the changes ready.
 	Waits []WaitTarget `json:"waits"`
 }
