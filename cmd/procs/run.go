@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,6 +58,10 @@ followed; with --arg, procs refuses to join it (exit 1).`,
 			c, ctx := sess.client, sess.ctx
 			st, err := c.Get(ctx, args[0])
 			if err != nil {
+				if instances := resolveInstances(ctx, c, args[:1]); instances[0] != args[0] {
+					return withCode(exitUsage, fmt.Errorf("%s runs as %d instances (%s): procs run follows one (`procs run %s`); `procs restart %s` runs them all again",
+						args[0], len(instances), strings.Join(instances, ", "), instances[0], args[0]))
+				}
 				return a.clientError(err)
 			}
 			if st.Kind != config.KindTask {
