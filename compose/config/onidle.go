@@ -32,17 +32,7 @@ func notIdleAtPrompt(p *Proc) string {
 	if protocol != "" && protocol.ReadsPrompts(p.Command.String()) {
 		return ""
 	}
-	// The JSON mode of an agent CLI is read by its protocol, never by a
-	// preset's screen patterns.
-	presetInteractive := false
-	if protocol == "" {
-		detected, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
-		presetInteractive = ok && detected.Preset.Interactive
-	}
-	interactive := presetInteractive
-	if p.Interactive != nil {
-		interactive = *p.Interactive
-	}
+	interactive, presetInteractive := interactiveOf(p)
 	// An interactive process runs in a terminal unless pty: says otherwise.
 	inTerminal := interactive
 	if p.PTY.Set {
@@ -61,4 +51,44 @@ func notIdleAtPrompt(p *Proc) string {
 		return fmt.Sprintf("only an interactive process is idle at a prompt, and %s is not one: add interactive: true to %s, or use an agent, shell or REPL preset (framework:, see procs frameworks)", p.Name, p.Name)
 	}
 	return fmt.Sprintf("only a process in a terminal shows a prompt to be idle at, and %s has pty: false: remove it, or remove onIdle", p.Name)
+}
+
+// interactiveOf says whether p is classified by its screen, as the engine
+// decides it: its interactive: key, else its preset (presetInteractive).
+// The JSON mode of an agent CLI is read by its protocol, never by a
+// preset's screen patterns.
+func interactiveOf(p *Proc) (interactive, presetInteractive bool) {
+	if p.AgentProtocol() == "" {
+		detected, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
+		presetInteractive = ok && detected.Preset.Interactive
+	}
+	interactive = presetInteractive
+	if p.Interactive != nil {
+		interactive = *p.Interactive
+	}
+	return interactive, presetInteractive
+}
+
+// screenPatternTargets checks that screen patterns (busyPatterns and the
+// others) are only on processes classified by their screen: on any other
+// they would do nothing.
+func (v *validator) screenPatternTargets() {
+	for _, name := range v.cfg.Names() {
+		p := v.cfg.Procs[name]
+		sets := []struct {
+			key      string
+			patterns []string
+		}{
+			{"busyPatterns", p.BusyPatterns}, {"questionPatterns", p.QuestionPatterns},
+			{"permissionPatterns", p.PermissionPatterns}, {"recoverablePatterns", p.RecoverablePatterns},
+		}
+		for _, set := range sets {
+			if len(set.patterns) == 0 {
+				continue
+			}
+			if interactive, _ := interactiveOf(p); !interactive {
+				v.p.atKey([]string{"procs", name, set.key}, "%s classify the screen of an interactive process, and %s is not one: add interactive: true to %s, or remove %s", set.key, name, name, set.key)
+			}
+		}
+	}
 }

@@ -39,6 +39,7 @@ func (v *validator) run() {
 	v.ports()
 	v.argsStartable()
 	v.onIdleTargets()
+	v.screenPatternTargets()
 }
 
 func (v *validator) abs(path string) string {

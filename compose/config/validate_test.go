@@ -174,6 +174,11 @@ var brokenConfigs = []struct {
 		"16:5: procs.review.onIdle: review's agent CLI (codex-json) takes its one prompt on its command line and reads no input: remove onIdle, or run a session that reads prompts (claude -p --input-format stream-json --output-format stream-json)",
 		`19:5: procs.oneshot.onIdle: oneshot runs the one prompt of its command line (--output-format stream-json without --input-format stream-json) and reads no input: add --input-format stream-json to its command, or remove onIdle`,
 	}},
+	{"screen_patterns_not_interactive", []string{
+		"4:5: procs.worker.busyPatterns: busyPatterns classify the screen of an interactive process, and worker is not one: add interactive: true to worker, or remove busyPatterns",
+		"5:5: procs.worker.questionPatterns: questionPatterns classify the screen of an interactive process, and worker is not one: add interactive: true to worker, or remove questionPatterns",
+		"9:5: procs.quiet.permissionPatterns: permissionPatterns classify the screen of an interactive process, and quiet is not one: add interactive: true to quiet, or remove permissionPatterns",
+	}},
 	{"bool_string", []string{
 		`4:10: procs.agent.pty: expected true or false, got string "yes"`,
 	}},
