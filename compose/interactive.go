@@ -16,7 +16,7 @@ import (
 // process that is not interactive are an error: they would do nothing.
 func interactiveSpec(p *config.Proc, preset *frameworks.Preset, spec *rules.Spec) error {
 	presetInteractive := preset != nil && preset.Interactive
-	spec.Interactive = isInteractive(p, presetInteractive)
+	spec.Interactive = p.IsInteractive(presetInteractive)
 	var base frameworks.AgentPatterns
 	if presetInteractive {
 		base = preset.AgentPatterns
@@ -48,24 +48,11 @@ func interactiveSpec(p *config.Proc, preset *frameworks.Preset, spec *rules.Spec
 	return nil
 }
 
-// isInteractive says whether a process is classified by its screen: its
-// `interactive` key, else its preset.
-func isInteractive(p *config.Proc, presetInteractive bool) bool {
-	if p.Interactive != nil {
-		return *p.Interactive
-	}
-	return presetInteractive
-}
-
-// usesPTY says whether a process runs in a pseudo-terminal: when its config
-// says so, or, when the config says nothing, when it is interactive (an
-// agent CLI needs a terminal to show its prompt at all).
+// usesPTY says whether a process runs in a pseudo-terminal, with the
+// preset it runs with (config.Proc.InTerminal).
 func usesPTY(p *config.Proc, preset string) bool {
-	if p.PTY.Set {
-		return p.PTY.Enabled
-	}
 	fw, ok := frameworks.Lookup(preset)
-	return isInteractive(p, preset != "" && ok && fw.Interactive)
+	return p.InTerminal(p.IsInteractive(preset != "" && ok && fw.Interactive))
 }
 
 // windowSize is the PTY window of a process: its config, else 120x40.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
 )
@@ -33,13 +34,8 @@ func notIdleAtPrompt(p *Proc) string {
 		return ""
 	}
 	interactive, presetInteractive := interactiveOf(p)
-	// An interactive process runs in a terminal unless pty: says otherwise.
-	inTerminal := interactive
-	if p.PTY.Set {
-		inTerminal = p.PTY.Enabled
-	}
 	switch {
-	case interactive && inTerminal:
+	case interactive && p.InTerminal(interactive):
 		return ""
 	case protocol != "" && protocol.TakesInput():
 		return fmt.Sprintf("%s runs the one prompt of its command line (--output-format stream-json without --input-format stream-json) and reads no input: add --input-format stream-json to its command, or remove onIdle", p.Name)
@@ -62,11 +58,26 @@ func interactiveOf(p *Proc) (interactive, presetInteractive bool) {
 		detected, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
 		presetInteractive = ok && detected.Preset.Interactive
 	}
-	interactive = presetInteractive
+	return p.IsInteractive(presetInteractive), presetInteractive
+}
+
+// IsInteractive says whether p is classified by its screen: its
+// interactive: key, else whether its preset is (presetInteractive).
+func (p *Proc) IsInteractive(presetInteractive bool) bool {
 	if p.Interactive != nil {
-		interactive = *p.Interactive
+		return *p.Interactive
 	}
-	return interactive, presetInteractive
+	return presetInteractive
+}
+
+// InTerminal says whether p runs in a pseudo-terminal: its pty: key, else
+// whether it is interactive (an agent CLI needs a terminal to show its
+// prompt at all).
+func (p *Proc) InTerminal(interactive bool) bool {
+	if p.PTY.Set {
+		return p.PTY.Enabled
+	}
+	return interactive
 }
 
 // screenPatternTargets checks that screen patterns (busyPatterns and the
@@ -75,18 +86,23 @@ func interactiveOf(p *Proc) (interactive, presetInteractive bool) {
 func (v *validator) screenPatternTargets() {
 	for _, name := range v.cfg.Names() {
 		p := v.cfg.Procs[name]
-		sets := []struct {
+		type patternSet struct {
 			key      string
 			patterns []string
-		}{
+		}
+		sets := []patternSet{
 			{"busyPatterns", p.BusyPatterns}, {"questionPatterns", p.QuestionPatterns},
 			{"permissionPatterns", p.PermissionPatterns}, {"recoverablePatterns", p.RecoverablePatterns},
 		}
+		if !slices.ContainsFunc(sets, func(set patternSet) bool { return len(set.patterns) > 0 }) {
+			continue
+		}
+		// Its preset is looked for once (a look at its project's files).
+		if interactive, _ := interactiveOf(p); interactive {
+			continue
+		}
 		for _, set := range sets {
-			if len(set.patterns) == 0 {
-				continue
-			}
-			if interactive, _ := interactiveOf(p); !interactive {
+			if len(set.patterns) > 0 {
 				v.p.atKey([]string{"procs", name, set.key}, "%s classify the screen of an interactive process, and %s is not one: add interactive: true to %s, or remove %s", set.key, name, name, set.key)
 			}
 		}
