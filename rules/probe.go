@@ -251,7 +251,7 @@ func probeExec(ctx context.Context, p ProbeSpec) ProbeResult {
 	if len(argv) == 0 {
 		return ProbeResult{Err: "exec probe: no command"}
 	}
-	program, err := probeProgram(argv[0], p)
+	program, err := osproc.ProgramFor(argv[0], p.Env, p.Dir)
 	if err != nil {
 		return ProbeResult{Status: -1, Err: fmt.Sprintf("exec probe %s: %v", argv[0], err)}
 	}
@@ -274,20 +274,6 @@ func probeExec(ctx context.Context, p ProbeSpec) ProbeResult {
 		r.Err += ": " + tail
 	}
 	return r
-}
-
-// probeProgram is the program an exec probe runs for argv0: sh (a shell
-// string) is procs' own, as the run's is (the run's PATH need not hold
-// it); anything else is found as the run's shell would find it, in the
-// PATH of the probe's environment and relative to its folder, not in
-// procs' PATH as os/exec would.
-func probeProgram(argv0 string, p ProbeSpec) (string, error) {
-	if argv0 == "sh" {
-		if path, err := exec.LookPath("sh"); err == nil {
-			return path, nil
-		}
-	}
-	return osproc.LookPath(argv0, p.Env, p.Dir)
 }
 
 // lastLine is the last non-empty line of out: usually the error message.

@@ -54,32 +54,6 @@ type Output struct {
 	Reader io.ReadCloser
 }
 
-// shell is where sh is, found in procs' PATH once; "" when it is not
-// found, and sh is then looked for as any program is. A shell string is
-// procs' to run, with procs' sh, which then searches the run's PATH for
-// what the string runs: the run's PATH need not hold sh (PATH: .venv/bin
-// alone).
-var shell = sync.OnceValue(func() string {
-	path, err := exec.LookPath("sh")
-	if err != nil {
-		return ""
-	}
-	return path
-})
-
-// programOf is the program that runs argv0 for spec: procs' sh for sh,
-// anything else found where the run's shell would find it, in the PATH of
-// the run's environment and relative to its folder (os/exec would search
-// procs' PATH).
-func programOf(argv0 string, spec Spec) (string, error) {
-	if argv0 == "sh" && shell() != "" {
-		// Most commands are shell strings: sh is looked up once, not on
-		// each of two hundred starts.
-		return shell(), nil
-	}
-	return osproc.LookPath(argv0, spec.Env, spec.Dir)
-}
-
 // launch starts spec.Argv in its own process group (or, with a PTY window,
 // its own session on a new terminal of that size), with a parent-death
 // signal where the platform has one (osproc.GroupAttrs), from a spawner
@@ -89,7 +63,7 @@ func launch(spec Spec) (*Process, error) {
 		return nil, errors.New("empty command")
 	}
 	argv := execArgv(spec.Argv)
-	program, err := programOf(argv[0], spec)
+	program, err := osproc.ProgramFor(argv[0], spec.Env, spec.Dir)
 	if err != nil {
 		return nil, err
 	}

@@ -88,8 +88,8 @@ func spawnWatchdog(j *journal) (*watchdog, error) {
 		defer file.Close() // the watchdog has its own once started
 	}
 	cmd := exec.Command(binary)
-	if shell() != "" {
-		cmd = exec.Command(shell(), "-c", watchdogScript, "procs-watchdog", binary)
+	if osproc.Shell() != "" {
+		cmd = exec.Command(osproc.Shell(), "-c", watchdogScript, "procs-watchdog", binary)
 	}
 	// Descriptors journalFD, journalFD+1 and binaryFD (none if file is nil).
 	cmd.ExtraFiles = []*os.File{j.files[0], j.files[1], file}

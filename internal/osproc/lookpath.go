@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // NotInPathError says that a program was looked for in a PATH and is in
@@ -31,6 +32,29 @@ func (e *NotInPathError) Error() string {
 
 // Unwrap makes the error match exec.ErrNotFound, as os/exec's does.
 func (e *NotInPathError) Unwrap() error { return exec.ErrNotFound }
+
+// Shell is where sh is, found in procs' PATH once; "" when it is not
+// there. A shell string is procs' to run, with procs' sh, which then
+// searches the child's PATH for what the string runs: the child's PATH
+// need not hold sh (PATH: .venv/bin alone).
+var Shell = sync.OnceValue(func() string {
+	path, err := exec.LookPath("sh")
+	if err != nil {
+		return ""
+	}
+	return path
+})
+
+// ProgramFor is the program a child started in dir with environment env
+// runs for argv0: procs' sh (Shell) for sh, looked up once, not on each of
+// two hundred starts or each probe; anything else, and sh where procs has
+// none, found as LookPath finds it.
+func ProgramFor(argv0 string, env []string, dir string) (string, error) {
+	if argv0 == "sh" && Shell() != "" {
+		return Shell(), nil
+	}
+	return LookPath(argv0, env, dir)
+}
 
 // LookPath finds the program a child started in dir with environment env
 // runs for name, where the child's own shell would find it, which os/exec
