@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -84,11 +83,10 @@ Exit codes: 0 ok, 1 a process failed or is not ready, 2 usage or config error,
 // has one: each is how long to wait before giving up, and one that gives
 // up at once did nothing and said "context deadline exceeded".
 func checkTimeout(cmd *cobra.Command) error {
-	flag := cmd.Flags().Lookup("timeout")
-	if flag == nil || !flag.Changed {
+	if !cmd.Flags().Changed("timeout") {
 		return nil
 	}
-	if d, err := time.ParseDuration(flag.Value.String()); err == nil && d <= 0 {
+	if d, err := cmd.Flags().GetDuration("timeout"); err == nil && d <= 0 {
 		return withCode(exitUsage, fmt.Errorf("--timeout must be positive (got %s)", d))
 	}
 	return nil
