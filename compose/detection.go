@@ -26,8 +26,9 @@ type Detection struct {
 // the preset's; readyTimeout and stabilityDelay, when set, replace the
 // preset's. A process that says nothing of its readiness (no port, ready
 // pattern or rule) takes the preset's ways to tell without a line: a
-// listening port, or being assumed ready after a while.
-func DetectionOf(p *config.Proc) (Detection, error) {
+// listening port, or being assumed ready after a while. globalEnv is the
+// config's env: for every process, where its programs may be found.
+func DetectionOf(p *config.Proc, globalEnv map[string]string) (Detection, error) {
 	d := Detection{}
 	d.Preset, d.Reason = presetFor(p)
 	if p.AgentProtocol() != "" {
@@ -75,7 +76,7 @@ func DetectionOf(p *config.Proc) (Detection, error) {
 		if preset.MayDaemonize(p.Command.String()) {
 			spec.StabilityDelay = max(spec.StabilityDelay, frameworks.DaemonGrace)
 		}
-		spec.ReadyProbe, spec.ProbePort = readyProbeOf(p, preset)
+		spec.ReadyProbe, spec.ProbePort = readyProbeOf(p, preset, globalEnv)
 	}
 	if err := interactiveSpec(p, d.Preset, spec); err != nil {
 		return d, err

@@ -13,14 +13,14 @@ import (
 // which would kill a long query.
 func TestDetectionOfTaskTakesNoReadyTimeout(t *testing.T) {
 	task := &config.Proc{Name: "dump", Command: config.Command{Shell: "postgres --single -D db"}, Kind: config.KindTask}
-	d, err := DetectionOf(task)
+	d, err := DetectionOf(task, nil)
 	require.NoError(t, err)
 	require.NotNil(t, d.Preset, "postgres --single still runs the postgres program")
 	assert.Zero(t, d.Spec.ReadyTimeout)
 	assert.Zero(t, d.Spec.AssumeReadyAfter)
 
 	server := &config.Proc{Name: "db", Command: config.Command{Shell: "postgres -D db"}}
-	d, err = DetectionOf(server)
+	d, err = DetectionOf(server, nil)
 	require.NoError(t, err)
 	assert.Equal(t, d.Preset.ReadyTimeout, d.Spec.ReadyTimeout)
 }
@@ -28,7 +28,7 @@ func TestDetectionOfTaskTakesNoReadyTimeout(t *testing.T) {
 // A generic runtime that prints nothing is ready by listening, with
 // port: set too (a silent Python server would otherwise wait for a line).
 func TestDetectionOfSilentRuntimeWithPort(t *testing.T) {
-	d, err := DetectionOf(&config.Proc{Name: "api", Command: config.Command{Shell: "python3 srv.py"}, Port: 8000})
+	d, err := DetectionOf(&config.Proc{Name: "api", Command: config.Command{Shell: "python3 srv.py"}, Port: 8000}, nil)
 	require.NoError(t, err)
 	require.NotNil(t, d.Preset)
 	assert.Equal(t, "python", d.Preset.Name)
@@ -41,19 +41,19 @@ func TestDetectionOfSilentRuntimeWithPort(t *testing.T) {
 // stabilityDelay always holds. A worker's line may name its broker's port,
 // and an agent's screen is no server: neither checks the line's port.
 func TestDetectionOfReadyLinePort(t *testing.T) {
-	d, err := DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}})
+	d, err := DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}}, nil)
 	require.NoError(t, err)
 	require.NotNil(t, d.Preset)
 	assert.True(t, d.Spec.ReadyLinePort, "express")
 	assert.Zero(t, d.Spec.StabilityDelay, "the port on the line decides")
 
 	own := config.Duration(250 * time.Millisecond)
-	d, err = DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}, Port: 3000, StabilityDelay: own})
+	d, err = DetectionOf(&config.Proc{Name: "web", Command: config.Command{Shell: "node app.js"}, Port: 3000, StabilityDelay: own}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, own.D(), d.Spec.StabilityDelay)
 
 	for _, command := range []string{"celery -A app worker", "claude"} {
-		d, err = DetectionOf(&config.Proc{Name: "w", Command: config.Command{Shell: command}})
+		d, err = DetectionOf(&config.Proc{Name: "w", Command: config.Command{Shell: command}}, nil)
 		require.NoError(t, err)
 		require.NotNil(t, d.Preset, command)
 		assert.False(t, d.Spec.ReadyLinePort, command)

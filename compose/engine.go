@@ -146,7 +146,7 @@ func New(cfg *config.Config, opts Options) (*Engine, error) {
 	e.usage = newUsageSampler(e.instance, e.usageTargets)
 	interactive := map[string]bool{}
 	for _, name := range order {
-		d, err := DetectionOf(cfg.Procs[name])
+		d, err := DetectionOf(cfg.Procs[name], cfg.Env)
 		if err != nil {
 			return nil, err
 		}

@@ -140,7 +140,7 @@ func readDefinitions(cfg *config.Config, withEnv bool) definitionsRead {
 		envs: map[string]map[string]string{}, envErrs: map[string]error{},
 	}
 	for name, p := range cfg.Procs {
-		found.detections[name], found.detectErrs[name] = DetectionOf(p)
+		found.detections[name], found.detectErrs[name] = DetectionOf(p, cfg.Env)
 		if withEnv {
 			found.envs[name], found.envErrs[name] = cfg.Environment(p)
 		}

@@ -32,8 +32,8 @@ const presetProbeInterval = time.Second
 // the port it asks: none for a process with a healthcheck of its own, a
 // task, an interactive program, a preset without a probe, a port that is
 // not known, or an exec probe whose program is not in the process's PATH
-// (pathEnv).
-func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, int) {
+// (pathEnv, with globalEnv the config's env:).
+func readyProbeOf(p *config.Proc, preset *frameworks.Preset, globalEnv map[string]string) (*rules.ProbeSpec, int) {
 	if preset == nil || preset.Probe == nil || p.Healthcheck != nil || p.IsTask() || preset.Interactive {
 		return nil, 0
 	}
@@ -64,7 +64,7 @@ func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, 
 		spec.Kind, spec.URL = rules.ProbeHTTP, "http://"+addr+probe.HTTP
 	default:
 		spec.Kind, spec.Argv = rules.ProbeExec, probe.Fill(port)
-		if _, err := osproc.LookPath(spec.Argv[0], pathEnv(p), p.Cwd); err != nil {
+		if _, err := osproc.LookPath(spec.Argv[0], pathEnv(p, globalEnv), p.Cwd); err != nil {
 			return nil, 0
 		}
 	}
@@ -72,10 +72,15 @@ func readyProbeOf(p *config.Proc, preset *frameworks.Preset) (*rules.ProbeSpec, 
 }
 
 // pathEnv is what decides where a process's programs are found before it
-// runs: the PATH of its env:, else (nil) procs' own, which the process
-// inherits. The global env: is not in p (a PATH there is not seen here).
-func pathEnv(p *config.Proc) []string {
+// runs: the PATH of its env:, else that of the global env: (globalEnv),
+// else (nil) procs' own, which the process inherits. An env file's PATH
+// is not one: the environment procs runs in, which has a PATH, comes
+// after the env files (processEnv).
+func pathEnv(p *config.Proc, globalEnv map[string]string) []string {
 	if path, ok := p.Env["PATH"]; ok {
+		return []string{"PATH=" + path}
+	}
+	if path, ok := globalEnv["PATH"]; ok {
 		return []string{"PATH=" + path}
 	}
 	return nil

@@ -55,10 +55,20 @@ func TestPresetExecProbeFromTheProcessPATH(t *testing.T) {
 
 	t.Run("readyProbeOf", func(t *testing.T) {
 		cfg := parseConfig(t, fmt.Sprintf("procs:\n  db:\n    command: postgres -D data -p 5433\n    env: {PATH: %q}\n", bin))
-		spec, port := readyProbeOf(cfg.Procs["db"], postgres)
+		spec, port := readyProbeOf(cfg.Procs["db"], postgres, cfg.Env)
 		require.NotNil(t, spec, "pg_isready is in the process's PATH")
 		assert.Equal(t, 5433, port)
 		assert.Equal(t, "pg_isready", spec.Argv[0])
+	})
+
+	// The global env: is every process's PATH, unless its own env: has one.
+	t.Run("global env", func(t *testing.T) {
+		cfg := parseConfig(t, fmt.Sprintf("env: {PATH: %q}\nprocs:\n  db:\n    command: postgres -D data -p 5433\n", bin))
+		spec, _ := readyProbeOf(cfg.Procs["db"], postgres, cfg.Env)
+		require.NotNil(t, spec, "pg_isready is in the global env's PATH")
+		cfg = parseConfig(t, fmt.Sprintf("env: {PATH: %q}\nprocs:\n  db:\n    command: postgres -D data -p 5433\n    env: {PATH: %q}\n", bin, t.TempDir()))
+		spec, _ = readyProbeOf(cfg.Procs["db"], postgres, cfg.Env)
+		assert.Nil(t, spec, "the process's own PATH, without pg_isready, wins")
 	})
 
 	t.Run("run", func(t *testing.T) {

@@ -91,7 +91,7 @@ func TestReadyProbeOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			spec, port := readyProbeOf(tt.proc, tt.preset)
+			spec, port := readyProbeOf(tt.proc, tt.preset, nil)
 			assert.Equal(t, tt.port, port)
 			if tt.port == 0 {
 				assert.Nil(t, spec)
@@ -103,14 +103,14 @@ func TestReadyProbeOf(t *testing.T) {
 	}
 	t.Run("exec with its port", func(t *testing.T) {
 		needProgram(t, "pg_isready")
-		spec, port := readyProbeOf(proc("    command: postgres -D data -p 5433\n"), postgres)
+		spec, port := readyProbeOf(proc("    command: postgres -D data -p 5433\n"), postgres, nil)
 		require.NotNil(t, spec)
 		assert.Equal(t, 5433, port)
 		assert.Equal(t, "pg_isready -q -h localhost -p 5433 -U postgres", strings.Join(spec.Argv, " "))
 	})
 	t.Run("exec not installed", func(t *testing.T) {
 		t.Setenv("PATH", t.TempDir())
-		spec, _ := readyProbeOf(proc("    command: postgres -D data\n"), postgres)
+		spec, _ := readyProbeOf(proc("    command: postgres -D data\n"), postgres, nil)
 		assert.Nil(t, spec, "a probe whose program is missing would never pass")
 	})
 }

@@ -106,7 +106,7 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 		Name: p.Name, Command: p.Command.String(), Cwd: relativeDir(cfg.Dir, p.Cwd), Framework: p.Framework,
 		Ready: p.Ready, Port: p.Port,
 	}
-	det, err := compose.DetectionOf(p)
+	det, err := compose.DetectionOf(p, cfg.Env)
 	if err != nil {
 		return c, withCode(exitUsage, err)
 	}
