@@ -7,6 +7,8 @@ import (
 
 	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/compose/lifecycle"
+	"github.com/procsdev/procs/compose/wire"
+	"github.com/procsdev/procs/rules"
 )
 
 // ErrNoReload is returned by Reload when the engine was given no way to
@@ -117,9 +119,26 @@ func (e *Engine) apply(next *config.Config, order []string, up lifecycle.Up, fou
 	armed := e.syncSchedules(true)
 	scheduled := slices.DeleteFunc(armed, func(name string) bool { return slices.Contains(diff.Rescheduled, name) })
 	return Reconciled{
-		Diff: diff, Started: done.Started, Restarted: done.Restarted, Stopped: done.Stopped,
+		Diff: diff, Started: done.Started, Held: e.held(done.Started), Restarted: done.Restarted, Stopped: done.Stopped,
 		Updated: done.Updated, Scheduled: append([]string{}, scheduled...), Waits: waitTargets(done.Waits),
 	}, nil
+}
+
+// held lists those of names that wait to begin their run (pending or
+// blocked), with what status says of each: a reload that says only
+// "started: api" while api waits for a removed process to stop tells
+// less than the truth.
+func (e *Engine) held(names []string) []wire.HeldProcess {
+	var held []wire.HeldProcess
+	for _, name := range names {
+		lp := e.life.Proc(name)
+		waiting := lp != nil && (lp.State == rules.StatePending || lp.State == rules.StateBlocked)
+		// Pending without a word is a start under way in dependency order.
+		if waiting && lp.Message != "" {
+			held = append(held, wire.HeldProcess{Name: name, State: lp.State, Message: lp.Message})
+		}
+	}
+	return held
 }
 
 // definitionsRead is what a config's definitions need from disk: each

@@ -166,17 +166,30 @@ func splitStopping(answer control.ReloadAnswer) (stopped, stopping []string) {
 	return stopped, stopping
 }
 
+// heldUnwaited are the processes the reload started that had not begun
+// to run when it answered, and whose end the reload did not wait for (a
+// result says what became of those).
+func heldUnwaited(answer control.ReloadAnswer) []wire.HeldProcess {
+	return slices.DeleteFunc(slices.Clone(answer.Held), func(h wire.HeldProcess) bool {
+		return slices.ContainsFunc(answer.Results, func(r rules.Result) bool { return r.Name == h.Name })
+	})
+}
+
 // printReconciled says what a reload did, one line per kind of change,
 // then the result of each wait; alsoStarting are stopped processes procs
 // up starts next, said among those started.
 func (a *app) printReconciled(answer control.ReloadAnswer, alsoStarting []string) {
 	stopped, stopping := splitStopping(answer)
+	held := heldUnwaited(answer)
+	started := slices.DeleteFunc(append(slices.Clone(answer.Started), alsoStarting...), func(name string) bool {
+		return slices.ContainsFunc(held, func(h wire.HeldProcess) bool { return h.Name == name })
+	})
 	lines := []struct {
 		what  string
 		names []string
 	}{
 		{"restarted", answer.Restarted},
-		{"started", append(slices.Clone(answer.Started), alsoStarting...)},
+		{"started", started},
 		{"stopped", stopped},
 		{"stopping", stopping},
 		{"updated, not running", answer.Updated},
@@ -192,6 +205,11 @@ func (a *app) printReconciled(answer control.ReloadAnswer, alsoStarting []string
 			fmt.Fprintf(a.stdout, "%s: %s\n", l.what, strings.Join(l.names, ", "))
 			said = true
 		}
+	}
+	// Asked to start, not running yet: what each waits for.
+	for _, h := range held {
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", h.State, h.Name, h.Message)
+		said = true
 	}
 	if !said {
 		fmt.Fprintln(a.stdout, "nothing changed: every process runs its current definition")

@@ -25,6 +25,11 @@ type Reconciled struct {
 	Diff config.Diff `json:"diff"`
 	// Started are processes started: new ones, and those named to up.
 	Started []string `json:"started"`
+	// Held are those of Started that have not begun to run when the
+	// reconcile returns, with their state and why, as status shows them:
+	// an added process waiting for a removed one still stopping, or for
+	// its dependencies.
+	Held []HeldProcess `json:"held,omitempty"`
 	// Restarted are changed processes restarted, and the dependents that
 	// follow them (restart: true), in start order.
 	Restarted []string `json:"restarted"`
@@ -49,4 +54,12 @@ type RestartPlan struct {
 	// Notes say what the caller should know, such as a definition taken
 	// from the edited config file.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// HeldProcess is a process asked to start that has not begun to run.
+type HeldProcess struct {
+	Name  string      `json:"name"`
+	State rules.State `json:"state"`
+	// Message says what it waits for.
+	Message string `json:"message"`
 }
