@@ -127,7 +127,7 @@ func recordFile(file string, data []byte, src *sources) (errs ConfigErrors) {
 	src.lines[file] = countLines(data)
 	parsed, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return ConfigErrors{syntaxError(file, err)}
+		return ConfigErrors{syntaxError(file, data, err)}
 	}
 	if len(parsed.Docs) > 1 {
 		second := parsed.Docs[1]
@@ -154,8 +154,9 @@ func recordFile(file string, data []byte, src *sources) (errs ConfigErrors) {
 	return w.errs
 }
 
-// syntaxError turns a goccy/go-yaml error into a ConfigError at its token.
-func syntaxError(file string, err error) *ConfigError {
+// syntaxError turns a goccy/go-yaml error in data into a ConfigError at
+// its token, with what to do where the library's words do not say it.
+func syntaxError(file string, data []byte, err error) *ConfigError {
 	e := &ConfigError{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
 	var yerr interface {
 		GetToken() *token.Token
@@ -164,8 +165,27 @@ func syntaxError(file string, err error) *ConfigError {
 	if errors.As(err, &yerr) {
 		at := tokenPos(yerr.GetToken(), pos{1, 1})
 		e.Line, e.Col, e.Msg = at.line, at.col, "invalid YAML: "+yerr.GetMessage()
+		if yerr.GetMessage() == "mapping value is not allowed in this context" {
+			e.Msg += ": " + colonHint(data, at)
+		}
 	}
 	return e
+}
+
+// colonHint says what to do about a ": " where YAML takes no key: in the
+// value that starts at at (a command such as python3 -c "print('a: b')"),
+// or on a next line indented deeper than its key, which YAML reads as
+// more of that value.
+func colonHint(data []byte, at pos) string {
+	lines := bytes.Split(data, []byte("\n"))
+	if at.line <= len(lines) {
+		line := lines[at.line-1]
+		rest := line[min(at.col-1, len(line)):]
+		if bytes.Contains(rest, []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(rest, " \r"), []byte(":")) {
+			return `a value holding ": " must be quoted ('...', with each ' inside doubled) or written as a block (| after the key, then the value on the next line, indented)`
+		}
+	}
+	return "a line below is indented deeper than the key of this value: indent the keys of one mapping alike"
 }
 
 func tokenPos(tk *token.Token, fallback pos) pos {

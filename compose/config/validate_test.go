@@ -285,6 +285,13 @@ var brokenConfigs = []struct {
 	{"syntax", []string{
 		"3:14: invalid YAML: could not find end character of double-quoted text",
 	}},
+	// The YAML library's words alone did not say what to do.
+	{"syntax_colon_in_value", []string{
+		`3:14: invalid YAML: mapping value is not allowed in this context: a value holding ": " must be quoted ('...', with each ' inside doubled) or written as a block (| after the key, then the value on the next line, indented)`,
+	}},
+	{"syntax_deeper_key", []string{
+		"3:14: invalid YAML: mapping value is not allowed in this context: a line below is indented deeper than the key of this value: indent the keys of one mapping alike",
+	}},
 	{"syntax_indent", []string{
 		"4:4: invalid YAML: value is not allowed in this context",
 	}},
