@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/procsdev/procs/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -386,6 +387,7 @@ procs:
 	}
 	awaitLine("all 1 ready")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	firstAt := time.Now()
 	awaitLine("stopping 1 process in reverse dependency order (Ctrl-C again to kill at once)")
 	// The main process ends on SIGTERM: the run now waits for what it
 	// left, whose output goes elsewhere.
@@ -393,6 +395,8 @@ procs:
 	require.Positive(t, main)
 	require.Eventually(t, func() bool { return errors.Is(syscall.Kill(main, 0), syscall.ESRCH) },
 		clientDeadline, 10*time.Millisecond, "the main process ends on SIGTERM")
+	// A signal sooner than that would be the first one again.
+	time.Sleep(time.Until(firstAt.Add(sameSignal)))
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	awaitLine("killing 1 process (SIGKILL)")
 	awaitLine("what was left of the run after SIGTERM was killed (SIGKILL), as asked")
@@ -405,5 +409,92 @@ procs:
 		assert.Equal(t, 130, exitErr.ExitCode())
 	case <-time.After(clientDeadline):
 		t.Fatal("procs up still runs after the second Ctrl-C")
+	}
+}
+
+// TestUpTakesASignalRepeatedAtOnceAsOne: a signal and the same again at
+// once (timeout(1) sends its signal to procs and then to procs' process
+// group) are one request to stop in order, not a second Ctrl-C that
+// kills: the server, which takes 300 ms to stop cleanly, does. Only a
+// signal some time after the first kills at once.
+func TestUpTakesASignalRepeatedAtOnceAsOne(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`
+procs:
+  db:
+    command: trap 'sleep 0.3; echo db closed cleanly; exit 0' TERM INT; echo ready; while :; do sleep 0.05; done
+    readyPatterns: [ready]
+`), 0o644))
+	// The second signal must come within sameSignal of the first: a
+	// machine too slow for that in one try gets more.
+	for try := 1; ; try++ {
+		out, gap := upSignalledTwice(t, dir)
+		if gap >= sameSignal && try < 5 {
+			continue
+		}
+		require.Less(t, gap, sameSignal, "the second signal never came soon enough")
+		assert.Contains(t, out, "stopping 1 process in reverse dependency order")
+		assert.NotContains(t, out, "killing 1 process")
+		assert.Contains(t, out, "db closed cleanly")
+		return
+	}
+}
+
+// upSignalledTwice runs procs up in dir until all are ready, sends it
+// SIGTERM, and SIGTERM again as soon as it says it stops; it returns what
+// procs up printed and the time between the two signals.
+func upSignalledTwice(t *testing.T, dir string) (string, time.Duration) {
+	t.Helper()
+	cmd := procsCommand(dir, "up")
+	var out bytes.Buffer
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	cmd.Stdout, cmd.Stderr = w, w
+	require.NoError(t, cmd.Start())
+	w.Close()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); stopLeftover(filepath.Join(dir, ".procs", "procs.pid")) })
+	scanner := bufio.NewScanner(r)
+	var first time.Time
+	var gap time.Duration
+	for scanner.Scan() {
+		line := scanner.Text()
+		out.WriteString(line + "\n")
+		switch {
+		case strings.Contains(line, "all 1 ready"):
+			first = time.Now()
+			require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+		case strings.Contains(line, "stopping 1 process"):
+			require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+			gap = time.Since(first)
+		}
+	}
+	_ = cmd.Wait()
+	return out.String(), gap
+}
+
+// TestUpUnderTimeoutStopsInOrder: the same with timeout(1) itself, whose
+// two signals the kernel merges into one when procs has not taken the
+// first yet, and mostly does.
+func TestUpUnderTimeoutStopsInOrder(t *testing.T) {
+	testenv.LookPath(t, "timeout")
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`
+procs:
+  db:
+    command: trap 'sleep 0.3; echo db closed cleanly; exit 0' TERM INT; echo ready; while :; do sleep 0.05; done
+    readyPatterns: [ready]
+`), 0o644))
+	for _, sig := range []string{"TERM", "INT"} {
+		t.Run(sig, func(t *testing.T) {
+			cmd := exec.Command("timeout", "-s", sig, "3", "procs", "up")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+dir, "NO_COLOR=1")
+			out, _ := cmd.CombinedOutput()
+			t.Cleanup(func() { stopLeftover(filepath.Join(dir, ".procs", "procs.pid")) })
+			assert.Contains(t, string(out), "all 1 ready")
+			assert.Contains(t, string(out), "stopping 1 process in reverse dependency order")
+			assert.NotContains(t, string(out), "killing 1 process")
+			assert.Contains(t, string(out), "db closed cleanly")
+		})
 	}
 }

@@ -227,9 +227,14 @@ func (a *app) forwardSignals(ctx context.Context, engine *compose.Engine) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, withHangup(os.Interrupt, syscall.SIGTERM)...)
 	defer signal.Stop(sigs)
+	var taken time.Time
 	for {
 		select {
 		case <-sigs:
+			if !taken.IsZero() && time.Since(taken) < sameSignal {
+				continue // the same request, sent twice
+			}
+			taken = time.Now()
 			if engine.Interrupt() != nil {
 				return
 			}
@@ -238,6 +243,13 @@ func (a *app) forwardSignals(ctx context.Context, engine *compose.Engine) {
 		}
 	}
 }
+
+// sameSignal is how soon after a signal procs up takes another as the
+// same request to stop in order, not the second Ctrl-C that kills at
+// once: timeout(1) sends its signal to procs and then to procs' process
+// group, and a wrapper may forward a Ctrl-C the terminal sent procs too.
+// A person's second Ctrl-C, after reading "Ctrl-C again", comes later.
+const sameSignal = 250 * time.Millisecond
 
 // plainOutput says whether to write no colour codes of procs' own.
 func (a *app) plainOutput() bool {
