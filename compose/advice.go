@@ -1,11 +1,14 @@
 package compose
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
 	"github.com/procsdev/procs/internal/lazyregexp"
+	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
 )
 
@@ -59,6 +62,28 @@ func installAdvice(v rules.Verdict, dir string) string {
 		return program + " is not in node_modules/.bin (run " + install + ", or add the package that provides it)"
 	}
 	return ""
+}
+
+// typoAdvice names, when a failed run's shell could not find a program,
+// the program of the process's PATH (in env, the run's environment) a
+// typo away from it: "" when there is none, or the name was a path.
+func typoAdvice(v rules.Verdict, env []string, dir string) string {
+	if v.State != rules.StateFailed {
+		return ""
+	}
+	m := missingCommand.FindStringSubmatch(v.Line)
+	if m == nil {
+		return ""
+	}
+	program := m[1] + m[2]
+	if strings.Contains(program, "/") {
+		return ""
+	}
+	similar := osproc.SimilarProgram(program, env, dir)
+	if similar == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s is not in the process's PATH: did you mean %q?", program, similar)
 }
 
 // packageRoot returns the nearest folder at or above dir holding a

@@ -46,3 +46,21 @@ func TestInstallAdviceNamesTheMissingInstall(t *testing.T) {
 	assert.Empty(t, installAdvice(failed("Error: listen EADDRINUSE"), web))
 	assert.Empty(t, installAdvice(rules.Verdict{State: rules.StateReady, Line: "sh: 1: vite: not found"}, web))
 }
+
+// A program a shell string runs, not found, is named with the one of the
+// process's PATH a typo away: sh says only "pyhton3: not found".
+func TestTypoAdviceNamesTheProgramMeant(t *testing.T) {
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "python3"), []byte("#!/bin/sh\n"), 0o755))
+	env := []string{"PATH=" + bin}
+	failed := func(line string) rules.Verdict {
+		return rules.Verdict{State: rules.StateFailed, Reason: rules.ReasonCrash, Line: line}
+	}
+	assert.Equal(t, `pyhton3 is not in the process's PATH: did you mean "python3"?`,
+		typoAdvice(failed("sh: 1: exec: pyhton3: not found"), env, t.TempDir()))
+	assert.Equal(t, `pyhton3 is not in the process's PATH: did you mean "python3"?`,
+		typoAdvice(failed("bash: line 1: pyhton3: command not found"), env, t.TempDir()))
+	assert.Empty(t, typoAdvice(failed("sh: 1: exec: nodejs: not found"), env, t.TempDir()), "nothing close")
+	assert.Empty(t, typoAdvice(failed("sh: 1: ./pyhton3: not found"), env, t.TempDir()), "a path is not looked up")
+	assert.Empty(t, typoAdvice(rules.Verdict{State: rules.StateReady, Line: "sh: 1: pyhton3: not found"}, env, t.TempDir()))
+}

@@ -312,7 +312,11 @@ func (l *runLoop) reportWaiting(reason rules.Reason, waiting rules.Verdict, text
 // advise adds to a failed verdict what to do about it, when procs can tell
 // (advice.go); the detector keeps its own words.
 func (l *runLoop) advise(v rules.Verdict) rules.Verdict {
-	if advice := installAdvice(v, l.s.spec.proc.Cwd); advice != "" {
+	advice := installAdvice(v, l.s.spec.proc.Cwd)
+	if advice == "" {
+		advice = typoAdvice(v, l.env, l.s.spec.proc.Cwd)
+	}
+	if advice != "" {
 		v.Message += "; " + advice
 	}
 	return v

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/procsdev/procs/compose/config"
+	"github.com/procsdev/procs/internal/typo"
 )
 
 // unknownCommand is the root's argument check: an argument that names no
@@ -36,7 +36,7 @@ func unknownCommand(root *cobra.Command, args []string) error {
 // aliases allow no more, or every short word would match.
 func closeToAlias(typed string, aliases []string) bool {
 	for _, alias := range aliases {
-		if config.EditDistance(strings.ToLower(typed), alias) <= 1 {
+		if typo.Distance(strings.ToLower(typed), alias) <= 1 {
 			return true
 		}
 	}

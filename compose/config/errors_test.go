@@ -15,21 +15,6 @@ func TestDidYouMean(t *testing.T) {
 	assert.Equal(t, ` (did you mean "env"?)`, didYouMean("enviroment", procKeys), "a typo of another tool's name for it")
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"web", "web", 0}, {"", "abc", 3}, {"abc", "", 3},
-		{"wbe", "web", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3},
-		{"readyPatern", "readyPatterns", 2}, {"héllo", "hello", 1},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, EditDistance(tt.a, tt.b), "%q → %q", tt.a, tt.b)
-		assert.Equal(t, tt.want, EditDistance(tt.b, tt.a), "%q → %q", tt.b, tt.a)
-	}
-}
-
 func TestConfigErrorsSortedAndJoined(t *testing.T) {
 	errs := ConfigErrors{
 		{File: "b.yaml", Line: 1, Col: 1, Msg: "third"},

@@ -1,6 +1,7 @@
 package osproc
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/procsdev/procs/internal/typo"
 )
 
 // NotInPathError says that a program was looked for in a PATH and is in
@@ -21,13 +24,20 @@ type NotInPathError struct {
 	// ProcsPath says that Path is procs' own: the child's environment has
 	// no PATH.
 	ProcsPath bool
+	// Similar is the program of Path a typo away from Name, if any
+	// (SimilarProgram).
+	Similar string
 }
 
 func (e *NotInPathError) Error() string {
+	msg := fmt.Sprintf("%q not found in the process's PATH (%s)", e.Name, e.Path)
 	if e.ProcsPath {
-		return fmt.Sprintf("%q not found in procs' PATH (%s): the process's environment has no PATH", e.Name, e.Path)
+		msg = fmt.Sprintf("%q not found in procs' PATH (%s): the process's environment has no PATH", e.Name, e.Path)
 	}
-	return fmt.Sprintf("%q not found in the process's PATH (%s)", e.Name, e.Path)
+	if e.Similar != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", e.Similar)
+	}
+	return msg
 }
 
 // Unwrap makes the error match exec.ErrNotFound, as os/exec's does.
@@ -89,7 +99,7 @@ func LookPath(name string, env []string, dir string) (string, error) {
 			return candidate + ext, nil
 		}
 	}
-	return "", &NotInPathError{Name: name, Path: path, ProcsPath: procsPath}
+	return "", &NotInPathError{Name: name, Path: path, ProcsPath: procsPath, Similar: SimilarProgram(name, env, dir)}
 }
 
 // pathOf is the PATH a child with environment env gets: the last PATH of
@@ -137,4 +147,48 @@ func inDir(dir, file string) string {
 		return file
 	}
 	return filepath.Join(dir, file)
+}
+
+// SimilarProgram is the program, in the PATH a child started in dir with
+// environment env searches, whose name is a typo away from name
+// ("pyhton3": "python3"), or "" when none is that close. It reads every
+// folder of that PATH: it is for the message of a program not found,
+// never for a start.
+func SimilarProgram(name string, env []string, dir string) string {
+	// One typo (a swap of neighbours is one): /usr/bin holds thousands
+	// of names, and two edits of a short one reach many.
+	const limit = 1
+	if len([]rune(name)) < 3 {
+		return ""
+	}
+	path, _ := pathOf(env)
+	best, bestDist := "", limit+1
+	for _, folder := range pathFolders(path) {
+		folder = inDir(dir, folder)
+		entries, err := os.ReadDir(cmp.Or(folder, "."))
+		if err != nil {
+			continue
+		}
+		for _, entry := range entries {
+			candidate := entry.Name()
+			if abs(len(candidate)-len(name)) > limit {
+				continue // too far apart, and keeps /usr/bin cheap
+			}
+			d := typo.Distance(name, candidate)
+			if d == 0 || d > bestDist || d == bestDist && candidate >= best {
+				continue
+			}
+			if _, err := programExt(filepath.Join(folder, candidate), env); err == nil {
+				best, bestDist = candidate, d
+			}
+		}
+	}
+	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

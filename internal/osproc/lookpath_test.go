@@ -140,3 +140,23 @@ func TestLookPathTakesTheLastPATH(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(root, "bin2", "mytool"), found)
 }
+
+// A program not found names the one of its PATH a typo away, if any:
+// only programs (not a folder, not a file that does not run), and in a
+// relative folder of the PATH as seen from the process's folder.
+func TestLookPathNamesTheProgramATypoAway(t *testing.T) {
+	root, work := toolbox(t)
+	writeTool(t, filepath.Join(root, "bin1", "python3"), "python")
+	env := []string{"PATH=" + filepath.Join(root, "bin1") + ":rel:" + filepath.Join(root, "dironly") + ":" + filepath.Join(root, "noexec")}
+	_, err := LookPath("pyhton3", env, work)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), ` (did you mean "python3"?)`)
+	assert.Equal(t, "python3", SimilarProgram("pyhton3", env, work))
+	assert.Equal(t, "mytool", SimilarProgram("mytol", env, work), "two copies of it, both programs")
+	assert.Equal(t, "", SimilarProgram("nodejs", env, work), "nothing close")
+	assert.Equal(t, "", SimilarProgram("py", env, work), "a short name needs a close match")
+	assert.Equal(t, "", SimilarProgram("pyton", env, work), "two typos away")
+	onlyBroken := []string{"PATH=" + filepath.Join(root, "dironly") + ":" + filepath.Join(root, "noexec")}
+	assert.Equal(t, "", SimilarProgram("mytol", onlyBroken, work), "a folder and a file that does not run are no programs")
+	assert.Equal(t, "mytool", SimilarProgram("mytoo", []string{"PATH=rel"}, work), "a relative folder, in the process's folder")
+}
