@@ -42,6 +42,7 @@ func DetectionOf(p *config.Proc, globalEnv map[string]string) (Detection, error)
 		StabilityDelay: p.StabilityDelay.D(),
 		Task:           p.IsTask(),
 	}
+	spec.ExpectedPort = expectedPort(p, d.Preset)
 	if preset := d.Preset; preset != nil {
 		// A ready line that names a port (its URL, "port 3010", "on :8080")
 		// waits for the tree to listen there, for a preset of a program
@@ -142,4 +143,18 @@ func presetFor(p *config.Proc) (*frameworks.Preset, string) {
 		return nil, ""
 	}
 	return det.Preset, det.Reason
+}
+
+// expectedPort is the port p is to listen on, when it is known: its
+// port:, else the one its command gives its preset's program (--port
+// 7000, PORT=7000), not the preset's default, which the program may not
+// be using. 0 when unknown.
+func expectedPort(p *config.Proc, preset *frameworks.Preset) int {
+	if p.Port != 0 || preset == nil {
+		return p.Port
+	}
+	if port, from := preset.PortOf(p.Command.String(), p.Env); from != "default" {
+		return port
+	}
+	return 0
 }

@@ -59,3 +59,17 @@ func TestDetectionOfReadyLinePort(t *testing.T) {
 		assert.False(t, d.Spec.ReadyLinePort, command)
 	}
 }
+
+// The port a run is to listen on is its port:, or the one its command
+// gives the preset's program; a preset's default is no more than a guess.
+func TestDetectionOfExpectedPort(t *testing.T) {
+	d, err := DetectionOf(&config.Proc{Name: "db", Command: config.Command{Shell: "postgres -D data -p 5433"}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 5433, d.Spec.ExpectedPort)
+	d, err = DetectionOf(&config.Proc{Name: "db", Command: config.Command{Shell: "postgres -D data"}}, nil)
+	require.NoError(t, err)
+	assert.Zero(t, d.Spec.ExpectedPort, "postgres's default 5432 is a guess")
+	d, err = DetectionOf(&config.Proc{Name: "api", Command: config.Command{Shell: "python3 srv.py"}, Port: 8000}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 8000, d.Spec.ExpectedPort)
+}

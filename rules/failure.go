@@ -119,13 +119,18 @@ var boundAddress = lazyregexp.New(`(?:\*|\[[0-9a-fA-F:.]*\]|::|\b\d{1,3}(?:\.\d{
 // 3010 is in use by pid 12 (python3 -m http.server 3010)", as a configured
 // port in use is named before a start. The port is the one the in-use
 // line names, else the first any line of the failure names (Redis says it
-// on the next line, postgres in its HINT). A holder the OS hides (another
+// on the next line, postgres in its HINT), else the run's expected port. A holder the OS hides (another
 // user's process: postgres run as its own user, the port held by root) is
 // said to be one, with the in-use line when quoted is another (postgres's
 // FATAL, under its LOG that says why). "" when no line says an address is
 // in use, or the port is free now.
 func (d *Detector) heldPortNote(lines []string, quoted string) string {
 	port, inUse := inUsePort(lines)
+	if port == 0 && inUse != "" {
+		// Named nowhere (Python's "OSError: [Errno 98] Address already
+		// in use"): the port the run was to listen on.
+		port = d.spec.ExpectedPort
+	}
 	if port == 0 {
 		return ""
 	}
@@ -144,7 +149,8 @@ func (d *Detector) heldPortNote(lines []string, quoted string) string {
 
 // inUsePort is the port lines say is in use, and the line that says so:
 // the port the in-use line's address names, else the first any line
-// names; 0 when no line says an address is in use, or none names a port.
+// names; 0 when none names a port, and "" too when no line says an
+// address is in use.
 func inUsePort(lines []string) (port int, inUse string) {
 	i := slices.IndexFunc(lines, addressInUse.MatchString)
 	if i < 0 {
@@ -160,7 +166,7 @@ func inUsePort(lines []string) (port int, inUse string) {
 			return port, lines[i]
 		}
 	}
-	return 0, ""
+	return 0, lines[i]
 }
 
 // explain says which line of the failure best explains it, and where.

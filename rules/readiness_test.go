@@ -247,6 +247,17 @@ func TestAddressInUseNamesTheHolder(t *testing.T) {
 	}, time.Second)
 	require.NotEmpty(t, history)
 	assert.NotContains(t, history[len(history)-1].Message, "is in use by")
+
+	// Python's socketserver names no address: the port the command names
+	// (python3 -m http.server PORT, read by its preset) is the one.
+	python := NewDetector(&Spec{ErrorPatterns: mustPatterns(t, `^OSError: \[Errno \d+\]`), ExpectedPort: port, ReadyTimeout: 30 * time.Second}, 1, t0)
+	history = drive(python, []step{
+		lineAt(10*time.Millisecond, "Traceback (most recent call last):"),
+		lineAt(10*time.Millisecond, "OSError: [Errno 98] Address already in use"),
+		exitAt(20*time.Millisecond, Exit{Code: 1}),
+	}, time.Second)
+	require.NotEmpty(t, history)
+	assert.Contains(t, history[len(history)-1].Message, holder)
 }
 
 // The port a failure says is in use, from real lines.

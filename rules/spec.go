@@ -21,6 +21,11 @@ type Spec struct {
 	Rule *Rule
 	// Port is the configured port; 0 when none.
 	Port int
+	// ExpectedPort is the port the run should listen on: Port, else the
+	// one its preset reads in its command (python3 -m http.server 8000,
+	// postgres -p 5433); 0 when unknown. A failure that says an address
+	// is in use without naming it names who holds this one.
+	ExpectedPort int
 	// ReadyTimeout fails a run not ready in time; 0 means wait forever.
 	ReadyTimeout time.Duration
 	// StabilityDelay is how long the ready condition must hold without an
