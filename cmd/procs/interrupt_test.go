@@ -387,8 +387,9 @@ procs:
 	}
 	awaitLine("all 1 ready")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	firstAt := time.Now()
 	awaitLine("stopping 1 process in reverse dependency order (Ctrl-C again to kill at once)")
+	// procs took the first signal before it said so.
+	tookFirst := time.Now()
 	// The main process ends on SIGTERM: the run now waits for what it
 	// left, whose output goes elsewhere.
 	main := readPIDFile(filepath.Join(dir, "main.pid"))
@@ -396,7 +397,7 @@ procs:
 	require.Eventually(t, func() bool { return errors.Is(syscall.Kill(main, 0), syscall.ESRCH) },
 		clientDeadline, 10*time.Millisecond, "the main process ends on SIGTERM")
 	// A signal sooner than that would be the first one again.
-	time.Sleep(time.Until(firstAt.Add(sameSignal)))
+	time.Sleep(time.Until(tookFirst.Add(sameSignal)))
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	awaitLine("killing 1 process (SIGKILL)")
 	awaitLine("what was left of the run after SIGTERM was killed (SIGKILL), as asked")

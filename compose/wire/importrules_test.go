@@ -16,7 +16,7 @@ const module = "github.com/procsdev/procs/"
 
 // The procs packages below the engine: pure rules and presets, and the
 // platform layer they stand on.
-var core = []string{"rules", "rules/agentstream", "builtin-frameworks", "internal/lazyregexp", "internal/regexfilter", "internal/osproc"}
+var core = []string{"rules", "rules/agentstream", "builtin-frameworks", "internal/lazyregexp", "internal/regexfilter", "internal/typo", "internal/osproc"}
 
 // api is what a client of the API may link: the core, the config, the wire
 // types, the event bus and the control plane, and nothing of the engine.
