@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	frameworks "github.com/procsdev/procs/builtin-frameworks"
+	"github.com/procsdev/procs/compose/config"
 	"github.com/procsdev/procs/internal/lazyregexp"
 	"github.com/procsdev/procs/internal/osproc"
 	"github.com/procsdev/procs/rules"
@@ -65,8 +66,9 @@ func installAdvice(v rules.Verdict, dir string) string {
 }
 
 // typoAdvice names, when a failed run's shell could not find a program,
-// the program of the process's PATH (in env, the run's environment) a
-// typo away from it: "" when there is none, or the name was a path.
+// what sh takes for a command of bash's (source: .), or the program of
+// the process's PATH (in env, the run's environment) a typo away from
+// it: "" when there is none, or the name was a path.
 func typoAdvice(v rules.Verdict, env []string, dir string) string {
 	if v.State != rules.StateFailed {
 		return ""
@@ -78,6 +80,9 @@ func typoAdvice(v rules.Verdict, env []string, dir string) string {
 	program := m[1] + m[2]
 	if strings.Contains(program, "/") {
 		return ""
+	}
+	if instead, ok := config.ShInstead(program); ok {
+		return fmt.Sprintf("%s is bash's, and this sh has none: write %s, or bash -c '...'", program, instead)
 	}
 	similar := osproc.SimilarProgram(program, env, dir)
 	if similar == "" {

@@ -61,6 +61,8 @@ func TestTypoAdviceNamesTheProgramMeant(t *testing.T) {
 	assert.Equal(t, `pyhton3 is not in the process's PATH: did you mean "python3"?`,
 		typoAdvice(failed("bash: line 1: pyhton3: command not found"), env, t.TempDir()))
 	assert.Empty(t, typoAdvice(failed("sh: 1: exec: nodejs: not found"), env, t.TempDir()), "nothing close")
+	assert.Equal(t, `source is bash's, and this sh has none: write . FILE, or bash -c '...'`,
+		typoAdvice(failed("sh: 1: source: not found"), env, t.TempDir()), "a procs.yaml written where sh is bash")
 	assert.Empty(t, typoAdvice(failed("sh: 1: ./pyhton3: not found"), env, t.TempDir()), "a path is not looked up")
 	assert.Empty(t, typoAdvice(rules.Verdict{State: rules.StateReady, Line: "sh: 1: pyhton3: not found"}, env, t.TempDir()))
 }

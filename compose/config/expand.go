@@ -56,6 +56,8 @@ type expander struct {
 	unset map[string][]string
 	// spent is the bytes of expanded values so far, up to maxExpandedTotal.
 	spent int
+	// bashOnly are the commands of shell commands that sh may not have.
+	bashOnly []bashOnlyCommand
 	// unquoted are the ${VAR} of shell commands that the shell would
 	// split, for the warnings of procs check (shellquote.go).
 	unquoted []unquotedVar
@@ -82,6 +84,7 @@ func (ex *expander) warnings() ConfigErrors {
 		}
 	}
 	out = append(out, ex.unquotedWarnings()...)
+	out = append(out, ex.bashOnlyWarnings()...)
 	sortErrors(out)
 	return out
 }
@@ -387,6 +390,9 @@ func (ex *expander) envFile(path []string, value any, lookup lookupFunc) map[str
 func (ex *expander) value(path []string, v any, lookup lookupFunc) any {
 	switch t := v.(type) {
 	case string:
+		if isShellCommand(path) {
+			ex.noteBashOnly(path, t)
+		}
 		limit, ok := ex.expandLimit()
 		if !strings.Contains(t, "$") || !ok {
 			return t

@@ -90,3 +90,89 @@ func isShellCommand(path []string) bool {
 	}
 	return false
 }
+
+// bashOnly are commands bash has and POSIX sh may not (Debian's and
+// Ubuntu's dash has none of them), with what sh takes instead: a
+// procs.yaml written where sh is bash (macOS) fails with "sh: 1: source:
+// not found" where it is dash.
+var bashOnly = map[string]string{
+	"source":  ". FILE",
+	"[[":      "[ ... ]",
+	"pushd":   "cd DIR",
+	"popd":    "cd -",
+	"declare": "NAME=value, or export NAME=value",
+	"shopt":   "set -o",
+}
+
+// ShInstead says, for a command bash has and POSIX sh may not (source,
+// [[, pushd...), what to write for sh instead.
+func ShInstead(command string) (string, bool) {
+	instead, ok := bashOnly[command]
+	return instead, ok
+}
+
+// bashOnlyCommand is a command of a shell command string that sh may not
+// have (bashOnly).
+type bashOnlyCommand struct {
+	path []string
+	word string
+}
+
+// noteBashOnly records, for the warnings of procs check, each command of
+// the shell command text that is bash's alone.
+func (ex *expander) noteBashOnly(path []string, text string) {
+	for _, word := range commandWords(text) {
+		if _, ok := bashOnly[word]; ok {
+			ex.bashOnly = append(ex.bashOnly, bashOnlyCommand{path: path, word: word})
+		}
+	}
+}
+
+// bashOnlyWarnings turns the bash-only commands into warnings at the
+// commands that run them.
+func (ex *expander) bashOnlyWarnings() ConfigErrors {
+	var out ConfigErrors
+	for _, b := range ex.bashOnly {
+		out = append(out, ex.p.src.errorAt(b.path, false, fmt.Sprintf(
+			"%s is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write %s, or bash -c '...'",
+			b.word, bashOnly[b.word])))
+	}
+	return out
+}
+
+// commandWords returns the first word of each command of a shell command
+// string, outside quotes, in order: at its start and after ;, &, |, (, a
+// newline (and so after && and ||). What follows is the command's own
+// (echo "source it", grep source x), and a quoted word is never a command
+// here.
+func commandWords(text string) []string {
+	var words []string
+	var quote byte
+	atCommand := true
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			quote, atCommand = c, false
+		case strings.IndexByte(";&|(\n", c) >= 0:
+			atCommand = true
+		case c == ' ' || c == '\t':
+		case atCommand:
+			end := i
+			for end < len(text) && strings.IndexByte(" \t\n;&|()'\"", text[end]) < 0 {
+				end++
+			}
+			words = append(words, text[i:end])
+			i, atCommand = end-1, false
+		case c == '\\':
+			i++
+		}
+	}
+	return words
+}

@@ -42,3 +42,42 @@ func TestCheckWarnsOfAnUnquotedVariableTheShellSplits(t *testing.T) {
 func TestUnquotedNames(t *testing.T) {
 	assert.Equal(t, []string{"A", "D"}, unquotedNames(`x ${A} "${B}" '${C}' \${E} $${F} ${D:-x}`))
 }
+
+// procs runs a command string with sh, which on Debian and Ubuntu is dash:
+// bash's source, [[, pushd and declare are "not found" there, though the
+// same procs.yaml works where sh is bash (macOS). procs check says so at
+// the command; in quotes, or as an argument, the word is not a command.
+func TestCheckWarnsOfBashOnlyCommands(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`procs:
+  venv:
+    command: source .venv/bin/activate && uvicorn app:app
+  test:
+    kind: task
+    command: cd web; [[ -f x ]] && pushd src
+  fine:
+    command: . .venv/bin/activate && echo "source it" && grep source notes.txt
+  argv:
+    command: [source, x]
+`), 0o644))
+	cfg, err := Load(LoadOptions{File: filepath.Join(dir, "procs.yaml")})
+	require.NoError(t, err)
+	var texts []string
+	for _, w := range cfg.Warnings {
+		w.File = filepath.Base(w.File)
+		texts = append(texts, w.Error())
+	}
+	assert.Equal(t, []string{
+		`procs.yaml:3:14: procs.venv.command: source is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write . FILE, or bash -c '...'`,
+		`procs.yaml:6:14: procs.test.command: [[ is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write [ ... ], or bash -c '...'`,
+		`procs.yaml:6:14: procs.test.command: pushd is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write cd DIR, or bash -c '...'`,
+	}, texts)
+}
+
+func TestCommandWords(t *testing.T) {
+	assert.Equal(t, []string{"source", "uvicorn"}, commandWords(`source .venv/bin/activate && uvicorn app:app`))
+	assert.Equal(t, []string{"cd", "[[", "pushd"}, commandWords("cd web; [[ -f x ]] && pushd src"))
+	assert.Equal(t, []string{".", "echo", "grep"}, commandWords(`. x && echo "source; it" && grep source y`))
+	assert.Equal(t, []string{"a", "b", "c", "d"}, commandWords("a | b || c\n(d)"))
+	assert.Equal(t, []string{"exec"}, commandWords(`exec 'source'`))
+}
