@@ -81,6 +81,10 @@ type Preset struct {
 	// environment variable (e.g. "PORT"); either may be empty.
 	PortFlag string
 	PortEnv  string
+	// PortArgAfter is the word after which the port is the first number
+	// among the arguments ("http.server": python3 -m http.server 8000);
+	// "" when the program takes no port argument.
+	PortArgAfter string
 	// DefaultHost is the address the program listens on when not told,
 	// "" when unknown or all of them; HostFlags are the flags (or the
 	// subcommand, as runserver is) whose value sets it, HostEnv the

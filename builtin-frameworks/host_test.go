@@ -73,7 +73,8 @@ func TestScriptBody(t *testing.T) {
 }
 
 // PortOf reads a port from the preset's flag, in any of its forms (an
-// address with a port included), its variable, else its default.
+// address with a port included), its variable, the argument after its
+// program, else its default.
 func TestPortOf(t *testing.T) {
 	tests := []struct {
 		preset, command string
@@ -88,6 +89,10 @@ func TestPortOf(t *testing.T) {
 		{"django", "python manage.py runserver", nil, 8000, "default"},
 		{"uvicorn", "uvicorn main:app --port 0.0.0.0:8001", nil, 8001, "--port"},
 		{"express", "node app.js", map[string]string{"PORT": "4000"}, 4000, "PORT"},
+		// http.server takes the port as its argument, after its options.
+		{"python-http-server", "python3 -m http.server 15080", nil, 15080, "argument"},
+		{"python-http-server", "timeout 60 python3 -m http.server --bind 127.0.0.1 15081", nil, 15081, "argument"},
+		{"python-http-server", "python3 -m http.server", nil, 8000, "default"},
 	}
 	for _, tt := range tests {
 		p, ok := Lookup(tt.preset)

@@ -26,6 +26,7 @@ type presetFile struct {
 	DefaultPort       int               `yaml:"defaultPort"`
 	PortFlag          string            `yaml:"portFlag"`
 	PortEnv           string            `yaml:"portEnv"`
+	PortArgAfter      string            `yaml:"portArgAfter"`
 	DefaultHost       string            `yaml:"defaultHost"`
 	HostFlags         []string          `yaml:"hostFlags"`
 	HostEnv           string            `yaml:"hostEnv"`
@@ -99,6 +100,7 @@ func parsePreset(data []byte) (*Preset, error) {
 		DefaultPort:        f.DefaultPort,
 		PortFlag:           f.PortFlag,
 		PortEnv:            f.PortEnv,
+		PortArgAfter:       f.PortArgAfter,
 		DefaultHost:        f.DefaultHost,
 		HostFlags:          f.HostFlags,
 		HostEnv:            f.HostEnv,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -95,8 +96,9 @@ func (p *Probe) Fill(port int) []string {
 // PortOf finds the port a command runs the preset's program on, for its
 // probe: the value of the preset's port flag in the command (`--port 7000`,
 // `--port=7000`), else its port variable in env or in the command's
-// VAR=value prefixes, else the default port. from says which ("--port",
-// "RABBITMQ_NODE_PORT", "default"); 0 when none is known.
+// VAR=value prefixes, else the first number after the preset's
+// PortArgAfter word, else the default port. from says which ("--port",
+// "RABBITMQ_NODE_PORT", "argument", "default"); 0 when none is known.
 func (p *Preset) PortOf(command string, env map[string]string) (port int, from string) {
 	words := allWords(command, 0)
 	if p.PortFlag != "" {
@@ -117,6 +119,9 @@ func (p *Preset) PortOf(command string, env map[string]string) (port int, from s
 		if n, err := strconv.Atoi(value); err == nil && n > 0 && n < 65536 {
 			return n, p.PortEnv
 		}
+	}
+	if n, ok := portArgument(words, p.PortArgAfter); ok {
+		return n, "argument"
 	}
 	if p.DefaultPort != 0 {
 		return p.DefaultPort, "default"
@@ -148,6 +153,27 @@ func portNumber(value string) (int, bool) {
 	}
 	n, err := strconv.Atoi(value)
 	return n, err == nil && n > 0 && n < 65536
+}
+
+// portArgument is the first word after the word after that is a port
+// number, all digits (an option's value such as 127.0.0.1 is not one).
+func portArgument(words []string, after string) (int, bool) {
+	if after == "" {
+		return 0, false
+	}
+	i := slices.Index(words, after)
+	if i < 0 {
+		return 0, false
+	}
+	for _, w := range words[i+1:] {
+		if strings.Trim(w, "0123456789") != "" {
+			continue
+		}
+		if n, err := strconv.Atoi(w); err == nil && n > 0 && n < 65536 {
+			return n, true
+		}
+	}
+	return 0, false
 }
 
 // allWords splits a command and the commands it nests (`sh -c '...'`)
