@@ -24,9 +24,11 @@ type NotInPathError struct {
 	// ProcsPath says that Path is procs' own: the child's environment has
 	// no PATH.
 	ProcsPath bool
-	// Similar is the program of Path a typo away from Name, if any
-	// (SimilarProgram).
-	Similar string
+	// similar is the program of Path a typo away from Name, if any
+	// (SimilarProgram), looked for once the error is said: reading every
+	// folder of a PATH is for a message, not for a lookup whose error is
+	// only asked (a preset's probe program that is not installed).
+	similar func() string
 }
 
 func (e *NotInPathError) Error() string {
@@ -34,8 +36,10 @@ func (e *NotInPathError) Error() string {
 	if e.ProcsPath {
 		msg = fmt.Sprintf("%q not found in procs' PATH (%s): the process's environment has no PATH", e.Name, e.Path)
 	}
-	if e.Similar != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", e.Similar)
+	if e.similar != nil {
+		if similar := e.similar(); similar != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", similar)
+		}
 	}
 	return msg
 }
@@ -99,7 +103,8 @@ func LookPath(name string, env []string, dir string) (string, error) {
 			return candidate + ext, nil
 		}
 	}
-	return "", &NotInPathError{Name: name, Path: path, ProcsPath: procsPath, Similar: SimilarProgram(name, env, dir)}
+	similar := sync.OnceValue(func() string { return SimilarProgram(name, env, dir) })
+	return "", &NotInPathError{Name: name, Path: path, ProcsPath: procsPath, similar: similar}
 }
 
 // pathOf is the PATH a child with environment env gets: the last PATH of
