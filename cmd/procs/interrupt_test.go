@@ -413,6 +413,15 @@ procs:
 	}
 }
 
+// slowStopProject is a server that takes 300 ms to stop cleanly on
+// SIGTERM or SIGINT, and says when it has.
+const slowStopProject = `
+procs:
+  db:
+    command: trap 'sleep 0.3; echo db closed cleanly; exit 0' TERM INT; echo ready; while :; do sleep 0.05; done
+    readyPatterns: [ready]
+`
+
 // TestUpTakesASignalRepeatedAtOnceAsOne: a signal and the same again at
 // once (timeout(1) sends its signal to procs and then to procs' process
 // group) are one request to stop in order, not a second Ctrl-C that
@@ -420,12 +429,7 @@ procs:
 // signal some time after the first kills at once.
 func TestUpTakesASignalRepeatedAtOnceAsOne(t *testing.T) {
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`
-procs:
-  db:
-    command: trap 'sleep 0.3; echo db closed cleanly; exit 0' TERM INT; echo ready; while :; do sleep 0.05; done
-    readyPatterns: [ready]
-`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(slowStopProject), 0o644))
 	// The second signal must come within sameSignal of the first: a
 	// machine too slow for that in one try gets more.
 	for try := 1; ; try++ {
@@ -479,12 +483,7 @@ func upSignalledTwice(t *testing.T, dir string) (string, time.Duration) {
 func TestUpUnderTimeoutStopsInOrder(t *testing.T) {
 	testenv.LookPath(t, "timeout")
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(`
-procs:
-  db:
-    command: trap 'sleep 0.3; echo db closed cleanly; exit 0' TERM INT; echo ready; while :; do sleep 0.05; done
-    readyPatterns: [ready]
-`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "procs.yaml"), []byte(slowStopProject), 0o644))
 	for _, sig := range []string{"TERM", "INT"} {
 		t.Run(sig, func(t *testing.T) {
 			cmd := exec.Command("timeout", "-s", sig, "3", "procs", "up")

@@ -28,15 +28,10 @@ func TestCheckWarnsOfAnUnquotedVariableTheShellSplits(t *testing.T) {
 `), 0o644))
 	cfg, err := Load(LoadOptions{File: filepath.Join(dir, "procs.yaml"), Environ: []string{"SECRET=a;b"}})
 	require.NoError(t, err)
-	var texts []string
-	for _, w := range cfg.Warnings {
-		w.File = filepath.Base(w.File)
-		texts = append(texts, w.Error())
-	}
 	assert.Equal(t, []string{
 		`procs.yaml:3:14: procs.bad.command: ${DATA_DIR} is outside quotes in a shell command, and its value has spaces or shell characters (not shown: it may be a secret): the shell splits or interprets it; write "${DATA_DIR}"`,
 		`procs.yaml:3:14: procs.bad.command: ${SECRET} is outside quotes in a shell command, and its value has spaces or shell characters (not shown: it may be a secret): the shell splits or interprets it; write "${SECRET}"`,
-	}, texts)
+	}, warningTexts(cfg))
 }
 
 func TestUnquotedNames(t *testing.T) {
@@ -62,16 +57,11 @@ func TestCheckWarnsOfBashOnlyCommands(t *testing.T) {
 `), 0o644))
 	cfg, err := Load(LoadOptions{File: filepath.Join(dir, "procs.yaml")})
 	require.NoError(t, err)
-	var texts []string
-	for _, w := range cfg.Warnings {
-		w.File = filepath.Base(w.File)
-		texts = append(texts, w.Error())
-	}
 	assert.Equal(t, []string{
 		`procs.yaml:3:14: procs.venv.command: source is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write . FILE, or bash -c '...'`,
 		`procs.yaml:6:14: procs.test.command: [[ is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write [ ... ], or bash -c '...'`,
 		`procs.yaml:6:14: procs.test.command: pushd is bash's, and procs runs the command with sh, which may not have it (Debian's and Ubuntu's dash does not): write cd DIR, or bash -c '...'`,
-	}, texts)
+	}, warningTexts(cfg))
 }
 
 func TestCommandWords(t *testing.T) {
@@ -80,4 +70,15 @@ func TestCommandWords(t *testing.T) {
 	assert.Equal(t, []string{".", "echo", "grep"}, commandWords(`. x && echo "source; it" && grep source y`))
 	assert.Equal(t, []string{"a", "b", "c", "d"}, commandWords("a | b || c\n(d)"))
 	assert.Equal(t, []string{"exec"}, commandWords(`exec 'source'`))
+}
+
+// warningTexts are cfg's warnings as procs check prints them, with the
+// file's base name.
+func warningTexts(cfg *Config) []string {
+	var texts []string
+	for _, w := range cfg.Warnings {
+		w.File = filepath.Base(w.File)
+		texts = append(texts, w.Error())
+	}
+	return texts
 }
