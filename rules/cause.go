@@ -55,6 +55,12 @@ var (
 		`\[(ERROR|FATAL|PANIC|CRITICAL|CRIT|EMERG|ALERT|FTL|ERR|error|fatal|emerg|crit|alert)\]|` +
 		`\b(ERROR|FATAL|PANIC|CRITICAL|Error|error|fatal)(\[\w+\])?:\s|` +
 		`\*\*\* FATAL|# Fatal|^ERROR in |✘ `)
+	// causeDiagnostics are a compiler's messages: the file, line and
+	// column, then what is wrong ("./main.go:4:2: undefined: x", gcc's
+	// "main.c:3:5: …"), in words that need no "error" to be one. A
+	// logger's "main.go:12: …" (Go's Lshortfile) has no column, and comes
+	// after a timestamp.
+	causeDiagnostics = lazyregexp.New(`^(\./|/)?[\w./-]+\.[A-Za-z]\w{0,4}:\d+:\d+: \S`)
 	// causeReports only say that something failed, not what.
 	causeReports = lazyregexp.New(`(?i)` +
 		`\baborting\b|\bretrying\b|\bcompiled with \d+ errors?\b|\bfailed with \d+ errors?\b|` +
@@ -93,7 +99,7 @@ func CauseRank(line string) int {
 	switch {
 	case causeExceptions.MatchString(text):
 		rank = CauseException
-	case causeTags.MatchString(text):
+	case causeTags.MatchString(text), causeDiagnostics.MatchString(text):
 		rank = CauseTagged
 	case causeWords.MatchString(text):
 		rank = CauseMention

@@ -71,6 +71,14 @@ func TestFixtureFailureCauses(t *testing.T) {
 		// The line that fails the run only reports; the one above says why.
 		{"preset/redis/port-in-use", []string{`# (Failed listening on port|Could not create server TCP listening socket)`},
 			"bind: Address already in use", []string{`error line "25084:M 22 Nov 2026 22:02:31.643 # Warning: Could not create server TCP listening socket 127.0.0.1:27103: bind: Address already in use" (after "25084:M 22 Nov 2026 22:02:31.643 # Failed listening on port 27103 (TCP), aborting."`}},
+		// go run's build failure: the package line fails the run, the
+		// compiler's file:line:col message below it says why.
+		{"preset/go/compile-error", []string{`^# \S+$`, `^exit status [1-9]\d*$`},
+			"./main.go:9:2: undefined: undefinedThing", []string{`error line "./main.go:9:2: undefined: undefinedThing" (after "# example.com/app" matched`}},
+		{"preset/go/panic", []string{`^panic: `, `^exit status [1-9]\d*$`},
+			"panic: assignment to entry in nil map", []string{`main.go:9`}},
+		{"preset/go/fatal", []string{`^panic: `, `^exit status [1-9]\d*$`},
+			"failed to connect to database: dial tcp 127.0.0.1:27719: connect: connection refused", []string{`(after "exit status 1" matched`}},
 		{"preset/redis/bad-config-file", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
 			"argument must be 'yes' or 'no'", []string{`error line "argument must be 'yes' or 'no'" at 'appendonly maybe' (after `}},
 	}

@@ -110,6 +110,16 @@ SyntaxError: Unexpected end of input
 			"config.ru:1:in `block in <main>': uninitialized constant NoSuchApp (NameError)"},
 		{"uvicorn import error (captures uvicorn/import-error)", `INFO:     Will watch for changes in these directories: ['/tmp/x']
 ERROR:    Error loading ASGI app. Could not import module "nosuch".`, `ERROR:    Error loading ASGI app. Could not import module "nosuch".`},
+		{"go compile error (go run . with an undefined name)", `# example.com/app
+./main.go:4:2: undefined: undefinedThing`, "./main.go:4:2: undefined: undefinedThing"},
+		{"go unused variable (go run .)", `# example.com/app
+./main.go:4:2: declared and not used: x`, "./main.go:4:2: declared and not used: x"},
+		{"go module not found (go run . with GOPROXY=off)", `go: finding module for package github.com/gin-gonic/gin
+main.go:3:8: cannot find module providing package github.com/gin-gonic/gin: module lookup disabled by GOPROXY=off`,
+			"main.go:3:8: cannot find module providing package github.com/gin-gonic/gin: module lookup disabled by GOPROXY=off"},
+		{"go log.Fatal with file names (log.Lshortfile)", `2026/11/29 09:53:28 main.go:10: loading config
+2026/11/29 09:53:28 main.go:12: open config.yaml: no such file or directory
+exit status 1`, "2026/11/29 09:53:28 main.go:12: open config.yaml: no such file or directory"},
 		{"go port in use (fixtures go/port-in-use)", `listening on :30932
 listen tcp :30932: bind: address already in use
 exit status 1`, "listen tcp :30932: bind: address already in use"},

@@ -337,6 +337,17 @@ rec python flask-app-run $PYOPTS -port 27623 -ready-line 'Running on' -stop-afte
 rec python silent-server $PYOPTS -port 27624 -stop-after 1s -setup 'printf "import socketserver, http.server\nsocketserver.TCPServer((\"127.0.0.1\", 27624), http.server.SimpleHTTPRequestHandler).serve_forever()\n" > srv.py' -- "python3 srv.py"
 rec python port-in-use -expect error $PYOPTS -port 27625 -occupy -setup 'printf "from flask import Flask\napp = Flask(__name__)\nif __name__ == \"__main__\":\n    app.run(port=27625)\n" > app.py' -- "python3 app.py"
 fi
+if want go; then
+# Small Go programs (internal/recorder/testdata/go) run with go run, as a
+# developer does: the build is part of the start.
+GOAPPS="$PWD/internal/recorder/testdata/go"
+GOENV="-env GOTOOLCHAIN=local -env GOFLAGS=-mod=mod -env GOPROXY=off"
+rec go start $GOENV -env PORT=27731 -setup "cp $GOAPPS/server/* ." -port 27731 -ready-line 'listening on' -stop-after 1s -timeout 60s -- "go run ."
+rec go port-in-use -expect error $GOENV -env PORT=27732 -setup "cp $GOAPPS/server/* ." -port 27732 -occupy -timeout 60s -- "go run ."
+rec go compile-error -expect error $GOENV -setup "cp $GOAPPS/compile-error/* ." -port 27733 -timeout 60s -- "go run ."
+rec go panic -expect error $GOENV -setup "cp $GOAPPS/panic/* ." -port 27734 -timeout 60s -- "go run ."
+rec go fatal -expect error $GOENV -setup "cp $GOAPPS/fatal/* ." -port 27735 -timeout 60s -- "go run ."
+fi
 if want celery; then
 TASKS='printf "from celery import Celery\napp = Celery(\"tasks\", broker=\"redis://127.0.0.1:PORT/0\")\n@app.task\ndef add(x, y):\n    return x + y\n" > tasks.py'
 rec celery start -env "$PYPATH" -env PYTHONUNBUFFERED=1 -setup "$(echo "$TASKS" | sed s/PORT/27711/)" -ready-line 'Connected to' -stop-after 2s -timeout 60s -- \
