@@ -111,9 +111,9 @@ var addressInUse = lazyregexp.New(`(?i)address already in use|\bEADDRINUSE\b|\bp
 
 // boundAddress is the address a bind names: "*:6379", ":::3000",
 // "127.0.0.1:27103", "[::]:8000", "localhost:5173", Python's
-// ('127.0.0.1', 8000); not a time of day ("11:31:57") in the line's
-// timestamp.
-var boundAddress = lazyregexp.New(`(?:\*|\[[0-9a-fA-F:.]*\]|::|\b\d{1,3}(?:\.\d{1,3}){3}|\blocalhost|\b[A-Za-z][\w-]*(?:\.[\w-]+)+):(\d{1,5})\b|\('[^']*', (\d{1,5})\)`)
+// ('127.0.0.1', 8000), Go's "listen tcp :8080" (no host); not a time of
+// day ("11:31:57") in the line's timestamp.
+var boundAddress = lazyregexp.New(`(?:\*|\[[0-9a-fA-F:.]*\]|::|\b\d{1,3}(?:\.\d{1,3}){3}|\blocalhost|\b[A-Za-z][\w-]*(?:\.[\w-]+)+):(\d{1,5})\b|\('[^']*', (\d{1,5})\)|\blisten (?:tcp|udp)[46]? :(\d{1,5})\b`)
 
 // heldPortNote says who holds the port a failure says is in use: "; port
 // 3010 is in use by pid 12 (python3 -m http.server 3010)", as a configured
@@ -157,7 +157,7 @@ func inUsePort(lines []string) (port int, inUse string) {
 		return 0, ""
 	}
 	if m := boundAddress.FindStringSubmatch(lines[i]); m != nil {
-		if port, err := strconv.Atoi(m[1] + m[2]); err == nil && port > 0 && port <= 65535 {
+		if port, err := strconv.Atoi(m[1] + m[2] + m[3]); err == nil && port > 0 && port <= 65535 {
 			return port, lines[i]
 		}
 	}

@@ -270,6 +270,10 @@ func TestInUsePort(t *testing.T) {
 		27203: {`LOG:  could not bind IPv4 address "127.0.0.1": Address already in use`,
 			"HINT:  Is another postmaster already running on port 27203? If not, wait a few seconds and retry."},
 		0: {"OSError: [Errno 98] Address already in use"},
+		// Go's net error, with no host (Echo logs it as JSON, whose
+		// message procs reads).
+		1323: {"listen tcp :1323: bind: address already in use"},
+		8081: {"listen tcp4 :8081: bind: address already in use"},
 	} {
 		port, _ := inUsePort(lines)
 		assert.Equal(t, want, port, "%q", lines)
