@@ -347,6 +347,12 @@ rec go port-in-use -expect error $GOENV -env PORT=27732 -setup "cp $GOAPPS/serve
 rec go compile-error -expect error $GOENV -setup "cp $GOAPPS/compile-error/* ." -port 27733 -timeout 60s -- "go run ."
 rec go panic -expect error $GOENV -setup "cp $GOAPPS/panic/* ." -port 27734 -timeout 60s -- "go run ."
 rec go fatal -expect error $GOENV -setup "cp $GOAPPS/fatal/* ." -port 27735 -timeout 60s -- "go run ."
+# Gin and Echo need their modules in the module cache (go mod download in
+# testdata/go/gin and testdata/go/echo, once, with the module proxy).
+rec go gin-start $GOENV -env PORT=27736 -setup "cp $GOAPPS/gin/* ." -port 27736 -ready-line 'Listening and serving' -stop-after 1s -timeout 90s -- "go run ."
+rec go gin-port-in-use -expect error $GOENV -env PORT=27737 -setup "cp $GOAPPS/gin/* ." -port 27737 -occupy -timeout 90s -- "go run ."
+rec go echo-start $GOENV -env PORT=27738 -setup "cp $GOAPPS/echo/* ." -port 27738 -ready-line 'http server started' -stop-after 1s -timeout 90s -- "go run ."
+rec go echo-port-in-use -expect error $GOENV -env PORT=27739 -setup "cp $GOAPPS/echo/* ." -port 27739 -occupy -timeout 90s -- "go run ."
 fi
 if want celery; then
 TASKS='printf "from celery import Celery\napp = Celery(\"tasks\", broker=\"redis://127.0.0.1:PORT/0\")\n@app.task\ndef add(x, y):\n    return x + y\n" > tasks.py'
