@@ -118,6 +118,12 @@ type Preset struct {
 	// ready rule or ready pattern of its own, its process tree listening
 	// on a TCP port counts as ready, as a ready line does.
 	ReadyWhenListening bool
+	// ReadyLineBeforeListen marks programs that print their ready line
+	// before they bind (NestJS logs "Nest application successfully
+	// started", then listens; a taken port fails after the line): a ready
+	// line that names no port counts once the process tree listens on a
+	// TCP port.
+	ReadyLineBeforeListen bool
 	// Probe asks the server whether it serves (nil when the preset has
 	// none): once its process tree listens on the probe's port, the run is
 	// ready only when the probe passes, and once ready the probe is its

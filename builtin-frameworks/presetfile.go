@@ -40,6 +40,8 @@ type presetFile struct {
 	Interactive       bool     `yaml:"interactive"`
 	// ReadyWhenListening: see Preset.ReadyWhenListening.
 	ReadyWhenListening bool `yaml:"readyWhenListening"`
+	// ReadyLineBeforeListen: see Preset.ReadyLineBeforeListen.
+	ReadyLineBeforeListen bool `yaml:"readyLineBeforeListen"`
 	// Probe: see Preset.Probe.
 	Probe *probeFile `yaml:"probe"`
 	// AssumeReadyAfter: see Preset.AssumeReadyAfter.
@@ -89,25 +91,26 @@ func parsePreset(data []byte) (*Preset, error) {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	p := &Preset{
-		Name:               f.Name,
-		Description:        f.Description,
-		Category:           f.Category,
-		ReadyPatterns:      f.ReadyPatterns,
-		ErrorPatterns:      f.ErrorPatterns,
-		NotReadyPatterns:   f.NotReadyPatterns,
-		ReloadPatterns:     f.ReloadPatterns,
-		RecoveredPatterns:  f.RecoveredPatterns,
-		DefaultPort:        f.DefaultPort,
-		PortFlag:           f.PortFlag,
-		PortEnv:            f.PortEnv,
-		PortArgAfter:       f.PortArgAfter,
-		DefaultHost:        f.DefaultHost,
-		HostFlags:          f.HostFlags,
-		HostEnv:            f.HostEnv,
-		Env:                f.Env,
-		Interactive:        f.Interactive,
-		ReadyWhenListening: f.ReadyWhenListening,
-		Sources:            f.Sources,
+		Name:                  f.Name,
+		Description:           f.Description,
+		Category:              f.Category,
+		ReadyPatterns:         f.ReadyPatterns,
+		ErrorPatterns:         f.ErrorPatterns,
+		NotReadyPatterns:      f.NotReadyPatterns,
+		ReloadPatterns:        f.ReloadPatterns,
+		RecoveredPatterns:     f.RecoveredPatterns,
+		DefaultPort:           f.DefaultPort,
+		PortFlag:              f.PortFlag,
+		PortEnv:               f.PortEnv,
+		PortArgAfter:          f.PortArgAfter,
+		DefaultHost:           f.DefaultHost,
+		HostFlags:             f.HostFlags,
+		HostEnv:               f.HostEnv,
+		Env:                   f.Env,
+		Interactive:           f.Interactive,
+		ReadyWhenListening:    f.ReadyWhenListening,
+		ReadyLineBeforeListen: f.ReadyLineBeforeListen,
+		Sources:               f.Sources,
 		Detect: DetectSpec{
 			Command:     f.Detect.Command,
 			Runners:     f.Detect.Runners,

@@ -49,6 +49,7 @@ func DetectionOf(p *config.Proc, globalEnv map[string]string) (Detection, error)
 		// that listens (it has a default port): a worker's line may name
 		// its broker's.
 		spec.ReadyLinePort = !preset.Interactive && preset.DefaultPort != 0
+		spec.ReadyLineListens = preset.ReadyLineBeforeListen
 		ready = slices.Concat(preset.ReadyPatterns, ready)
 		errs = slices.Concat(preset.ErrorPatterns, errs)
 		notReady = slices.Concat(preset.NotReadyPatterns, notReady)

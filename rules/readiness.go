@@ -30,7 +30,7 @@ func (s *Spec) waitsForNothing() bool {
 // while for the port it opens only then; any other is not watched after
 // ready, so a procs whose processes are all ready is silent at once.
 func (s *Spec) ExpectsPort() bool {
-	return s.Port > 0 || s.Rule != nil || s.ReadyProbe != nil || s.ProbePort > 0 || s.ReadyOnListen || s.ReadyLinePort
+	return s.Port > 0 || s.Rule != nil || s.ReadyProbe != nil || s.ProbePort > 0 || s.ReadyOnListen || s.ReadyLinePort || s.ReadyLineListens
 }
 
 // WatchesPrograms reports whether the run's programs matter to its verdict
@@ -111,13 +111,17 @@ func (d *Detector) condition(now time.Time, line string) bool {
 
 // lineAgreesWithPorts reports whether the port a ready line stands for is
 // listened on by the process tree: the configured port, else (ReadyLinePort)
-// the one the line names. A line with neither needs no port.
+// the one the line names, else (ReadyLineListens) any. A line with none of
+// these needs no port.
 func (d *Detector) lineAgreesWithPorts() bool {
 	if d.spec.Port != 0 {
 		return d.portOpen
 	}
 	if port := d.linePort(); port != 0 {
 		return slices.Contains(d.ports, port)
+	}
+	if d.spec.ReadyLineListens {
+		return len(d.ports) > 0
 	}
 	return true
 }
@@ -203,7 +207,7 @@ func (d *Detector) readyMessage() string {
 		parts = append(parts, fmt.Sprintf("port %d open", d.spec.Port))
 	} else if port := d.linePort(); port != 0 {
 		parts = append(parts, fmt.Sprintf("port %d open", port))
-	} else if d.readyLine == "" && d.spec.ReadyOnListen && len(d.ports) > 0 {
+	} else if len(d.ports) > 0 && (d.readyLine == "" && d.spec.ReadyOnListen || d.readyLine != "" && d.spec.ReadyLineListens) {
 		parts = append(parts, "listening on port "+joinInts(d.ports))
 	}
 	if d.spec.Rule != nil {

@@ -29,6 +29,10 @@ func TestReadyLineWaitsForItsPort(t *testing.T) {
 			[]State{StateReady}, "port 8123 open"},
 		{"a line without a URL needs no port", Spec{ReadyLinePort: true}, []step{lineAt(10*time.Millisecond, "* Ready to accept connections tcp")},
 			[]State{StateReady}, `matched "* Ready to accept connections tcp"`},
+		// NestJS says it started before it binds (captures nestjs/port-in-use).
+		{"a line without a port, said before the bind", Spec{ReadyLinePort: true, ReadyLineListens: true},
+			[]step{lineAt(10*time.Millisecond, "* Ready to accept connections tcp"), portsAt(260*time.Millisecond, 3000)},
+			[]State{StateReady}, `matched "* Ready to accept connections tcp"; listening on port 3000`},
 		{"never listens", Spec{ReadyLinePort: true, ReadyTimeout: time.Second, PortInUse: func(int) bool { return false }}, []step{lineAt(10*time.Millisecond, line)},
 			[]State{StateFailed}, "but its process tree does not listen on port 8123 after 1s"},
 	}
@@ -45,7 +49,7 @@ func TestReadyLineWaitsForItsPort(t *testing.T) {
 			require.Equal(t, tt.want, states(history))
 			assert.Contains(t, history[0].Message, tt.at)
 			if tt.want[0] == StateReady && len(tt.steps) > 1 {
-				assert.Equal(t, line, history[0].Line)
+				assert.Equal(t, tt.steps[0].ev.Line.Text, history[0].Line)
 			}
 		})
 	}

@@ -45,6 +45,11 @@ type Spec struct {
 	// says so when its bind failed. A configured Port is waited for in any
 	// case.
 	ReadyLinePort bool
+	// ReadyLineListens makes a ready line that names no port wait for the
+	// process tree to listen on a TCP port: for servers that say they
+	// started before they bind (NestJS), whose failed bind comes after
+	// the line.
+	ReadyLineListens bool
 	// AssumeReadyAfter, when set and ReadyTimeout is not, makes a run still
 	// starting after it, without an error, ready with reason "assumed": for
 	// generic runtimes (go run, node app.js) that may run a worker, which

@@ -167,6 +167,8 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 			// A line is believed once the port it stands for is open
 			// (rules' lineAgreesWithPorts).
 			line += fmt.Sprintf(" and port %d is open, opened by its own process tree", spec.Port)
+		case spec.ReadyLinePort && spec.Port == 0 && spec.ReadyLineListens:
+			line += fmt.Sprintf(" (once its process tree listens on the port that line names, or on a TCP port if it names none: %s says it before it binds)", c.Preset)
 		case spec.ReadyLinePort && spec.Port == 0:
 			line += " (once its process tree listens on the port that line names, if it names one)"
 		}

@@ -115,7 +115,10 @@ type presetView struct {
 	ErrorPatterns      []string   `json:"errorPatterns"`
 	NotReadyPatterns   []string   `json:"notReadyPatterns"`
 	ReadyWhenListening bool       `json:"readyWhenListening,omitempty"`
-	AssumeReadyAfter   string     `json:"assumeReadyAfter,omitempty"`
+	// ReadyLineBeforeListen: a ready line naming no port counts once the
+	// tree listens on a TCP port.
+	ReadyLineBeforeListen bool   `json:"readyLineBeforeListen,omitempty"`
+	AssumeReadyAfter      string `json:"assumeReadyAfter,omitempty"`
 	// The screen patterns of interactive presets.
 	BusyPatterns        []string          `json:"busyPatterns,omitempty"`
 	QuestionPatterns    []string          `json:"questionPatterns,omitempty"`
@@ -151,7 +154,8 @@ func newPresetView(p *frameworks.Preset) presetView {
 		DetectedBy:    detectSummary(p.Detect),
 		ReadyPatterns: nonNil(p.ReadyPatterns), ErrorPatterns: nonNil(p.ErrorPatterns),
 		NotReadyPatterns: nonNil(p.NotReadyPatterns), ReadyWhenListening: p.ReadyWhenListening,
-		DefaultPort: p.DefaultPort, PortFlag: p.PortFlag, PortEnv: p.PortEnv, Env: p.Env,
+		ReadyLineBeforeListen: p.ReadyLineBeforeListen,
+		DefaultPort:           p.DefaultPort, PortFlag: p.PortFlag, PortEnv: p.PortEnv, Env: p.Env,
 		DefaultHost: p.DefaultHost, HostFlags: p.HostFlags, HostEnv: p.HostEnv,
 		ReadyTimeout: durationText(p.ReadyTimeout), StabilityDelay: durationText(p.StabilityDelay),
 		AssumeReadyAfter: durationText(p.AssumeReadyAfter),

@@ -400,6 +400,15 @@ rec tomcat start -ready-line 'Server startup in' -stop-after 1.5s -signal TERM -
 rec tomcat port-in-use -expect error -port 27912 -occupy -timeout 60s -env CATALINA_BASE=base \
 	-setup "$(echo "$TCBASE" | sed s/PORT/27912/)" -- '/usr/share/tomcat10/bin/catalina.sh run'
 fi
+if want nestjs; then
+# A minimal NestJS 10 app in $NPM_DIR/nest (npm i @nestjs/core@10
+# @nestjs/common@10 @nestjs/platform-express@10 reflect-metadata rxjs tsx
+# typescript; src/main.ts with one controller, listening on PORT), run by
+# tsx. Nest logs "successfully started" before it binds.
+NESTSETUP="cp -r $NPM_DIR/nest/src $NPM_DIR/nest/package.json $NPM_DIR/nest/tsconfig.json . && ln -s $NPM_DIR/nest/node_modules node_modules"
+rec nestjs start -env PORT=27921 -setup "$NESTSETUP" -port 27921 -ready-line 'successfully started' -stop-after 1s -timeout 60s -- 'node_modules/.bin/tsx src/main.ts'
+rec nestjs port-in-use -expect error -env PORT=27922 -setup "$NESTSETUP" -port 27922 -occupy -timeout 60s -- 'node_modules/.bin/tsx src/main.ts'
+fi
 if want remix; then
 # A minimal Remix 2 app on Vite in $NPM_DIR/remix (npm i @remix-run/dev@2
 # @remix-run/react@2 @remix-run/node@2 @remix-run/serve@2 react@18
