@@ -41,6 +41,9 @@ var (
 		`^\s+at\s|^\s+File "|^\s*\^+\s*$|^\s*~+\s*$|^Traceback \(most recent call last\)|` +
 		`^goroutine \d+ \[|^Node\.js v\d|^exit status \d+$|\bhint\s*:|^\s*usage:|` +
 		`^\s*(try|run) ['"]?\S+ --help|^Require stack:|^\s*- /|^\s*throw \w+;|^\s+from \S+:\d+:in |` +
+		// A code frame's line quotes the source at fault, whatever it
+		// says: "  > 5 |   main: …", "    7 |", vite's "      2 │".
+		`^\s*>?\s*\d*\s+[|│]|` +
 		// A title banner names the kind of error over the lines that say
 		// what it is (Redis' "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***").
 		`^\*{3} [A-Z][A-Z ]+( \([^)]*\))? \*{3}$`)
@@ -55,16 +58,17 @@ var (
 		`\[(ERROR|FATAL|PANIC|CRITICAL|CRIT|EMERG|ALERT|FTL|ERR|error|fatal|emerg|crit|alert)\]|` +
 		`\b(ERROR|FATAL|PANIC|CRITICAL|Error|error|fatal)(\[\w+\])?:\s|` +
 		`\*\*\* FATAL|# Fatal|^ERROR in |✘ `)
-	// causeDiagnostics are a compiler's messages: the file, line and
-	// column, then what is wrong ("./main.go:4:2: undefined: x", gcc's
-	// "main.c:3:5: …"), in words that need no "error" to be one. A
-	// logger's "main.go:12: …" (Go's Lshortfile) has no column, and comes
-	// after a timestamp.
-	causeDiagnostics = lazyregexp.New(`^(\./|/)?[\w./-]+\.[A-Za-z]\w{0,4}:\d+:\d+: \S`)
+	// causeDiagnostics are a compiler's messages, in words that need no
+	// "error" to be one: the file, line and column, then what is wrong
+	// ("./main.go:4:2: undefined: x", gcc's "main.c:3:5: …"; a logger's
+	// "main.go:12: …", Go's Lshortfile, has no column and comes after a
+	// timestamp), or the plugin that says it (Parcel's
+	// "@parcel/transformer-js: Expected ',', got 'let'").
+	causeDiagnostics = lazyregexp.New(`^(\./|/)?[\w./-]+\.[A-Za-z]\w{0,4}:\d+:\d+: \S|^@[\w.-]+/[\w.-]+: \S`)
 	// causeReports only say that something failed, not what.
 	causeReports = lazyregexp.New(`(?i)` +
 		`\baborting\b|\bretrying\b|\bcompiled with \d+ errors?\b|\bfailed with \d+ errors?\b|` +
-		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b|` +
+		`^\s*\d+ errors?\b|\bworker failed to boot\b|\bshutting down\b|^\W*build failed\W*$|` +
 		// Where the error above is (mosquitto's "Error found at
 		// mosquitto.conf:3."), and that loading gave up (lighttpd's
 		// "loading plugins finally failed" under the dlopen error).
@@ -73,7 +77,7 @@ var (
 	causeWords = lazyregexp.New(`(?i)` +
 		`\b(error|errors|failed|failure|fatal|exception|panic|abort\w*|cannot|can't|could not|unable|bad|` +
 		`denied|refused|invalid|unknown|not found|no such|already in use|in use|` +
-		`not permitted|timed out|traceback)\b`)
+		`not permitted|timed out|traceback|not supported|unsupported)\b`)
 	// causeLocations say where: file.ext:line, or Python's ", line N".
 	causeLocations = lazyregexp.New(`[\w./-]+\.[A-Za-z]{1,5}:\d+|, line \d+\b`)
 	// causeQuotedInput quotes the input at fault, and the line below it

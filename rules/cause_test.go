@@ -120,6 +120,15 @@ main.go:3:8: cannot find module providing package github.com/gin-gonic/gin: modu
 		{"go log.Fatal with file names (log.Lshortfile)", `2026/11/29 09:53:28 main.go:10: loading config
 2026/11/29 09:53:28 main.go:12: open config.yaml: no such file or directory
 exit status 1`, "2026/11/29 09:53:28 main.go:12: open config.yaml: no such file or directory"},
+		{"parcel library target in serve mode (parcel serve src/index.html, package.json with main)", "🚨 Build failed.\n\n@parcel/core: \nLibrary targets are not supported in serve mode.\n\n" +
+			"  /tmp/procs-npm/parcel/package.json:5:11\n    4 |   \"description\": \"\",\n  > 5 |   \"main\": \"index.js\",\n" +
+			"  >   |           ^^^^^^^^^^ Target declared here\n    6 |   \"scripts\": {\n" +
+			"    7 |     \"test\": \"echo \\\"Error: no test specified\\\" && exit 1\"\n\n" +
+			"  💡 The \"main\" field is meant for libraries, not applications. Either remove\n      the \"main\" field or choose a different target name.",
+			"Library targets are not supported in serve mode."},
+		{"parcel syntax error (parcel serve src/index.html)", "Building...\n🚨 Build failed.\n\n@parcel/transformer-js: Expected ',', got 'let'\n\n" +
+			"  /tmp/procs-npm/parcel/src/app.js:2:1\n    1 | console.log(\"hi\"\n  > 2 | let x = ;\n  >   | ^^^\n    3 | ",
+			"@parcel/transformer-js: Expected ',', got 'let'"},
 		{"go port in use (fixtures go/port-in-use)", `listening on :30932
 listen tcp :30932: bind: address already in use
 exit status 1`, "listen tcp :30932: bind: address already in use"},
@@ -145,6 +154,11 @@ func TestCauseRankOfLinesThatAreNotCauses(t *testing.T) {
 		"exit status 2",
 		"Node.js v20.20.2",
 		" * Running on http://127.0.0.1:5000",
+		// A code frame quotes the source at fault, whatever it says
+		// (parcel's, babel's, vite's: "  > 5 |", "    7 |", "      2 │").
+		`    7 |     "test": "echo \"Error: no test specified\" && exit 1"`,
+		`  > 5 |   throw new Error("boom");`,
+		`      2 │ export default { bad: }`,
 	} {
 		assert.Equal(t, CauseNone, CauseRank(line), "%q", line)
 	}
@@ -158,6 +172,7 @@ func TestCauseRankOrder(t *testing.T) {
 	assert.Greater(t, CauseRank("FATAL:  could not create any TCP/IP sockets"), CauseRank(`LOG:  could not bind IPv4 address "127.0.0.1": Address already in use`))
 	assert.Equal(t, CauseMention, CauseRank("error when starting dev server:"))
 	assert.Equal(t, CauseReport, CauseRank("2026-11-22 22:05:27 0 [ERROR] Aborting"))
+	assert.Equal(t, CauseReport, CauseRank("🚨 Build failed."), "parcel's line over the error it explains")
 	assert.Equal(t, CauseException, CauseRank("ValueError: bad value 42"))
 	assert.Equal(t, CauseException, CauseRank("django.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."))
 	assert.Equal(t, CauseTagged, CauseRank("2026/11/22 22:03:30.950074 [FTL] Error listening on port: 127.0.0.1:28202"))

@@ -107,7 +107,7 @@ func (d *Detector) decideFailure() {
 
 // addressInUse is a line saying a bind failed for an address in use, in
 // the words of libc (EADDRINUSE's text) or of the runtime.
-var addressInUse = lazyregexp.New(`(?i)address already in use|\bEADDRINUSE\b|\bport \d+ is already (in use|allocated)`)
+var addressInUse = lazyregexp.New(`(?i)address already in use|\bEADDRINUSE\b|\bport \d+ is already (in use|allocated)|\bport "\d+" could not be used`)
 
 // boundAddress is the address a bind names: "*:6379", ":::3000",
 // "127.0.0.1:27103", "[::]:8000", "localhost:5173", Python's

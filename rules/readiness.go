@@ -134,8 +134,9 @@ func (d *Detector) lineAgreesWithPorts() bool {
 var linePortForms = []*lazyregexp.Regexp{
 	// A URL: "Local: http://localhost:5173/", "Uvicorn running on http://[::]:8000".
 	lazyregexp.New(`https?://(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):(\d{2,5})\b`),
-	// The word port: "listening on port 3010", "port: 3306", JSON's "port":27017, "port=4567".
-	lazyregexp.New(`(?i)\bport"?\s*[:=]?\s*(\d{2,5})\b`),
+	// The word port: "listening on port 3010", "port: 3306", JSON's "port":27017, "port=4567",
+	// parcel's `Port "1234"`.
+	lazyregexp.New(`(?i)\bport"?\s*[:=]?\s*"?(\d{2,5})\b`),
 	// An address after on or at: "listening on :8080", "at 127.0.0.1:4000",
 	// "on [::]:8080"; a host is a name or an IPv4 address, so a time
 	// ("started at 12:30:45") is none.

@@ -278,6 +278,7 @@ func TestInUsePort(t *testing.T) {
 		// message procs reads).
 		1323: {"listen tcp :1323: bind: address already in use"},
 		8081: {"listen tcp4 :8081: bind: address already in use"},
+		27952: {`Error: Port "27952" could not be used`}, // parcel
 	} {
 		port, _ := inUsePort(lines)
 		assert.Equal(t, want, port, "%q", lines)

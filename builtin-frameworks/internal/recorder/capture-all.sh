@@ -409,6 +409,16 @@ NESTSETUP="cp -r $NPM_DIR/nest/src $NPM_DIR/nest/package.json $NPM_DIR/nest/tsco
 rec nestjs start -env PORT=27921 -setup "$NESTSETUP" -port 27921 -ready-line 'successfully started' -stop-after 1s -timeout 60s -- 'node_modules/.bin/tsx src/main.ts'
 rec nestjs port-in-use -expect error -env PORT=27922 -setup "$NESTSETUP" -port 27922 -occupy -timeout 60s -- 'node_modules/.bin/tsx src/main.ts'
 fi
+if want parcel; then
+# Parcel 2 in $NPM_DIR/parcel (npm i parcel@2), serving src/index.html and
+# its src/app.js; a package.json with "main" is a library target, which
+# parcel serve refuses.
+PARCELSETUP="mkdir src && printf '<!doctype html><script type=\"module\" src=\"app.js\"></script>\n' > src/index.html && ln -s $NPM_DIR/parcel/node_modules node_modules && echo '{\"name\": \"web\"}' > package.json"
+rec parcel start -setup "$PARCELSETUP && echo 'console.log(1)' > src/app.js" -port 27951 -ready-line 'Server running at' -stop-after 1.5s -timeout 90s -- 'node_modules/.bin/parcel serve src/index.html --port 27951'
+rec parcel port-in-use -expect error -setup "$PARCELSETUP && echo 'console.log(1)' > src/app.js" -port 27952 -occupy -timeout 60s -- 'node_modules/.bin/parcel serve src/index.html --port 27952'
+rec parcel syntax-error -expect error -setup "$PARCELSETUP && printf 'console.log(1\nlet x = ;\n' > src/app.js" -port 27953 -timeout 30s -- 'node_modules/.bin/parcel serve src/index.html --port 27953'
+rec parcel library-target -expect error -setup "$PARCELSETUP && echo 'console.log(1)' > src/app.js && echo '{\"name\": \"web\", \"main\": \"index.js\"}' > package.json" -port 27954 -timeout 30s -- 'node_modules/.bin/parcel serve src/index.html --port 27954'
+fi
 if want remix; then
 # A minimal Remix 2 app on Vite in $NPM_DIR/remix (npm i @remix-run/dev@2
 # @remix-run/react@2 @remix-run/node@2 @remix-run/serve@2 react@18
