@@ -26,7 +26,8 @@ var missingPackage = lazyregexp.New(`Cannot find (?:module|package) '([^'./][^']
 // installAdvice says what to do when a failed run's command or package was
 // not found because the JavaScript packages of its folder are not installed
 // (a fresh clone: `npm run dev` runs vite from node_modules/.bin, and the
-// app requires express): "" when that is not why.
+// app requires express), or because the command runs an installed one
+// outside a package script (`command: vite`): "" when that is not why.
 func installAdvice(v rules.Verdict, dir string) string {
 	if v.State != rules.StateFailed {
 		return ""
@@ -61,8 +62,28 @@ func installAdvice(v rules.Verdict, dir string) string {
 			" (run " + install + ")"
 	case !bin:
 		return program + " is not in node_modules/.bin (run " + install + ", or add the package that provides it)"
+	case program != "":
+		// Installed, and not found: procs.yaml runs it as a command of its
+		// own, outside the package script that would find it.
+		manager := packageManager(root)
+		return fmt.Sprintf("%s is in node_modules/.bin, which only %s run puts on PATH: write %q, or run it from a package.json script",
+			program, manager, packageExec(manager)+" "+program)
 	}
 	return ""
+}
+
+// packageExec is the package manager's command that runs a program of
+// node_modules/.bin: npx, pnpm exec, yarn, bunx.
+func packageExec(manager string) string {
+	switch manager {
+	case "pnpm":
+		return "pnpm exec"
+	case "yarn":
+		return "yarn"
+	case "bun":
+		return "bunx"
+	}
+	return "npx"
 }
 
 // typoAdvice names, when a failed run's shell could not find a program,

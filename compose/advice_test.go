@@ -38,7 +38,11 @@ func TestInstallAdviceNamesTheMissingInstall(t *testing.T) {
 
 	write(filepath.Join(root, "node_modules", ".bin", "vite"), "")
 	assert.Empty(t, installAdvice(failed("Error: Cannot find module 'express'"), web), "installed: not a missing install")
-	assert.Empty(t, installAdvice(failed("sh: 1: vite: not found"), web), "installed at the workspace's top")
+	// Installed (at the workspace's top), and not found: procs.yaml runs
+	// it outside a package script, whose runner puts node_modules/.bin on
+	// PATH.
+	assert.Equal(t, `vite is in node_modules/.bin, which only pnpm run puts on PATH: write "pnpm exec vite", or run it from a package.json script`,
+		installAdvice(failed("sh: 1: exec: vite: not found"), web))
 	assert.Equal(t, "next is not in node_modules/.bin (run pnpm install, or add the package that provides it)",
 		installAdvice(failed("sh: 1: next: not found"), web))
 
