@@ -419,6 +419,13 @@ rec parcel port-in-use -expect error -setup "$PARCELSETUP && echo 'console.log(1
 rec parcel syntax-error -expect error -setup "$PARCELSETUP && printf 'console.log(1\nlet x = ;\n' > src/app.js" -port 27953 -timeout 30s -- 'node_modules/.bin/parcel serve src/index.html --port 27953'
 rec parcel library-target -expect error -setup "$PARCELSETUP && echo 'console.log(1)' > src/app.js && echo '{\"name\": \"web\", \"main\": \"index.js\"}' > package.json" -port 27954 -timeout 30s -- 'node_modules/.bin/parcel serve src/index.html --port 27954'
 fi
+if want tsc; then
+# tsc --watch (TypeScript 7.0.2 when recorded) in $NPM_DIR/ts/node_modules (npm i typescript).
+TSSETUP="ln -s $NPM_DIR/ts/node_modules node_modules && mkdir src && echo '{\"compilerOptions\":{\"outDir\":\"dist\",\"rootDir\":\"src\",\"strict\":true},\"include\":[\"src\"]}' > tsconfig.json"
+rec tsc watch -setup "$TSSETUP && echo 'const x: number = 1;' > src/index.ts" -ready-line 'Found 0 errors' -stop-after 1s -timeout 60s -- 'node_modules/.bin/tsc --watch'
+rec tsc type-error -expect error -setup "$TSSETUP && echo 'const x: number = \"a\";' > src/index.ts" -timeout 8s -- 'node_modules/.bin/tsc --watch'
+rec tsc no-tsconfig -expect error -setup "ln -s $NPM_DIR/ts/node_modules node_modules" -timeout 8s -- 'node_modules/.bin/tsc --watch'
+fi
 if want remix; then
 # A minimal Remix 2 app on Vite in $NPM_DIR/remix (npm i @remix-run/dev@2
 # @remix-run/react@2 @remix-run/node@2 @remix-run/serve@2 react@18
