@@ -44,6 +44,8 @@ var (
 		// A code frame's line quotes the source at fault, whatever it
 		// says: "  > 5 |   main: …", "    7 |", vite's "      2 │".
 		`^\s*>?\s*\d*\s+[|│]|` +
+		// An Erlang stack frame: "rabbit:start/2, line 831".
+		`\b[a-z]\w*:['\w]+/\d+, line \d+$|` +
 		// A title banner names the kind of error over the lines that say
 		// what it is (Redis' "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***").
 		`^\*{3} [A-Z][A-Z ]+( \([^)]*\))? \*{3}$`)
@@ -52,6 +54,8 @@ var (
 		`^(Uncaught\s+)?([A-Za-z_][\w$]*\.)*([A-Z][\w$]*)?(Error|Exception|Exit|Interrupt|Fault)( \[\w+\])?(:|$)|` +
 		`^([a-z_]\w*\.)+[A-Z]\w*: |` +
 		`^(panic|fatal error): |^Exception in thread |^thread '.*' panicked at |` +
+		// Erlang's class:reason ("throw:{feature_flags_file_read_error,…}").
+		`^(throw|error|exit):\{|` +
 		`:\d+:in .*\([A-Z]\w*(Error|Exception)\)$`)
 	// causeTags are severity markers: bracketed, or a word and a colon.
 	causeTags = lazyregexp.New(`` +
@@ -85,6 +89,9 @@ var (
 	// "lots"'" over "argument must be a memory value"): that line is the
 	// cause, and the quote says where.
 	causeQuotedInput = lazyregexp.New(`^>>> ('.*')$`)
+	// helpOption is a help text's line naming an option alone ("--pretty",
+	// "-w, --watch").
+	helpOption = lazyregexp.New(`^\s*--?\w[\w-]*(,\s*--?\w[\w-]*)*\s*$`)
 )
 
 // CauseRank ranks how well line explains a failure: CauseNone (0) for a
@@ -126,8 +133,13 @@ func CauseRank(line string) int {
 
 // causeRankAt is CauseRank of lines[i] among the lines around it: the line
 // below a quote of the input at fault (causeQuotedInput) says what is wrong
-// with it, and ranks as a tagged error line at least.
+// with it, and ranks as a tagged error line at least; the line below an
+// option of a help text describes the option, whatever its words ("--pretty"
+// over "Enable color and formatting ... compiler errors").
 func causeRankAt(lines []string, i int) int {
+	if i > 0 && helpOption.MatchString(lines[i-1]) {
+		return CauseNone
+	}
 	rank := CauseRank(lines[i])
 	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {
 		rank = CauseTagged

@@ -79,6 +79,10 @@ func TestFixtureFailureCauses(t *testing.T) {
 			"panic: assignment to entry in nil map", []string{`main.go:9`}},
 		{"preset/go/fatal", []string{`^panic: `, `^exit status [1-9]\d*$`},
 			"failed to connect to database: dial tcp 127.0.0.1:27719: connect: connection refused", []string{`(after "exit status 1" matched`}},
+		// An import error's traceback ends in importlib's frozen frames:
+		// the location is the last frame of a file.
+		{"preset/gunicorn/import-error", []string{`\[ERROR\] Exception in worker process`},
+			"ModuleNotFoundError: No module named 'nosuch'", []string{`at /usr/lib/python3/dist-packages/gunicorn/util.py, line 384`}},
 		{"preset/redis/bad-config-file", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
 			"argument must be 'yes' or 'no'", []string{`error line "argument must be 'yes' or 'no'" at 'appendonly maybe' (after `}},
 	}
@@ -142,4 +146,16 @@ func TestCrashOfAReadyRunQuotesNoReadyLineAsItsError(t *testing.T) {
 	assert.True(t, strings.HasPrefix(final.Message, "killed by SIGKILL"), final.Message)
 	assert.NotContains(t, final.Message, "error line", "the ready line is no error line: %s", final.Message)
 	assert.Empty(t, final.Line, "no line explains a kill from outside")
+}
+
+// RabbitMQ's boot failure quotes the Erlang exception, not a frame of its
+// stack (each of which says "line N").
+func TestFixtureFailureCauseOfAnErlangBoot(t *testing.T) {
+	f := loadFixture(t, "preset/rabbitmq/unreadable-dir")
+	d := NewDetector(&Spec{ReadyPatterns: mustPatterns(t, `Server startup complete`), ErrorPatterns: mustPatterns(t, `BOOT FAILED`),
+		ReadyTimeout: 60 * time.Second}, 1, t0)
+	history, _ := f.replay(d, nil)
+	require.NotEmpty(t, history)
+	assert.Equal(t, StateFailed, history[0].State, "%+v", history[0])
+	assert.Equal(t, `throw:{feature_flags_file_read_error,"/tmp/procs-capture-1837489026/feature_flags",eacces}`, history[0].Line)
 }

@@ -177,3 +177,14 @@ func TestCauseRankOrder(t *testing.T) {
 	assert.Equal(t, CauseException, CauseRank("django.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."))
 	assert.Equal(t, CauseTagged, CauseRank("2026/11/22 22:03:30.950074 [FTL] Error listening on port: 127.0.0.1:28202"))
 }
+
+// A help text printed on a failure (tsc --watch with no tsconfig.json,
+// captures tsc/no-tsconfig) describes its options in words of failure: none
+// of them is the cause.
+func TestCauseRankAtSkipsAHelpTextsOptions(t *testing.T) {
+	lines := []string{"tsc: The TypeScript Compiler - Version 7.0.2", "", "--pretty",
+		"Enable color and formatting in TypeScript's output to make compiler errors easier to read.",
+		"type: boolean", "", "-w, --watch", "Watch input files."}
+	assert.Equal(t, CauseNone, causeRankAt(lines, 3))
+	assert.Equal(t, 0, bestCause(lines, 0), "the first error line stays the cause")
+}

@@ -233,6 +233,14 @@ var (
 // mosquitto's "Error found at /etc/mosquitto/mosquitto.conf:3.".
 var foundAt = lazyregexp.New(`(?i)\berrors? (?:was |were )?found (?:at|in) ((?:/|\./)?[\w./-]+\.\w+:\d+)`)
 
+// pythonLibrary reports whether a traceback's file is Python's own: a
+// frozen module, or one of its standard library (not an installed
+// package's).
+func pythonLibrary(file string) bool {
+	return strings.HasPrefix(file, "<") ||
+		strings.Contains(file, "/lib/python3") && !strings.Contains(file, "-packages/")
+}
+
 // fileLine finds "file.ext:12" in a line.
 var fileLine = lazyregexp.New(`\w\.\w+:\d+`)
 
@@ -252,13 +260,26 @@ func causeLocation(lines []string, i int) string {
 			return m[1]
 		}
 	}
+	// Python's own library ends an import's traceback (importlib, and its
+	// frozen "<frozen importlib._bootstrap>"): the place is the last frame
+	// of the program or its packages, else of the library.
+	library := ""
 	for j := i - 1; j >= 0 && j >= i-15; j-- {
 		if m := pythonFrame.FindStringSubmatch(lines[j]); m != nil {
-			return m[1] + ", line " + m[2]
+			switch {
+			case !pythonLibrary(m[1]):
+				return m[1] + ", line " + m[2]
+			case library == "" && !strings.HasPrefix(m[1], "<"):
+				library = m[1] + ", line " + m[2]
+			}
+			continue
 		}
 		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil {
 			return m[1]
 		}
+	}
+	if library != "" {
+		return library
 	}
 	if i+1 < len(lines) {
 		if m := foundAt.FindStringSubmatch(lines[i+1]); m != nil {
