@@ -276,8 +276,8 @@ func TestInUsePort(t *testing.T) {
 		0: {"OSError: [Errno 98] Address already in use"},
 		// Go's net error, with no host (Echo logs it as JSON, whose
 		// message procs reads).
-		1323: {"listen tcp :1323: bind: address already in use"},
-		8081: {"listen tcp4 :8081: bind: address already in use"},
+		1323:  {"listen tcp :1323: bind: address already in use"},
+		8081:  {"listen tcp4 :8081: bind: address already in use"},
 		27952: {`Error: Port "27952" could not be used`}, // parcel
 	} {
 		port, _ := inUsePort(lines)
