@@ -352,6 +352,11 @@ rec go fatal -expect error $GOENV -setup "cp $GOAPPS/fatal/* ." -port 27735 -tim
 rec go gin-start $GOENV -env PORT=27736 -setup "cp $GOAPPS/gin/* ." -port 27736 -ready-line 'Listening and serving' -stop-after 1s -timeout 90s -- "go run ."
 rec go gin-port-in-use -expect error $GOENV -env PORT=27737 -setup "cp $GOAPPS/gin/* ." -port 27737 -occupy -timeout 90s -- "go run ."
 rec go echo-start $GOENV -env PORT=27738 -setup "cp $GOAPPS/echo/* ." -port 27738 -ready-line 'http server started' -stop-after 1s -timeout 90s -- "go run ."
+# air (go install github.com/air-verse/air@v1.67.4) rebuilds and reruns on
+# an edit; a build that fails at the start leaves it waiting for one.
+AIRENV="-env PATH=$HOME/go/bin:/usr/local/go/bin:/usr/bin:/bin"
+rec go air-start $GOENV $AIRENV -env PORT=27741 -setup "cp $GOAPPS/server/* ." -port 27741 -ready-line 'listening on' -stop-after 1s -timeout 60s -- "air"
+rec go air-build-error -expect error $GOENV $AIRENV -setup "cp $GOAPPS/compile-error/* ." -port 27742 -timeout 15s -- "air"
 rec go echo-port-in-use -expect error $GOENV -env PORT=27739 -setup "cp $GOAPPS/echo/* ." -port 27739 -occupy -timeout 90s -- "go run ."
 fi
 if want celery; then
