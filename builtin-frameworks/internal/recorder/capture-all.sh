@@ -431,6 +431,15 @@ rec tsc watch -setup "$TSSETUP && echo 'const x: number = 1;' > src/index.ts" -r
 rec tsc type-error -expect error -setup "$TSSETUP && echo 'const x: number = \"a\";' > src/index.ts" -timeout 8s -- 'node_modules/.bin/tsc --watch'
 rec tsc no-tsconfig -expect error -setup "ln -s $NPM_DIR/ts/node_modules node_modules" -timeout 8s -- 'node_modules/.bin/tsc --watch'
 fi
+if want nuxt; then
+# Nuxt 3 in $NPM_DIR/nuxt (npm i nuxt@3, package.json "type": "module"),
+# serving an app.vue.
+NUXTSETUP="ln -s $NPM_DIR/nuxt/node_modules node_modules && cp $NPM_DIR/nuxt/package.json . && printf '<template><div>hi</div></template>\n' > app.vue"
+# Not -port: its port opens seconds before Nitro is built; the line decides.
+rec nuxt dev -setup "$NUXTSETUP" -ready-line 'Nitro server built' -stop-after 1.5s -timeout 120s -- 'node_modules/.bin/nuxt dev --port 27962'
+rec nuxt port-in-use -setup "$NUXTSETUP" -port 27963 -occupy -ready-line 'Nitro server built' -stop-after 1.5s -timeout 120s -- 'node_modules/.bin/nuxt dev --port 27963'
+rec nuxt bad-config -expect error -setup "$NUXTSETUP && printf 'export default defineNuxtConfig({\n' > nuxt.config.ts" -port 27964 -timeout 60s -- 'node_modules/.bin/nuxt dev --port 27964'
+fi
 if want remix; then
 # A minimal Remix 2 app on Vite in $NPM_DIR/remix (npm i @remix-run/dev@2
 # @remix-run/react@2 @remix-run/node@2 @remix-run/serve@2 react@18
