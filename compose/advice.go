@@ -45,7 +45,8 @@ func installAdvice(v rules.Verdict, dir string) string {
 	if !ok {
 		return ""
 	}
-	install := packageManager(root) + " install"
+	manager := packageManager(root)
+	install := manager + " install"
 	modules, bin := false, program == "" // a package: node_modules decides
 	// npm run puts every node_modules/.bin from the package up on PATH
 	// (a workspace's packages are installed at its top).
@@ -65,7 +66,6 @@ func installAdvice(v rules.Verdict, dir string) string {
 	case program != "":
 		// Installed, and not found: procs.yaml runs it as a command of its
 		// own, outside the package script that would find it.
-		manager := packageManager(root)
 		return fmt.Sprintf("%s is in node_modules/.bin, which only %s run puts on PATH: write %q, or run it from a package.json script",
 			program, manager, packageExec(manager)+" "+program)
 	}
