@@ -71,8 +71,12 @@ func TestBrowserActsOnEveryProcess(t *testing.T) {
 		pollJS[bool](t, tab, "lines of api, web and bad", fmt.Sprintf(`(ls => ls.some(l => l.startsWith('api | api tick')) && ls.some(l => l.startsWith('web | web tick')) && ls.includes('bad | bad waits'))(%s)`, lines))
 		assert.True(t, evalJS[bool](t, tab, `document.getElementById('b-restart').hidden`), "no process's buttons in the all view")
 		assert.Equal(t, "", evalJS[string](t, tab, `Array.from(document.querySelectorAll('tbody tr.selected')).map(r => r.dataset.proc).join()`))
-		// Interleaved: api's and web's ticks alternate rather than come in two blocks.
-		procs := evalJS[[]string](t, tab, fmt.Sprintf(`%s.filter(l => l.includes(' tick ')).map(l => l.split(' | ')[0])`, lines))
+		// Interleaved: api's and web's ticks alternate rather than come in two
+		// blocks. The tail arrives in batches, so wait for the lines rather
+		// than judge the first batch: two blocks would never alternate.
+		ticks := fmt.Sprintf(`%s.filter(l => l.includes(' tick ')).map(l => l.split(' | ')[0])`, lines)
+		pollJS[bool](t, tab, "api's and web's ticks alternating", fmt.Sprintf(`(ps => ps.filter((p, i) => i > 0 && p !== ps[i-1]).length > 2)(%s)`, ticks))
+		procs := evalJS[[]string](t, tab, ticks)
 		assert.Greater(t, switches(procs), 2, "the lines of api and web are interleaved: %v", procs)
 		require.NoError(t, chromedp.Do(tab, chromedp.Click(chromedp.CSS(`tr[data-proc="api"]`))))
 		pollJS[bool](t, tab, "api's own log again", `document.getElementById('d-name').textContent === 'api' && Array.from(document.querySelectorAll('#logs .line')).some(l => l.textContent.startsWith('api tick'))`)
