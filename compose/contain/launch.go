@@ -20,8 +20,11 @@ import (
 // Process is a started process tree, seen through its root: its command,
 // its output streams and its input.
 type Process struct {
-	cmd     *exec.Cmd
-	pid     int
+	cmd *exec.Cmd
+	pid int
+	// exit takes the root's exit where the start gave a pidfd; otherwise
+	// cmd.Wait does.
+	exit    *osproc.ChildExit
 	outputs []Output // read until EOF
 	input   *os.File // stdin pipe or config.PTY master; nil if none
 	// terminal is the PTY master of a PTY child, nil for pipes.
@@ -117,6 +120,7 @@ func launchPipes(cmd *exec.Cmd, owner Owner, noInput bool) (*Process, error) {
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = osproc.GroupAttrs()
+	exit := osproc.WatchExit(cmd.SysProcAttr)
 	err = getSpawner().start(cmd, owner, func() error { return osproc.Start(cmd) })
 	// The child has its copies; ours would keep the pipes open forever.
 	closeAll(inR, outW, errW)
@@ -125,15 +129,28 @@ func launchPipes(cmd *exec.Cmd, owner Owner, noInput bool) (*Process, error) {
 		return nil, err
 	}
 	return &Process{
-		cmd: cmd, pid: cmd.Process.Pid, input: inW,
+		cmd: cmd, pid: started(cmd, exit), exit: exit, input: inW,
 		outputs: []Output{{rules.StreamStdout, outR}, {rules.StreamStderr, errR}},
 	}, nil
+}
+
+// started returns the pid of cmd, just started, and lets go of the os
+// package's handle of it where exit takes the exit: that is a second
+// pidfd, held for nothing while the child runs (one more descriptor for
+// every later child's exec to close), and closed at its end.
+func started(cmd *exec.Cmd, exit *osproc.ChildExit) int {
+	pid := cmd.Process.Pid
+	if exit.Watched() {
+		_ = cmd.Process.Release()
+	}
+	return pid
 }
 
 func launchPTY(cmd *exec.Cmd, owner Owner, window *pty.Winsize) (*Process, error) {
 	var master *os.File
 	// Set on cmd so that the spawner can add the run's cgroup to it.
 	cmd.SysProcAttr = osproc.SessionAttrs()
+	exit := osproc.WatchExit(cmd.SysProcAttr)
 	err := getSpawner().start(cmd, owner, func() error {
 		var err error
 		master, err = pty.StartWithAttrs(cmd, window, cmd.SysProcAttr)
@@ -143,7 +160,7 @@ func launchPTY(cmd *exec.Cmd, owner Owner, window *pty.Winsize) (*Process, error
 		return nil, err
 	}
 	return &Process{
-		cmd: cmd, pid: cmd.Process.Pid, input: master, terminal: master,
+		cmd: cmd, pid: started(cmd, exit), exit: exit, input: master, terminal: master,
 		outputs: []Output{{rules.StreamPTY, master}},
 	}, nil
 }
@@ -169,16 +186,13 @@ func (c *Process) Resize(cols, rows int) error {
 // Wait waits for the root of the tree to exit (on a pidfd where there is
 // one, not on a thread blocked in waitid) and classifies how it ended.
 func (c *Process) Wait() rules.Exit {
-	osproc.AwaitExit(c.pid)
-	err := c.cmd.Wait()
+	ws, err := c.waitRoot()
 	getSpawner().forget(c.pid)
 	// After the exit is read, the OOM count of the run's cgroup included.
 	defer c.afterMainExit()
-	state := c.cmd.ProcessState
-	if state == nil {
+	if err != nil {
 		return rules.Exit{Code: -1, Err: err}
 	}
-	ws := state.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		exit := rules.Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
 		if ws.Signal() == syscall.SIGKILL {
@@ -192,6 +206,20 @@ func (c *Process) Wait() rules.Exit {
 		exit.MemoryLimit = c.limits.memoryKill()
 	}
 	return exit
+}
+
+// waitRoot waits for the root to exit and reaps it: on the pidfd the
+// start gave (osproc.ChildExit), else as Go does.
+func (c *Process) waitRoot() (status syscall.WaitStatus, err error) {
+	if c.exit.Watched() {
+		return c.exit.Wait(c.pid)
+	}
+	osproc.AwaitExit(c.pid)
+	err = c.cmd.Wait()
+	if c.cmd.ProcessState == nil {
+		return status, err
+	}
+	return c.cmd.ProcessState.Sys().(syscall.WaitStatus), nil
 }
 
 // Signal sends sig to the tree's whole process group.

@@ -13,6 +13,8 @@ import (
 // no OS thread: os.Process.Wait blocks a thread in waitid for each child,
 // and two hundred children made two hundred threads. Where pidfds are
 // missing (Linux before 5.3) it returns at once and Wait blocks as before.
+// procs' runs are watched by ChildExit; this is for a child started
+// without a pidfd.
 func AwaitExit(pid int) {
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
 	if err != nil {
