@@ -83,6 +83,14 @@ func TestFixtureFailureCauses(t *testing.T) {
 		// the location is the last frame of a file.
 		{"preset/gunicorn/import-error", []string{`\[ERROR\] Exception in worker process`},
 			"ModuleNotFoundError: No module named 'nosuch'", []string{`at /usr/lib/python3/dist-packages/gunicorn/util.py, line 384`}},
+		// Deno (and Node's ES modules) name the module in a stack frame as
+		// a file: URL; the frames of its own runtime are "ext:".
+		{"preset/deno/syntax-error", []string{`^error: `},
+			"error: SyntaxError: Expected ',', got ';'", []string{`at /tmp/procs-capture-3496304051/server.ts:2:25`}},
+		{"preset/deno/missing-module", []string{`^error: `},
+			`error: Module not found "file:///tmp/procs-capture-116873959/nope.ts".`, []string{`at /tmp/procs-capture-116873959/server.ts:1:19`}},
+		{"preset/deno/no-permission", []string{`^error: `},
+			"NotCapable: Requires net access", []string{`run again with the --allow-net flag" at /tmp/procs-capture-2443884993/server.ts:1:6`}},
 		{"preset/redis/bad-config-file", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
 			"argument must be 'yes' or 'no'", []string{`error line "argument must be 'yes' or 'no'" at 'appendonly maybe' (after `}},
 	}

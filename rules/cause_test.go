@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // highestCause is what a caller of CauseRank does: the highest-ranked line,
@@ -187,4 +189,31 @@ func TestCauseRankAtSkipsAHelpTextsOptions(t *testing.T) {
 		"type: boolean", "", "-w, --watch", "Watch input files."}
 	assert.Equal(t, CauseNone, causeRankAt(lines, 3))
 	assert.Equal(t, 0, bestCause(lines, 0), "the first error line stays the cause")
+}
+
+// Where a failure is, read from the lines around its cause (lines[0]).
+func TestCauseLocationOfRealOutput(t *testing.T) {
+	tests := []struct{ name, output, want string }{
+		{"node ES module (node app.mjs): its heading is a file: URL", `file:///tmp/x/app.mjs:3
+null.x;
+     ^
+
+TypeError: Cannot read properties of null (reading 'x')
+    at file:///tmp/x/app.mjs:3:6
+    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)`, "/tmp/x/app.mjs:3"},
+		{"deno: the runtime's ext: frames, then the module's", `error: Uncaught (in promise) NotCapable: Requires net access to "0.0.0.0:8000", run again with the --allow-net flag
+Deno.serve({ port: 8000 }, () => new Response("hi"));
+     ^
+    at listen (ext:deno_net/01_net.js:1:7011)
+    at serveInner (ext:deno_http/00_serve.ts:1:16735)
+    at file:///srv/app/server.ts:1:6`, "/srv/app/server.ts:1:6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := strings.Split(tt.output, "\n")
+			i := slices.Index(lines, highestCause(lines))
+			require.GreaterOrEqual(t, i, 0)
+			assert.Equal(t, tt.want, causeLocation(lines, i))
+		})
+	}
 }

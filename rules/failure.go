@@ -222,8 +222,10 @@ var (
 	pythonFrame = lazyregexp.New(`^\s*File "([^"]+)", line (\d+)`)
 	// A Node "file.js:12" heading above the code it quotes.
 	scriptLine = lazyregexp.New(`^((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
-	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d".
-	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
+	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d",
+	// and an ES module's as a file: URL, Deno's and Node's "at file:///x/app.ts:1:6"
+	// (its path is the location; "ext:" and "node:" frames are the runtime's).
+	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?(?:file://)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
 	// The frame of a source excerpt by swc (Next.js) and miette-style
 	// reporters: "   ,-[/app/page.js:1:1]".
 	excerptFrame = lazyregexp.New(`^\s*,-\[((?:/|\./|[A-Za-z]:\\)[^\]\s]+\.\w+:\d+(?::\d+)?)\]`)
@@ -241,8 +243,9 @@ func pythonLibrary(file string) bool {
 		strings.Contains(file, "/lib/python3") && !strings.Contains(file, "-packages/")
 }
 
-// fileLine finds "file.ext:12" in a line.
-var fileLine = lazyregexp.New(`\w\.\w+:\d+`)
+// fileLine finds "file.ext:12" in a line; an address ("0.0.0.0:8000") is
+// not one.
+var fileLine = lazyregexp.New(`\w\.[A-Za-z]\w*:\d+`)
 
 // causeLocation returns where the failure at lines[i] happened, from the
 // lines around it: the input at fault quoted just above it (Redis'
@@ -275,7 +278,8 @@ func causeLocation(lines []string, i int) string {
 			continue
 		}
 		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil {
-			return m[1]
+			// An ES module's heading is its file: URL.
+			return strings.TrimPrefix(m[1], "file://")
 		}
 	}
 	if library != "" {

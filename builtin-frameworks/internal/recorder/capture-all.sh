@@ -431,6 +431,20 @@ rec tsc watch -setup "$TSSETUP && echo 'const x: number = 1;' > src/index.ts" -r
 rec tsc type-error -expect error -setup "$TSSETUP && echo 'const x: number = \"a\";' > src/index.ts" -timeout 8s -- 'node_modules/.bin/tsc --watch'
 rec tsc no-tsconfig -expect error -setup "ln -s $NPM_DIR/ts/node_modules node_modules" -timeout 8s -- 'node_modules/.bin/tsc --watch'
 fi
+if want deno; then
+# Deno 2 from npm in $NPM_DIR/deno (npm i deno; its binary comes in
+# @deno/linux-x64-glibc), a Deno.serve server and a deno serve module.
+DENO=node_modules/.bin/deno
+DENOSETUP="ln -s $NPM_DIR/deno/node_modules node_modules"
+DENOSERVE='Deno.serve({ port: Number(Deno.env.get("PORT")) }, () => new Response("hi"));'
+rec deno start -env DENO_NO_UPDATE_CHECK=1 -env PORT=27971 -setup "$DENOSETUP && echo '$DENOSERVE' > server.ts" -port 27971 -ready-line 'Listening on' -stop-after 1s -timeout 60s -- "$DENO run --allow-net --allow-env server.ts"
+rec deno port-in-use -env DENO_NO_UPDATE_CHECK=1 -expect error -env PORT=27972 -setup "$DENOSETUP && echo '$DENOSERVE' > server.ts" -port 27972 -occupy -timeout 30s -- "$DENO run --allow-net --allow-env server.ts"
+# No --allow-net: a run with no terminal is refused the permission, not asked.
+rec deno no-permission -env DENO_NO_UPDATE_CHECK=1 -expect error -env PORT=27973 -setup "$DENOSETUP && echo '$DENOSERVE' > server.ts" -port 27973 -timeout 30s -- "$DENO run --allow-env server.ts"
+rec deno syntax-error -env DENO_NO_UPDATE_CHECK=1 -expect error -env PORT=27974 -setup "$DENOSETUP && printf 'Deno.serve({ port: 27974 }, () => {\n  return new Response(42;\n});\n' > server.ts" -port 27974 -timeout 30s -- "$DENO run --allow-net server.ts"
+rec deno serve -env DENO_NO_UPDATE_CHECK=1 -setup "$DENOSETUP && echo 'export default { fetch() { return new Response(String(42)); } };' > main.ts" -port 27975 -ready-line 'Listening on' -stop-after 1s -timeout 60s -- "$DENO serve --port 27975 main.ts"
+rec deno missing-module -env DENO_NO_UPDATE_CHECK=1 -expect error -env PORT=27976 -setup "$DENOSETUP && printf 'import { x } from \047./nope.ts\047;\nconsole.log(x);\n' > server.ts" -port 27976 -timeout 30s -- "$DENO run --allow-net server.ts"
+fi
 if want nuxt; then
 # Nuxt 3 in $NPM_DIR/nuxt (npm i nuxt@3, package.json "type": "module"),
 # serving an app.vue.
