@@ -27,7 +27,10 @@ func TestDaemonizingServersAreFailedAndStopped(t *testing.T) {
 		command             func(port int) string
 	}{
 		{"redis", "redis-server", "--daemonize no", func(port int) string {
-			return fmt.Sprintf("[redis-server, --port, '%d', --bind, 127.0.0.1, --daemonize, 'yes', --save, '', --dir, %s]", port, dir)
+			// A log file: a daemon that dies at once (its port taken
+			// meanwhile) says why there, which a failure below shows.
+			return fmt.Sprintf("[redis-server, --port, '%d', --bind, 127.0.0.1, --daemonize, 'yes', --save, '', --dir, %s, --logfile, %s]",
+				port, dir, filepath.Join(dir, fmt.Sprintf("redis-%d.log", port)))
 		}},
 		{"nginx", "nginx", `"daemon off;"`, func(port int) string {
 			conf := filepath.Join(dir, "nginx.conf")
@@ -57,7 +60,7 @@ func TestDaemonizingServersAreFailedAndStopped(t *testing.T) {
 		}
 		for _, tt := range tests {
 			ev := failed[tt.name]
-			assert.Equal(t, rules.ReasonDaemonized, ev.Reason, "%s: %s", tt.name, ev.Message)
+			assert.Equal(t, rules.ReasonDaemonized, ev.Reason, "%s: %s\nthe daemons' logs:\n%s", tt.name, ev.Message, daemonLogs(t, dir))
 			assert.Contains(t, ev.Message, tt.hint, tt.name)
 			for _, other := range tests {
 				if other.name != tt.name {
@@ -88,6 +91,20 @@ func TestDaemonizingServersAreFailedAndStopped(t *testing.T) {
 				"the daemon's port is free")
 		})
 	}
+}
+
+// daemonLogs is what the daemons of TestDaemonizingServersAreFailedAndStopped
+// logged in dir.
+func daemonLogs(t *testing.T, dir string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	require.NoError(t, err)
+	var b strings.Builder
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		fmt.Fprintf(&b, "%s:\n%s\n", filepath.Base(f), data)
+	}
+	return b.String()
 }
 
 // nginx, by default, opens its port and then puts itself in the background:
