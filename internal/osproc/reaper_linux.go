@@ -117,8 +117,19 @@ func (p *pidfdPoller) watch(pidfd int) (<-chan struct{}, error) {
 // An idle procs wakes for nothing here.
 func (p *pidfdPoller) loop(conn syscall.RawConn) {
 	events := make([]unix.EpollEvent, 128)
+	take := func(uintptr) bool { return p.takeReady(events) }
 	for {
-		_ = conn.Read(func(uintptr) bool { return p.takeReady(events) })
+		if err := conn.Read(take); err != nil {
+			break
+		}
+	}
+	// The poller gave up on the instance (it does not, on a descriptor
+	// that stays open): every wait must still end, so this thread waits
+	// in epoll_wait itself from now on.
+	for {
+		if n, err := unix.EpollWait(p.epfd, events, -1); err == nil {
+			p.tell(events[:n])
+		}
 	}
 }
 
