@@ -220,8 +220,9 @@ func bestOf(lines []string) string {
 
 var (
 	pythonFrame = lazyregexp.New(`^\s*File "([^"]+)", line (\d+)`)
-	// A Node "file.js:12" heading above the code it quotes.
-	scriptLine = lazyregexp.New(`^((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
+	// A Node "file.js:12" heading above the code it quotes (an ES module's
+	// is its file: URL, whose path is the location).
+	scriptLine = lazyregexp.New(`^(?:file://)?((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
 	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d",
 	// and an ES module's as a file: URL, Deno's and Node's "at file:///x/app.ts:1:6"
 	// (its path is the location; "ext:" and "node:" frames are the runtime's).
@@ -278,8 +279,7 @@ func causeLocation(lines []string, i int) string {
 			continue
 		}
 		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil {
-			// An ES module's heading is its file: URL.
-			return strings.TrimPrefix(m[1], "file://")
+			return m[1]
 		}
 	}
 	if library != "" {

@@ -54,15 +54,11 @@ func waitWatched(t *testing.T, cmd *exec.Cmd, exit *ChildExit) syscall.WaitStatu
 // TestChildExitTakesTheStatus: Wait returns when the child exits, not
 // before, with its exit code, and reaps it.
 func TestChildExitTakesTheStatus(t *testing.T) {
-	cmd := exec.Command("sh", "-c", "read line; exit 7")
-	stdin, err := cmd.StdinPipe()
+	childStdin, stdin, err := os.Pipe()
 	require.NoError(t, err)
-	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	exit := WatchExit(cmd.SysProcAttr)
-	require.NoError(t, cmd.Start())
-	require.True(t, exit.Watched())
+	defer childStdin.Close()
+	cmd, exit := startWatched(t, childStdin, "sh", "-c", "read line; exit 7")
 	pid := cmd.Process.Pid
-	require.NoError(t, cmd.Process.Release())
 
 	done := make(chan syscall.WaitStatus, 1)
 	go func() {
