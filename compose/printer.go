@@ -40,6 +40,21 @@ type Printer struct {
 	// logPath names the log file of a process, for the note about lines
 	// not shown.
 	logPath func(name string) string
+	// held are the lines of errors that made ready processes unhealthy,
+	// not printed yet; wake is armed for the first of them.
+	held map[string]heldState
+	wake *time.Timer
+}
+
+// heldState is the line of a process made unhealthy by an error, held
+// until the error's burst has been quiet for rules.FailureQuiet. Its
+// first line rarely says what is wrong ("Traceback (most recent call
+// last):"); detection quotes a better one as the burst goes on (the
+// SyntaxError at its end), and that one line, the last, is printed once,
+// below the error, as a failure's is.
+type heldState struct {
+	text string
+	due  time.Time
 }
 
 // ownLabel labels procs' own lines; ownLabelBeside does when a process
@@ -133,11 +148,75 @@ func (p *Printer) Run(sub *Subscription, stop <-chan struct{}) {
 		select {
 		case <-sub.Ready():
 			p.print(sub.NextReusing(p.spare))
+		case now := <-p.wakeC():
+			p.printHeld(now)
 		case <-stop:
 			p.print(sub.NextReusing(p.spare))
+			p.printHeld(time.Time{})
 			return
 		}
 	}
+}
+
+// hold keeps name's unhealthy line until the error's burst is quiet,
+// replacing the one held before (the same error, better explained).
+func (p *Printer) hold(name, text string) {
+	if p.held == nil {
+		p.held = make(map[string]heldState)
+	}
+	p.held[name] = heldState{text: text, due: time.Now().Add(rules.FailureQuiet)}
+	p.armWake()
+}
+
+// printHeld prints the held lines due by now; all of them when now is
+// zero (the printer is stopping).
+func (p *Printer) printHeld(now time.Time) {
+	for _, name := range slices.Sorted(maps.Keys(p.held)) {
+		if h := p.held[name]; now.IsZero() || !now.Before(h.due) {
+			p.note(h.text)
+			delete(p.held, name)
+		}
+	}
+	p.armWake()
+	_ = p.w.Flush()
+}
+
+// release prints name's held line, if any, before news of name that
+// follows it (a recovery, an exit).
+func (p *Printer) release(name string) {
+	if h, ok := p.held[name]; ok {
+		p.note(h.text)
+		delete(p.held, name)
+	}
+}
+
+// armWake sets the wake timer to the first held line's due time.
+func (p *Printer) armWake() {
+	if len(p.held) == 0 {
+		if p.wake != nil {
+			p.wake.Stop()
+		}
+		return
+	}
+	first := time.Time{}
+	for _, h := range p.held {
+		if first.IsZero() || h.due.Before(first) {
+			first = h.due
+		}
+	}
+	if p.wake == nil {
+		p.wake = time.NewTimer(time.Until(first))
+		return
+	}
+	p.wake.Reset(time.Until(first))
+}
+
+// wakeC is the channel of the wake timer, nil while nothing is held.
+func (p *Printer) wakeC() <-chan time.Time {
+	if len(p.held) == 0 || p.wake == nil {
+		return nil
+	}
+	return p.wake.C
 }
 
 func (p *Printer) print(events []Event, dropped map[string]int) {
@@ -158,7 +237,13 @@ func (p *Printer) print(events []Event, dropped map[string]int) {
 			}
 			p.w.WriteByte('\n')
 		case EventState:
-			if text := StateText(ev); text != "" {
+			text := StateText(ev)
+			if ev.To == rules.StateUnhealthy && ev.Reason == rules.ReasonError {
+				p.hold(ev.Proc, text)
+				break
+			}
+			p.release(ev.Proc)
+			if text != "" {
 				p.note(text)
 			}
 		case EventInfo:
@@ -213,8 +298,9 @@ func StateText(ev Event) string {
 		return fmt.Sprintf("%s starting", name)
 	case rules.StateReady:
 		switch ev.From {
-		case rules.StateBusy, rules.StateAwaitingInput, rules.StateAwaitingPermission, rules.StateFailed:
-			// An agent back at its prompt: its start-up time is old news.
+		case rules.StateBusy, rules.StateAwaitingInput, rules.StateAwaitingPermission, rules.StateFailed, rules.StateUnhealthy:
+			// An agent back at its prompt, a server recovered from an
+			// error: its start-up time is old news.
 			return fmt.Sprintf("%s ready (%s)", name, ev.Message)
 		}
 		took := formatDuration(time.Duration(ev.DurationMs) * time.Millisecond)

@@ -1,7 +1,11 @@
 package compose
 
 import (
+	"sync"
+	"time"
+
 	"bytes"
+	"github.com/procsdev/procs/rules"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,4 +80,89 @@ func TestPrinterTellsAProcessNamedProcsFromProcs(t *testing.T) {
 	assert.Equal(t, "procs | started\n"+
 		"procs   | added by a reload\n"+
 		"(procs) | all ready\n", out.String())
+}
+
+// An error that makes a ready process unhealthy is printed once, with
+// the line that explains it, below the error: detection first quotes the
+// error's first line (a Traceback's), then a better one as the burst goes
+// on. Flask's reloader, as it printed an edit's SyntaxError (Flask 3.1).
+func TestPrinterPrintsAnUnhealthyErrorOnceExplained(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, []string{"web"}, true)
+	unhealthy := func(msg string) Event {
+		return Event{Type: EventState, Proc: "web", From: rules.StateReady, To: rules.StateUnhealthy, Reason: rules.ReasonError, Message: msg}
+	}
+	line := func(text string) Event { return Event{Type: EventLine, Proc: "web", Raw: []byte(text)} }
+	p.print([]Event{line("Traceback (most recent call last):"),
+		unhealthy(`error line "Traceback (most recent call last):"`)}, nil)
+	p.print([]Event{line(`  File "/app/app.py", line 6`), line("SyntaxError: invalid syntax"),
+		unhealthy(`error line "SyntaxError: invalid syntax" at /app/app.py, line 6`)}, nil)
+	assert.Equal(t, "web   | Traceback (most recent call last):\n"+
+		"web   |   File \"/app/app.py\", line 6\n"+
+		"web   | SyntaxError: invalid syntax\n", out.String(), "nothing said while the error's burst goes on")
+
+	p.printHeld(time.Now())
+	assert.NotContains(t, out.String(), "unhealthy", "not before the burst has been quiet")
+	p.printHeld(time.Now().Add(rules.FailureQuiet))
+	assert.Equal(t, "web   | Traceback (most recent call last):\n"+
+		"web   |   File \"/app/app.py\", line 6\n"+
+		"web   | SyntaxError: invalid syntax\n"+
+		"procs | web unhealthy: error line \"SyntaxError: invalid syntax\" at /app/app.py, line 6\n", out.String())
+}
+
+// A held unhealthy line is never lost: news of the process that follows
+// it (a recovery) prints it first, and so does the printer's end.
+func TestPrinterPrintsAHeldUnhealthyLineBeforeWhatFollows(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, []string{"web", "api"}, true)
+	p.print([]Event{
+		{Type: EventState, Proc: "web", To: rules.StateUnhealthy, Reason: rules.ReasonError, Message: "error line \"Error: boom\""},
+		{Type: EventState, Proc: "api", To: rules.StateUnhealthy, Reason: rules.ReasonError, Message: "error line \"Error: bang\""},
+		{Type: EventState, Proc: "web", From: rules.StateUnhealthy, To: rules.StateReady, Reason: rules.ReasonRecovered, Message: "recovered: matched \"ok\""},
+	}, nil)
+	assert.Equal(t, "procs | web unhealthy: error line \"Error: boom\"\n"+
+		"procs | web ready (recovered: matched \"ok\")\n", out.String())
+
+	bus := NewBus()
+	sub := bus.Subscribe(false)
+	stop := make(chan struct{})
+	close(stop)
+	p.Run(sub, stop)
+	assert.Equal(t, "procs | web unhealthy: error line \"Error: boom\"\n"+
+		"procs | web ready (recovered: matched \"ok\")\n"+
+		"procs | api unhealthy: error line \"Error: bang\"\n", out.String(), "printed at the printer's end")
+}
+
+// The held line is printed by the printer's own timer, with no more
+// events to wake it.
+func TestPrinterPrintsAHeldUnhealthyLineWhenQuiet(t *testing.T) {
+	var out syncBuffer
+	p := NewPrinter(&out, []string{"web"}, true)
+	bus := NewBus()
+	sub := bus.Subscribe(false)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { p.Run(sub, stop); close(done) }()
+	bus.Publish(Event{Type: EventState, Proc: "web", To: rules.StateUnhealthy, Reason: rules.ReasonError, Message: "error line \"Error: boom\""})
+	assert.Eventually(t, func() bool { return out.String() == "procs | web unhealthy: error line \"Error: boom\"\n" },
+		10*time.Second, 10*time.Millisecond)
+	close(stop)
+	<-done
+}
+
+// syncBuffer is a bytes.Buffer a test reads while a printer writes it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
