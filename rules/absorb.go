@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/procsdev/procs/internal/lazyregexp"
 )
 
 // absorb records what ev says and returns the stripped line of a line event.
@@ -125,8 +127,31 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 	if _, ok := matchAny(d.spec.RecoveredPatterns, text); ok && d.reloadedClean && d.ready && d.verdict.State == StateUnhealthy {
 		d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: reloaded without an error, then " + quote(text), Line: text})
 	}
+	d.recoverByServing(text)
 	return text
 }
+
+// recoverByServing brings back a server an error line made unhealthy when
+// it logs a request it answered with success: the error was one request's
+// (a view that raised while its database was down), and the server serves
+// again. The error's own request logs a 5xx, which brings nothing back.
+// Only a run that listens counts: a line of a client's log can look like
+// a server's.
+func (d *Detector) recoverByServing(text string) {
+	if !d.ready || d.verdict.State != StateUnhealthy || d.verdict.Reason != ReasonError ||
+		len(d.ports) == 0 && len(d.serving) == 0 || !servedRequest.MatchString(text) {
+		return
+	}
+	d.unwell = nil // the next error is a new one
+	d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: served " + quote(text), Line: text})
+}
+
+// servedRequest is a server's access-log line for a request answered with
+// a success (2xx) or a redirect (3xx): the common log format's quoted
+// request and status (werkzeug, Django, nginx, gunicorn, uvicorn), a line
+// that begins with the method, a path and the status (morgan, next dev),
+// or Rails' "Completed 200 OK".
+var servedRequest = lazyregexp.New(`"(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+ HTTP/[\d.]+" [23]\d\d\b|^\s*(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) /\S* [23]\d\d\b|^Completed [23]\d\d\b`)
 
 // beginUnhealthy starts collecting the lines of the error that made a
 // ready run unhealthy: a traceback's first line is rarely what explains it,

@@ -101,3 +101,85 @@ func TestUnhealthyVerdictSaysWhereNodeFoundTheError(t *testing.T) {
 	assert.Equal(t, "SyntaxError: Unexpected identifier 'error'", v.Line)
 	assert.Contains(t, v.Message, "at /srv/app/server.js:3")
 }
+
+// An error in one request makes a ready server unhealthy; a request it
+// answers with success afterwards shows it serving again: flask run, as
+// werkzeug logged a view's ConnectionRefusedError while its redis was
+// stopped (Flask 3.1), then the same request once redis was back. The
+// failed request's own access line (500) brings nothing back.
+func TestServedRequestRecoversAnUnhealthyServer(t *testing.T) {
+	ready, err := CompilePatterns([]string{`^\s*\* Running on https?://`})
+	require.NoError(t, err)
+	errs, err := CompilePatterns([]string{`^Traceback \(most recent call last\)`})
+	require.NoError(t, err)
+	d := NewDetector(&Spec{ReadyPatterns: ready, ErrorPatterns: errs}, 1, time.Now())
+	at := time.Now()
+	feed := func(evs ...Event) Verdict {
+		var v Verdict
+		for _, ev := range evs {
+			at = at.Add(time.Millisecond)
+			ev.Time = at
+			v, _ = d.Handle(ev)
+		}
+		return v
+	}
+	line := func(text string) Event { return Event{Kind: EventLine, Line: Line{Text: text}} }
+	require.Equal(t, StateReady, feed(Event{Kind: EventPorts, Ports: []int{5058}},
+		line(" * Running on http://127.0.0.1:5058"), line(`127.0.0.1 - - [29/Nov/2026 16:11:08] "GET / HTTP/1.1" 200 -`)).State)
+
+	broken := feed(line("[2026-11-29 16:11:16,810] ERROR in app: Exception on / [GET]"),
+		line("Traceback (most recent call last):"),
+		line(`  File "/srv/app/app.py", line 6, in incr`),
+		line("ConnectionRefusedError: [Errno 111] Connection refused"),
+		line(`127.0.0.1 - - [29/Nov/2026 16:11:16] "GET / HTTP/1.1" 500 -`))
+	assert.Equal(t, StateUnhealthy, broken.State, "the failed request's 500 is no recovery")
+
+	back := feed(line(`127.0.0.1 - - [29/Nov/2026 16:11:23] "GET / HTTP/1.1" 200 -`))
+	assert.Equal(t, StateReady, back.State)
+	assert.Equal(t, ReasonRecovered, back.Reason)
+	assert.Equal(t, `recovered: served "127.0.0.1 - - [29/Nov/2026 16:11:23] \"GET / HTTP/1.1\" 200 -"`, back.Message)
+
+	again := feed(line("Traceback (most recent call last):"), line("ConnectionRefusedError: [Errno 111] Connection refused"))
+	assert.Equal(t, StateUnhealthy, again.State, "the next error is news again")
+}
+
+// A run that listens on no port serves nothing: a line like an access
+// log's (a client logging what it fetched) does not bring it back.
+func TestServedRequestNeedsAListeningRun(t *testing.T) {
+	errs, err := CompilePatterns([]string{`^Error: `})
+	require.NoError(t, err)
+	ready, err := CompilePatterns([]string{`^worker started`})
+	require.NoError(t, err)
+	d := NewDetector(&Spec{ReadyPatterns: ready, ErrorPatterns: errs}, 1, time.Now())
+	for _, text := range []string{"worker started", "Error: job 7 failed", `GET /api/jobs 200 12.1 ms - 2`} {
+		d.Handle(Event{Kind: EventLine, Time: time.Now(), Line: Line{Text: text}})
+	}
+	assert.Equal(t, StateUnhealthy, d.Verdict().State)
+}
+
+// servedRequest knows the access lines of the common servers, for
+// answers that succeeded only.
+func TestServedRequestLines(t *testing.T) {
+	for _, text := range []string{
+		`127.0.0.1 - - [29/Nov/2026 16:11:23] "GET / HTTP/1.1" 200 -`,                              // werkzeug
+		`127.0.0.1 - - [23/Nov/2026:14:36:48 +0000] "GET /health HTTP/1.1" 204 0 "-" "curl/8.5.0"`, // nginx, gunicorn
+		`INFO:     127.0.0.1:50512 - "POST /items HTTP/1.1" 201 Created`,                           // uvicorn
+		`[29/Nov/2026 16:11:23] "GET /admin/ HTTP/1.1" 302 0`,                                      // django runserver
+		`GET / 200 3.123 ms - 12`, // morgan dev
+		` GET / 200 in 35ms`,      // next dev
+		`Completed 200 OK in 12ms (Views: 10.1ms | ActiveRecord: 0.4ms | Allocations: 1234)`, // rails
+	} {
+		assert.True(t, servedRequest.MatchString(text), text)
+	}
+	for _, text := range []string{
+		`127.0.0.1 - - [29/Nov/2026 16:11:16] "GET / HTTP/1.1" 500 -`,
+		`127.0.0.1 - - [23/Nov/2026 14:36:33] "GET /health HTTP/1.1" 404 -`,
+		`INFO:     127.0.0.1:50512 - "GET / HTTP/1.1" 500 Internal Server Error`,
+		` GET / 500 in 1234ms`,
+		`Completed 500 Internal Server Error in 12ms`,
+		`fetched GET https://example.com/ 200`,
+		`2026-11-29 16:11:23 200 items indexed`,
+	} {
+		assert.False(t, servedRequest.MatchString(text), text)
+	}
+}

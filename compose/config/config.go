@@ -122,7 +122,7 @@ type Proc struct {
 	Port                int               `json:"port,omitempty" jsonschema:"minimum=1,maximum=65535" jsonschema_description:"TCP port the process listens on: checked free before start, exported as PORT, and used by readiness (port.open)."`
 	Framework           string            `json:"framework,omitempty" jsonschema_description:"Built-in preset to use (see procs frameworks). auto (the default) detects it from the command and project files; none disables presets."`
 	ReadyPatterns       []string          `json:"readyPatterns,omitempty" jsonschema_description:"RE2 regexes; a line (ANSI-stripped) matching one means ready. Extends the preset's."`
-	ErrorPatterns       []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed while starting, and unhealthy once ready (until a ready line comes back). Extends the preset's."`
+	ErrorPatterns       []string          `json:"errorPatterns,omitempty" jsonschema_description:"RE2 regexes; a line matching one means failed while starting, and unhealthy once ready (until a ready line comes back, or a request served with success). Extends the preset's."`
 	NotReadyPatterns    []string          `json:"notReadyPatterns,omitempty" jsonschema_description:"RE2 regexes for lines that block startup, such as an interactive prompt. Extends the preset's."`
 	Ready               string            `json:"ready,omitempty" jsonschema_description:"An expr rule that must also hold for readiness, e.g. port.open && log.matches(\"listening\")."`
 	ReadyTimeout        Duration          `json:"readyTimeout,omitempty" jsonschema_description:"How long the process may take to become ready before it is failed with reason timeout (e.g. 30s)."`
