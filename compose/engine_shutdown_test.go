@@ -107,3 +107,32 @@ func TestAWaitGivenUpAsTheEngineEndsKeepsItsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A process still running when its shutdown timeout ends is killed, and
+// its verdict says so: that it outlived its stop signal by the timeout (a
+// server whose SIGTERM handler hangs, or ignores it), not only that
+// SIGKILL ended it, which alone reads like a kill someone asked for.
+func TestAStopPastItsTimeoutSaysSo(t *testing.T) {
+	te := startEngine(t, `
+procs:
+  stubborn:
+    command: [sh, -c, "trap '' TERM; echo up; while :; do sleep 0.1; done"]
+    readyPatterns: [up]
+    shutdown: {timeout: 300ms}
+  polite:
+    command: [sh, -c, "echo up; exec sleep 100"]
+    readyPatterns: [up]
+    dependsOn: [stubborn]
+`, Options{NoWatchdog: true})
+	te.waitState("polite", rules.StateReady) // after stubborn's
+
+	_, err := te.Stop("polite")
+	require.NoError(t, err)
+	ev := te.waitState("polite", rules.StateStopped)
+	assert.Equal(t, "stopped on request (killed by SIGTERM)", ev.Message, "a stop within its timeout says nothing of it")
+
+	_, err = te.Stop("stubborn")
+	require.NoError(t, err)
+	ev = te.waitState("stubborn", rules.StateStopped)
+	assert.Equal(t, "stopped on request (killed by SIGKILL); still running 300ms after SIGTERM (its shutdown.timeout)", ev.Message)
+}

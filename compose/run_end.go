@@ -63,6 +63,12 @@ func (l *runLoop) finish(exit rules.Exit, output <-chan outputChunk) {
 		// kill came before the deadline (a second Ctrl-C).
 		v.Message += fmt.Sprintf("; what was left of the run after %s was killed (SIGKILL), as asked",
 			l.s.spec.proc.Shutdown.Signal)
+	case l.killedAtTimeout && exit.Signal == syscall.SIGKILL:
+		// Not a kill someone asked for: the main process outlived its
+		// stop signal (a shutdown handler that hangs, or none at all),
+		// and its whole group was killed with it.
+		v.Message += fmt.Sprintf("; still running %s after %s (its shutdown.timeout)",
+			l.s.spec.timeout, l.s.spec.proc.Shutdown.Signal)
 	case killedAtDeadline:
 		// The signal ended the main process, not all of the run: say
 		// what it took (a daemon that ignores SIGTERM, a slow child).

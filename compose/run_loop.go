@@ -32,8 +32,11 @@ type runLoop struct {
 	// stopDeadline is when a graceful stop gives way to SIGKILL; zero
 	// when no graceful stop was asked for.
 	stopDeadline time.Time
-	ready        bool
-	healthFails  int
+	// killedAtTimeout says the graceful stop's timeout ran out with the
+	// main process still running, and it was killed.
+	killedAtTimeout bool
+	ready           bool
+	healthFails     int
 	// lookedOnReadyLine says the ports were looked at on the ready line
 	// (lookOnReadyLine).
 	lookedOnReadyLine bool
@@ -177,6 +180,7 @@ func (l *runLoop) next(end *ending, timer *time.Timer) {
 	case graceful := <-l.s.stopCh:
 		end.kill = l.beginStop(graceful)
 	case <-end.kill:
+		l.killedAtTimeout = true
 		l.c.Signal(syscall.SIGKILL)
 	case <-end.cancelled:
 		end.cancelled = nil
