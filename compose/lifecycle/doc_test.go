@@ -37,7 +37,7 @@ func TestArchitectureShowsTheTransitions(t *testing.T) {
 			}
 		}
 	}
-	for edge := range Transitions {
+	for edge := range Transitions() {
 		assert.True(t, documented[edge], "ARCHITECTURE.md §3 lacks %s → %s", edge.From, edge.To)
 	}
 	for edge := range documented {

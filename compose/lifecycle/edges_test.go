@@ -143,7 +143,7 @@ func removeW(r *rig) {
 // with the input the table names. Together with the refusal of any other
 // edge (the fuzz test), the table is the lifecycle, exactly.
 func TestEveryLegalEdge(t *testing.T) {
-	for edge := range Transitions {
+	for edge := range Transitions() {
 		t.Run(fmt.Sprintf("%s→%s", edge.From, edge.To), func(t *testing.T) {
 			condition, policy := "ready", "no"
 			if edge.From == blocked && edge.To == starting {
