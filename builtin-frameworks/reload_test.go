@@ -46,6 +46,19 @@ var reloaderEdits = []reloaderEdit{{
 	fixed: []string{"11:59:59 AM [vite] vite.config.js changed, restarting server...", "11:59:59 AM [vite] server restarted."},
 	cause: `vite.config.js:1:248: ERROR: Expected identifier but found "}"`, port: 5193,
 }, {
+	preset:  "vite", // vite 6.4.6, an import of a file that does not exist, then the file made
+	started: []string{"  VITE v6.4.6  ready in 292 ms", "  ➜  Local:   http://localhost:5181/"},
+	broken: []string{`5:26:11 PM [vite] Pre-transform error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?`,
+		"  Plugin: vite:import-analysis", "  File: /srv/vt/main.js:1:16", `  1  |  import x from "./nope.js"; document.body.textContent = x;`,
+		"     |                 ^", "  2  |  ",
+		`5:26:12 PM [vite] Internal server error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?`,
+		"  Plugin: vite:import-analysis", "  File: /srv/vt/main.js:1:16", `  1  |  import x from "./nope.js"; document.body.textContent = x;`,
+		"     |                 ^", "  2  |  ",
+		"      at TransformPluginContext._formatLog (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:42852:41)",
+		"      at async viteTransformMiddleware (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:37556:24)"},
+	fixed: []string{"5:26:13 PM [vite] (client) page reload nope.js"},
+	cause: `5:26:11 PM [vite] Pre-transform error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?`, where: "/srv/vt/main.js:1:16", port: 5181,
+}, {
 	preset:  "express", // node 20 --watch and nodemon 3 print the app's own lines again
 	started: []string{"[nodemon] starting `node server.js`", "listening on port 4095"},
 	broken: []string{"[nodemon] restarting due to changes...", "/srv/nmd/server.js:2", "syntax error here(", "       ^^^^^", "",

@@ -207,6 +207,12 @@ Deno.serve({ port: 8000 }, () => new Response("hi"));
     at listen (ext:deno_net/01_net.js:1:7011)
     at serveInner (ext:deno_http/00_serve.ts:1:16735)
     at file:///srv/app/server.ts:1:6`, "/srv/app/server.ts:1:6"},
+		{"vite 6: the File line of its excerpt, not its own frames", `5:26:12 PM [vite] Internal server error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?
+  Plugin: vite:import-analysis
+  File: /srv/vt/main.js:1:16
+  1  |  import x from "./nope.js"; document.body.textContent = x;
+     |                 ^
+      at TransformPluginContext._formatLog (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:42852:41)`, "/srv/vt/main.js:1:16"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

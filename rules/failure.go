@@ -227,9 +227,10 @@ var (
 	// and an ES module's as a file: URL, Deno's and Node's "at file:///x/app.ts:1:6"
 	// (its path is the location; "ext:" and "node:" frames are the runtime's).
 	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?(?:file://)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
-	// The frame of a source excerpt by swc (Next.js) and miette-style
-	// reporters: "   ,-[/app/page.js:1:1]".
-	excerptFrame = lazyregexp.New(`^\s*,-\[((?:/|\./|[A-Za-z]:\\)[^\]\s]+\.\w+:\d+(?::\d+)?)\]`)
+	// The heading of a source excerpt: swc's (Next.js) and miette-style
+	// reporters' "   ,-[/app/page.js:1:1]", Vite's and Rollup's
+	// "  File: /app/main.js:1:16" (one group or the other matches).
+	excerptFrame = lazyregexp.New(`^\s*(?:,-\[((?:/|\./|[A-Za-z]:\\)[^\]\s]+\.\w+:\d+(?::\d+)?)\]|File: ((?:/|\./|[A-Za-z]:\\)\S+\.\w+:\d+(?::\d+)?)\s*$)`)
 )
 
 // foundAt is a line that says where the error just above it is:
@@ -295,7 +296,7 @@ func causeLocation(lines []string, i int) string {
 			return m[1]
 		}
 		if m := excerptFrame.FindStringSubmatch(lines[j]); m != nil {
-			return m[1]
+			return m[1] + m[2]
 		}
 	}
 	return ""
