@@ -15,6 +15,9 @@ import (
 type reloaderEdit struct {
 	preset                 string
 	started, broken, fixed []string
+	// fixedToo, if set, is another way the same break ends: it is
+	// replayed after broken again.
+	fixedToo []string
 	// cause is the line the unhealthy verdict quotes, where says where.
 	cause, where string
 	// port is the one its tree listens on once started.
@@ -57,7 +60,10 @@ var reloaderEdits = []reloaderEdit{{
 		"      at TransformPluginContext._formatLog (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:42852:41)",
 		"      at async viteTransformMiddleware (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:37556:24)"},
 	fixed: []string{"5:26:13 PM [vite] (client) page reload nope.js"},
-	cause: `5:26:11 PM [vite] Pre-transform error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?`, where: "/srv/vt/main.js:1:16", port: 5181,
+	// And the reload after a re-optimization of its dependencies, as a
+	// public bug report quotes Vite 3 (vitejs: brillout/vite-3-prebundler-bug).
+	fixedToo: []string{"11:22:24 AM [vite] ✨ new dependencies optimized: react, react-dom/client", "11:22:24 AM [vite] ✨ optimized dependencies changed. reloading"},
+	cause:    `5:26:11 PM [vite] Pre-transform error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?`, where: "/srv/vt/main.js:1:16", port: 5181,
 }, {
 	preset:  "express", // node 20 --watch and nodemon 3 print the app's own lines again
 	started: []string{"[nodemon] starting `node server.js`", "listening on port 4095"},
@@ -105,6 +111,12 @@ func TestDevServersRecoverFromAnEdit(t *testing.T) {
 			fixed := feed(e.fixed)
 			assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
 			assert.Equal(t, rules.ReasonRecovered, fixed.Reason)
+			if e.fixedToo != nil {
+				require.Equal(t, rules.StateUnhealthy, feed(e.broken).State)
+				fixed = feed(e.fixedToo)
+				assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
+				assert.Equal(t, rules.ReasonRecovered, fixed.Reason)
+			}
 		})
 	}
 }
