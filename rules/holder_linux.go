@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"os"
 	"slices"
-	"strconv"
+
+	"github.com/procsdev/procs/internal/osproc"
 )
 
 // PortInUse reports whether some process listens on TCP port, on any
@@ -52,16 +52,8 @@ func HolderOf(port int) (Holder, bool) {
 
 // pidsHolding returns the processes with one of inodes open, sorted.
 func pidsHolding(inodes map[uint64]bool) []int {
-	entries, err := os.ReadDir(procRoot)
-	if err != nil {
-		return nil
-	}
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
+	for _, pid := range osproc.AllPIDs() {
 		holds := false
 		socketInodes(pid, func(inode uint64) { holds = holds || inodes[inode] })
 		if holds {
