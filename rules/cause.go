@@ -44,6 +44,9 @@ var (
 		// A code frame's line quotes the source at fault, whatever it
 		// says: "  > 5 |   main: …", "    7 |", vite's "      2 │".
 		`^\s*>?\s*\d*\s+[|│]|` +
+		// An excerpt's heading names the file ("╭─[ bad.ts:1:19 ]"): the
+		// line above it says what is wrong there.
+		`^\s*(,-|╭─)\[|` +
 		// An Erlang stack frame: "rabbit:start/2, line 831".
 		`\b[a-z]\w*:['\w]+/\d+, line \d+$|` +
 		// A title banner names the kind of error over the lines that say
@@ -89,6 +92,10 @@ var (
 	// "lots"'" over "argument must be a memory value"): that line is the
 	// cause, and the quote says where.
 	causeQuotedInput = lazyregexp.New(`^>>> ('.*')$`)
+	// excerptHeading heads the excerpt of the source a diagnostic is about,
+	// naming the file, line and column: swc's (Next.js) "   ,-[/app/page.js:1:1]",
+	// miette's and Oxc's (Vite 8, Rolldown, oxlint) "   ╭─[ src/App.ts:1:19 ]".
+	excerptHeading = lazyregexp.New(`^\s*(?:,-|╭─)\[\s*([^\]\s]+\.\w+)(:\d+(?::\d+)?)\s*\]`)
 	// helpOption is a help text's line naming an option alone ("--pretty",
 	// "-w, --watch").
 	helpOption = lazyregexp.New(`^\s*--?\w[\w-]*(,\s*--?\w[\w-]*)*\s*$`)
@@ -132,7 +139,9 @@ func CauseRank(line string) int {
 }
 
 // causeRankAt is CauseRank of lines[i] among the lines around it: the line
-// below a quote of the input at fault (causeQuotedInput) says what is wrong
+// over an excerpt's heading is the diagnostic it quotes the source for
+// (Oxc's "[PARSE_ERROR] Unexpected token" over "╭─[ src/App.ts:1:19 ]"),
+// and ranks as a tagged error line that says where; the line below a quote of the input at fault (causeQuotedInput) says what is wrong
 // with it, and ranks as a tagged error line at least; the line below an
 // option of a help text describes the option, whatever its words ("--pretty"
 // over "Enable color and formatting ... compiler errors").
@@ -141,6 +150,9 @@ func causeRankAt(lines []string, i int) int {
 		return CauseNone
 	}
 	rank := CauseRank(lines[i])
+	if i+1 < len(lines) && strings.TrimSpace(lines[i]) != "" && excerptHeading.MatchString(lines[i+1]) {
+		return max(rank, CauseTagged+causeLocationBonus)
+	}
 	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {
 		rank = CauseTagged
 	}

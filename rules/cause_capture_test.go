@@ -51,6 +51,10 @@ func TestFixtureFailureCauses(t *testing.T) {
 			"vite.config.js:2:0: ERROR: Expected identifier but found end of file", []string{"failed to load config from"}},
 		{"preset/vite/v6-bad-config", []string{`error when starting (dev|preview) server`, `failed to load config from`},
 			"vite.config.js:2:0: ERROR: Expected identifier but found end of file", nil},
+		// Vite 8 bundles its config with Rolldown: Oxc's diagnostic over
+		// the excerpt it heads with the place.
+		{"preset/vite/v8-bad-config", []string{`error when starting (dev|preview) server`, `failed to load config from`},
+			"[PARSE_ERROR] Unexpected token", []string{`error line "[PARSE_ERROR] Unexpected token" at vite.config.js:1:`}},
 		{"preset/django/bad-settings", []string{`^Traceback \(most recent call last\)`, `^Error: `},
 			"ModuleNotFoundError: No module named 'no_such_app'", nil},
 		{"python-http/port-in-use", []string{"Address already in use", "^Traceback"},

@@ -223,3 +223,51 @@ Deno.serve({ port: 8000 }, () => new Response("hi"));
 		})
 	}
 }
+
+// Oxc and Rolldown (Vite 8) report a diagnostic as a message over a
+// miette-style excerpt headed "╭─[ path:line:col ]": the message is the
+// cause, whatever its words, and the heading says where, made absolute by
+// Vite's "File:" line below when there is one. Output recorded here: Vite
+// 8.4.0 (npm), `vite` serving a .ts file with a syntax error, and `vite
+// build` of it.
+func TestExcerptHeadedDiagnostics(t *testing.T) {
+	frame := `   ╭─[ src/App.ts:1:19 ]
+   │
+ 1 │ const x: number = ;
+   │                   ┬  
+   │                   ╰── 
+───╯
+`
+	tests := []struct{ name, output, line, where string }{
+		{"vite 8 dev: an oxc parse error", `6:57:42 PM [vite] Internal server error: Transform failed with 1 error:
+
+[PARSE_ERROR] Unexpected token
+` + frame + `
+  Plugin: vite:oxc
+  File: /srv/u8/src/App.ts
+      at transformWithOxc (file:///srv/u8/node_modules/vite/dist/node/chunks/node.js:7249:19)
+      at async loadAndTransform (file:///srv/u8/node_modules/vite/dist/node/chunks/node.js:19302:26)`,
+			"[PARSE_ERROR] Unexpected token", "/srv/u8/src/App.ts:1:19"},
+		{"vite 8 build: a plugin's message, the path relative to the project", `✗ Build failed in 90ms
+error during build:
+Build failed with 1 error:
+
+[builtin:vite-transform] Unexpected token
+` + frame + `
+    at aggregateBindingErrorsIntoJsError (file:///srv/u8/node_modules/rolldown/dist/shared/error-z4CTM_u3.mjs:110:18)
+    at unwrapBindingResult (file:///srv/u8/node_modules/rolldown/dist/shared/error-z4CTM_u3.mjs:78:128)`,
+			"[builtin:vite-transform] Unexpected token", "src/App.ts:1:19"},
+		{"a heading whose file has a word of failure in its name", `[PARSE_ERROR] Unexpected token
+   ╭─[ bad.ts:1:19 ]
+   │
+  File: /srv/u8/bad.ts`, "[PARSE_ERROR] Unexpected token", "/srv/u8/bad.ts:1:19"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := strings.Split(tt.output, "\n")
+			line := bestOf(lines)
+			assert.Equal(t, tt.line, line)
+			assert.Equal(t, tt.where, causeLocation(lines, slices.Index(lines, line)))
+		})
+	}
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,15 +228,29 @@ var (
 	// and an ES module's as a file: URL, Deno's and Node's "at file:///x/app.ts:1:6"
 	// (its path is the location; "ext:" and "node:" frames are the runtime's).
 	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?(?:file://)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
-	// The heading of a source excerpt: swc's (Next.js) and miette-style
-	// reporters' "   ,-[/app/page.js:1:1]", Vite's and Rollup's
-	// "  File: /app/main.js:1:16" (one group or the other matches).
-	excerptFrame = lazyregexp.New(`^\s*(?:,-\[((?:/|\./|[A-Za-z]:\\)[^\]\s]+\.\w+:\d+(?::\d+)?)\]|File: ((?:/|\./|[A-Za-z]:\\)\S+\.\w+:\d+(?::\d+)?)\s*$)`)
+	// Vite's and Rollup's "  File: /app/main.js:1:16" under an error, or
+	// the file alone ("File: /app/src/App.ts") under an excerpt heading.
+	excerptFile = lazyregexp.New(`^\s*File: ((?:/|\./|[A-Za-z]:\\)\S+\.\w+)(:\d+(?::\d+)?)?\s*$`)
 )
 
 // foundAt is a line that says where the error just above it is:
 // mosquitto's "Error found at /etc/mosquitto/mosquitto.conf:3.".
 var foundAt = lazyregexp.New(`(?i)\berrors? (?:was |were )?found (?:at|in) ((?:/|\./)?[\w./-]+\.\w+:\d+)`)
+
+// excerptPlace is where an excerpt headed file:at is: the file made absolute
+// by the "File:" line that names it below the excerpt (Vite's, under an
+// Oxc heading relative to its root), else as the heading says.
+func excerptPlace(below []string, file, at string) string {
+	if filepath.IsAbs(file) {
+		return file + at
+	}
+	for _, line := range below[:min(len(below), 15)] {
+		if m := excerptFile.FindStringSubmatch(line); m != nil && m[2] == "" && strings.HasSuffix(m[1], "/"+file) {
+			return m[1] + at
+		}
+	}
+	return file + at
+}
 
 // pythonLibrary reports whether a traceback's file is Python's own: a
 // frozen module, or one of its standard library (not an installed
@@ -295,7 +310,10 @@ func causeLocation(lines []string, i int) string {
 		if m := stackFrame.FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1], "/node_modules/") {
 			return m[1]
 		}
-		if m := excerptFrame.FindStringSubmatch(lines[j]); m != nil {
+		if m := excerptHeading.FindStringSubmatch(lines[j]); m != nil {
+			return excerptPlace(lines[j+1:], m[1], m[2])
+		}
+		if m := excerptFile.FindStringSubmatch(lines[j]); m != nil {
 			return m[1] + m[2]
 		}
 	}

@@ -235,6 +235,20 @@ rec vite v6-bad-config -expect error -setup "$V6 && echo 'export default {' > vi
 rec vite v6-dev-pty -pty -setup "$V6" -port 28816 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28816 --host 127.0.0.1"
 fi
 
+# Vite 8 (Rolldown and Oxc): VITE8_DIR holds npm i vite@8 and a package.json
+# whose "dev" script is "vite".
+VITE8_DIR=${VITE8_DIR:-/tmp/procs-vite8}
+if want vite8 && [ -x "$VITE8_DIR/node_modules/.bin/vite" ]; then
+V8="ln -s $VITE8_DIR/node_modules node_modules && cp $VITE8_DIR/package.json . && echo '<h1>hi</h1>' > index.html"
+rec vite v8-dev -setup "$V8" -port 28821 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28821 --host 127.0.0.1"
+rec vite v8-dev-pty -pty -setup "$V8" -port 28822 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28822 --host 127.0.0.1"
+rec vite v8-npm-run-dev -setup "$V8" -port 28823 -ready-line 'ready in' -stop-after 1s -signal TERM \
+	-notes 'npm run dev, as procs runs it; SIGTERM to the group, as procs sends.' -- "npm run dev -- --port 28823 --host 127.0.0.1"
+rec vite v8-strict-port-in-use -expect error -setup "$V8" -port 28824 -occupy -- "./node_modules/.bin/vite --port 28824 --host 127.0.0.1 --strictPort"
+rec vite v8-bad-config -expect error -setup "$V8 && echo 'export default { plugins: [ , }' > vite.config.js" -port 28825 \
+	-notes 'Rolldown bundles the config: its Oxc diagnostic "[PARSE_ERROR] Unexpected token" over an excerpt headed "╭─[ vite.config.js:1:N ]".' -- "./node_modules/.bin/vite --port 28825 --host 127.0.0.1"
+fi
+
 # Bun from npm: BUN_DIR holds npm i bun@1 (its package brings the binary).
 BUN_DIR=${BUN_DIR:-/tmp/procs-bun}
 if want bun && [ -x "$BUN_DIR/node_modules/.bin/bun" ]; then
