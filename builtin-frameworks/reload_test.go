@@ -81,42 +81,82 @@ var reloaderEdits = []reloaderEdit{{
 func TestDevServersRecoverFromAnEdit(t *testing.T) {
 	for _, e := range reloaderEdits {
 		t.Run(e.preset, func(t *testing.T) {
-			p, ok := Lookup(e.preset)
-			require.True(t, ok)
-			t0 := time.Now()
-			d := detectorFor(t, p, 0, t0)
-			at := t0
-			feed := func(lines []string, ports ...int) rules.Verdict {
-				var v rules.Verdict
-				for _, text := range lines {
-					at = at.Add(10 * time.Millisecond)
-					v, _ = d.Handle(rules.Event{Kind: rules.EventLine, Time: at, Line: rules.Line{Text: text}})
-				}
-				if ports != nil {
-					// The engine looks at the tree's ports on a ready line
-					// that names one: the server listens there.
-					d.Handle(rules.Event{Kind: rules.EventPorts, Time: at, Ports: ports})
-				}
-				at = at.Add(time.Second) // the stability delay, and the error's burst, end
-				v, _ = d.Handle(rules.Event{Kind: rules.EventTimer, Time: at})
-				return v
-			}
-			require.Equal(t, rules.StateReady, feed(e.started, e.port).State)
+			r := newReplay(t, e.preset)
+			require.Equal(t, rules.StateReady, r.feed(e.started, e.port).State)
 
-			broken := feed(e.broken)
+			broken := r.feed(e.broken)
 			assert.Equal(t, rules.StateUnhealthy, broken.State, broken.Message)
 			assert.Equal(t, e.cause, broken.Line)
 			assert.Contains(t, broken.Message, e.where)
 
-			fixed := feed(e.fixed)
+			fixed := r.feed(e.fixed)
 			assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
 			assert.Equal(t, rules.ReasonRecovered, fixed.Reason)
 			if e.fixedToo != nil {
-				require.Equal(t, rules.StateUnhealthy, feed(e.broken).State)
-				fixed = feed(e.fixedToo)
+				require.Equal(t, rules.StateUnhealthy, r.feed(e.broken).State)
+				fixed = r.feed(e.fixedToo)
 				assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
 				assert.Equal(t, rules.ReasonRecovered, fixed.Reason)
 			}
 		})
 	}
+}
+
+// An edit that fixes one error and makes another, while the server is
+// unhealthy, is news: the verdict quotes the new error and where it is,
+// not the one the edit fixed. Lines of Next.js 16.4.6 (Turbopack, npm),
+// `next dev`, app/page.js: a syntax error, then a page that reads a
+// property of null.
+func TestANewErrorAfterAReloadIsNews(t *testing.T) {
+	r := newReplay(t, "nextjs")
+	require.Equal(t, rules.StateReady, r.feed([]string{"▲ Next.js 16.4.6 (Turbopack)", "- Local:         http://localhost:3091",
+		"✓ Ready in 576ms", " GET / 200 in 524ms (next.js: 333ms, application-code: 190ms)"}, 3091).State)
+	broken := r.feed([]string{"⨯ ./app/page.js:1:57", "Error: Expression expected",
+		"> 1 | export default function Page() { return <h1>hello</h1> +; }", "    |                                                         ^",
+		"  2 |", "", "Parsing ecmascript source code failed", "", " GET / 500 in 1590ms (next.js: 1447ms, application-code: 143ms)"})
+	require.Equal(t, rules.StateUnhealthy, broken.State, broken.Message)
+	assert.Equal(t, "Error: Expression expected", broken.Line)
+	assert.Contains(t, broken.Message, "at ./app/page.js:1:57")
+
+	other := r.feed([]string{"✓ Compiled in 15ms", "⨯ TypeError: Cannot read properties of null (reading 'name')",
+		"    at Page (app/page.js:1:64)", "> 1 | export default function Page() { const u = null; return <h1>{u.name}</h1>; }",
+		"    |                                                                ^", "  2 | {", "  digest: '2893483040'", "}",
+		" GET / 500 in 521ms (next.js: 328ms, application-code: 193ms)"})
+	assert.Equal(t, rules.StateUnhealthy, other.State, other.Message)
+	assert.Equal(t, "⨯ TypeError: Cannot read properties of null (reading 'name')", other.Line)
+	assert.Contains(t, other.Message, "at app/page.js:1:64")
+
+	fixed := r.feed([]string{"✓ Compiled in 35ms", " GET / 200 in 55ms (next.js: 4ms, application-code: 51ms)"})
+	assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
+}
+
+// lineReplay feeds a preset's detector lines as a run prints them.
+type lineReplay struct {
+	d  *rules.Detector
+	at time.Time
+}
+
+func newReplay(t *testing.T, preset string) *lineReplay {
+	t.Helper()
+	p, ok := Lookup(preset)
+	require.True(t, ok)
+	t0 := time.Now()
+	return &lineReplay{d: detectorFor(t, p, 0, t0), at: t0}
+}
+
+// feed hands the detector lines 10 ms apart and then, if given, the ports
+// its tree listens on (the engine looks on a ready line that names one),
+// and returns the verdict once the stability delay and an error's burst
+// have ended.
+func (r *lineReplay) feed(lines []string, ports ...int) rules.Verdict {
+	for _, text := range lines {
+		r.at = r.at.Add(10 * time.Millisecond)
+		r.d.Handle(rules.Event{Kind: rules.EventLine, Time: r.at, Line: rules.Line{Text: text}})
+	}
+	if ports != nil {
+		r.d.Handle(rules.Event{Kind: rules.EventPorts, Time: r.at, Ports: ports})
+	}
+	r.at = r.at.Add(time.Second)
+	v, _ := r.d.Handle(rules.Event{Kind: rules.EventTimer, Time: r.at})
+	return v
 }

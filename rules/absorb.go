@@ -85,8 +85,11 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 			// server's compile error after an edit) makes the run
 			// unhealthy, not failed. A ready line brings it back; an exit
 			// ends it. A run ready only because it was running has shown
-			// nothing that outweighs an error line: it fails.
-			if d.verdict.State != StateUnhealthy {
+			// nothing that outweighs an error line: it fails. An error
+			// after a reload, while unhealthy, is a new one: the edit
+			// fixed the last and made this (a page that now compiles
+			// and throws), which the verdict must quote.
+			if d.verdict.State != StateUnhealthy || d.verdict.Reason == ReasonError && d.unwell == nil {
 				d.beginUnhealthy(p, text, now)
 				msg, cause := d.unwell.explain()
 				d.set(Verdict{State: StateUnhealthy, Reason: ReasonError, Message: msg, Line: cause})

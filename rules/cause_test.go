@@ -213,6 +213,24 @@ Deno.serve({ port: 8000 }, () => new Response("hi"));
   1  |  import x from "./nope.js"; document.body.textContent = x;
      |                 ^
       at TransformPluginContext._formatLog (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:42852:41)`, "/srv/vt/main.js:1:16"},
+		{"next 16 (Turbopack): a syntax error under the file it names", `⨯ ./app/page.js:1:57
+Error: Expression expected
+> 1 | export default function Page() { return <h1>hello</h1> +; }
+    |                                                         ^
+  2 |
+
+Parsing ecmascript source code failed`, "./app/page.js:1:57"},
+		{"next 16 (Turbopack): an exception in a page, its frame relative to the project", `✓ Compiled in 6ms
+⨯ TypeError: Cannot read properties of null (reading 'name')
+    at Page (app/page.js:1:64)
+> 1 | export default function Page() { const u = null; return <h1>{u.name}</h1>; }
+    |                                                                ^
+  2 | {
+  digest: '3691182313'
+}`, "app/page.js:1:64"},
+		{"a relative frame in node_modules is a package's, not the app's", `TypeError: x is not a function
+    at run (node_modules/lib/index.js:3:9)
+    at main (src/server.js:12:5)`, "src/server.js:12:5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,7 +56,9 @@ func (d *Detector) beginFailure(p Pattern, text string, now time.Time) {
 }
 
 // linesBefore returns the last beforeFirstMax lines before text, the line
-// just remembered, for what they say of the error text begins.
+// just remembered, for what they say of the error text begins: those since
+// the last reload, for the lines before it are of an earlier build (the
+// file heading of the error an edit fixed is not where this one is).
 func (d *Detector) linesBefore(text string) []string {
 	before := d.recent
 	if len(before) > 0 && before[len(before)-1] == text {
@@ -64,6 +66,12 @@ func (d *Detector) linesBefore(text string) []string {
 	}
 	if len(before) > beforeFirstMax {
 		before = before[len(before)-beforeFirstMax:]
+	}
+	for i := len(before) - 1; i >= 0 && len(d.spec.ReloadPatterns) > 0; i-- {
+		if _, ok := matchAny(d.spec.ReloadPatterns, before[i]); ok {
+			before = before[i+1:]
+			break
+		}
 	}
 	return slices.Clone(before)
 }
@@ -222,12 +230,14 @@ func bestOf(lines []string) string {
 var (
 	pythonFrame = lazyregexp.New(`^\s*File "([^"]+)", line (\d+)`)
 	// A Node "file.js:12" heading above the code it quotes (an ES module's
-	// is its file: URL, whose path is the location).
-	scriptLine = lazyregexp.New(`^(?:file://)?((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+)$`)
+	// is its file: URL, whose path is the location), and Next.js's
+	// "⨯ ./app/page.js:1:57" above the error in the module it names.
+	scriptLine = lazyregexp.New(`^(?:⨯ )?(?:file://)?((?:/|\./|[A-Za-z]:\\)?\S+\.(?:[cm]?[jt]sx?|vue|svelte):\d+(?::\d+)?)$`)
 	// A stack frame: Node's "at f (/x/app.js:3:7)", Go's "\t/x/main.go:12 +0x1d",
 	// and an ES module's as a file: URL, Deno's and Node's "at file:///x/app.ts:1:6"
-	// (its path is the location; "ext:" and "node:" frames are the runtime's).
-	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?)?(?:file://)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?)`)
+	// (its path is the location; "ext:" and "node:" frames are the runtime's),
+	// and Next.js's "at Page (app/page.js:1:64)", relative to the project.
+	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?(?:file://)?([^\s():]+\.\w+:\d+(?::\d+)?)|(?:file://)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?))`)
 	// Vite's and Rollup's "  File: /app/main.js:1:16" under an error, or
 	// the file alone ("File: /app/src/App.ts") under an excerpt heading.
 	excerptFile = lazyregexp.New(`^\s*File: ((?:/|\./|[A-Za-z]:\\)\S+\.\w+)(:\d+(?::\d+)?)?\s*$`)
@@ -307,8 +317,8 @@ func causeLocation(lines []string, i int) string {
 		}
 	}
 	for j := i + 1; j < len(lines) && j <= i+15; j++ {
-		if m := stackFrame.FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1], "/node_modules/") {
-			return m[1]
+		if m := stackFrame.FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1]+m[2], "node_modules/") {
+			return m[1] + m[2]
 		}
 		if m := excerptHeading.FindStringSubmatch(lines[j]); m != nil {
 			return excerptPlace(lines[j+1:], m[1], m[2])
