@@ -130,6 +130,22 @@ func TestANewErrorAfterAReloadIsNews(t *testing.T) {
 	assert.Equal(t, rules.StateReady, fixed.State, fixed.Message)
 }
 
+// Turbopack's error of the whole build, after Next.js 16 said it was
+// ready, makes it unhealthy, quoting what the error is. Lines of Next.js
+// 16.4.6 (npm) run with its node_modules a symlink to another folder.
+func TestTurbopackBuildErrorMakesNextUnhealthy(t *testing.T) {
+	r := newReplay(t, "nextjs")
+	require.Equal(t, rules.StateReady, r.feed([]string{"▲ Next.js 16.4.6 (Turbopack)", "- Local:         http://localhost:28903",
+		"✓ Ready in 556ms"}, 28903).State)
+	v := r.feed([]string{"✓ Running next.config took 24ms", "Turbopack build encountered 1 error:", "./app",
+		"Error: Could not find the Next.js package (next/package.json)", "Resolved from: /srv/app/app",
+		"Filesystem root used for resolution: /srv/app", "", "Possible causes:",
+		"  - node_modules is being reorganized by a concurrent install (e.g. pnpm adding a package with a `next` peer dependency). This is transient and should clear once the install completes.",
+		"  - node_modules/next was removed, renamed, or has a broken symlink."})
+	assert.Equal(t, rules.StateUnhealthy, v.State, v.Message)
+	assert.Equal(t, "Error: Could not find the Next.js package (next/package.json)", v.Line)
+}
+
 // lineReplay feeds a preset's detector lines as a run prints them.
 type lineReplay struct {
 	d  *rules.Detector

@@ -310,6 +310,15 @@ rec nextjs dev -setup "$NEXT" -env NEXT_TELEMETRY_DISABLED=1 -port 28901 -ready-
 rec nextjs port-in-use -expect error -setup "$NEXT" -env NEXT_TELEMETRY_DISABLED=1 -port 28902 -occupy -timeout 60s -- "./node_modules/.bin/next dev --port 28902"
 fi
 
+# Next.js 16 (Turbopack by default): NEXT16_DIR holds npm i next@16 react@19 react-dom@19
+# (hard-linked, not a symlink: Turbopack compiles nothing outside its workspace root).
+NEXT16_DIR=${NEXT16_DIR:-/tmp/procs-next16}
+if want next16 && [ -d "$NEXT16_DIR/node_modules/next" ]; then
+NEXT16="cp -al $NEXT16_DIR/node_modules node_modules && mkdir -p app && printf \"export default function Page() { return <p>hi</p> }\n\" > app/page.js && printf \"export default function Layout({children}) { return <html><body>{children}</body></html> }\n\" > app/layout.js"
+rec nextjs v16-dev -setup "$NEXT16" -env NEXT_TELEMETRY_DISABLED=1 -port 28903 -ready-line 'Ready in' -stop-after 5s -timeout 60s -- "./node_modules/.bin/next dev --port 28903"
+rec nextjs v16-port-in-use -expect error -setup "$NEXT16" -env NEXT_TELEMETRY_DISABLED=1 -port 28904 -occupy -timeout 60s -- "./node_modules/.bin/next dev --port 28904"
+fi
+
 if want http-server && [ -d "$NPM_DIR/node_modules/http-server" ]; then
 rec http-server start -setup "$NODE && echo hi > index.html" -port 29001 -ready-line 'Available on' -stop-after 1s -- "./node_modules/.bin/http-server -p 29001 -a 127.0.0.1"
 rec http-server port-in-use -expect error -setup "$NODE" -port 29002 -occupy -- "./node_modules/.bin/http-server -p 29002 -a 127.0.0.1"
