@@ -244,6 +244,8 @@ rec vite v8-dev -setup "$V8" -port 28821 -ready-line 'ready in' -stop-after 1s -
 rec vite v8-dev-pty -pty -setup "$V8" -port 28822 -ready-line 'ready in' -stop-after 1s -- "./node_modules/.bin/vite --port 28822 --host 127.0.0.1"
 rec vite v8-npm-run-dev -setup "$V8" -port 28823 -ready-line 'ready in' -stop-after 1s -signal TERM \
 	-notes 'npm run dev, as procs runs it; SIGTERM to the group, as procs sends.' -- "npm run dev -- --port 28823 --host 127.0.0.1"
+rec vite v8-port-moved -setup "$V8" -port 28826 -occupy -ready-line 'ready in' -stop-after 1s \
+	-notes 'Port taken: vite 8 says "Port N is in use, trying another one..." and serves on the next free port; a healthy start.' -- "./node_modules/.bin/vite --port 28826 --host 127.0.0.1"
 rec vite v8-strict-port-in-use -expect error -setup "$V8" -port 28824 -occupy -- "./node_modules/.bin/vite --port 28824 --host 127.0.0.1 --strictPort"
 rec vite v8-bad-config -expect error -setup "$V8 && echo 'export default { plugins: [ , }' > vite.config.js" -port 28825 \
 	-notes 'Rolldown bundles the config: its Oxc diagnostic "[PARSE_ERROR] Unexpected token" over an excerpt headed "╭─[ vite.config.js:1:N ]".' -- "./node_modules/.bin/vite --port 28825 --host 127.0.0.1"
