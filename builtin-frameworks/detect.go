@@ -199,7 +199,8 @@ func allExist(dir string, files []string) bool {
 // shellJoin writes words back as a shell would read them, for a message:
 // an empty word, or one with blanks or quotes, is quoted (an empty --save
 // value shows as two quotes), which a plain join loses. A word holding a
-// $ is double-quoted, so that what the shell expands still reads so.
+// $ is double-quoted, so that what the shell expands still reads so, and so
+// is one holding single quotes and nothing a double quote would escape.
 func shellJoin(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
@@ -208,6 +209,8 @@ func shellJoin(words []string) string {
 			out[i] = w
 		case strings.Contains(w, "$"):
 			out[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`").Replace(w) + `"`
+		case strings.Contains(w, "'") && !strings.ContainsAny(w, "\"\\`"):
+			out[i] = `"` + w + `"` // as written: "print('x')", not 'print('\''x'\'')
 		default:
 			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 		}

@@ -174,5 +174,10 @@ func TestDetectReasonKeepsEmptyWords(t *testing.T) {
 	d, ok := Detect(`redis-server --port 6390 --save ""`, nil, project("plain"))
 	require.True(t, ok)
 	assert.Equal(t, `command "redis-server --port 6390 --save ''" matches /(^|[\s/])(redis-server|valkey-server)(\s|$)/`, d.Reason)
-	assert.Equal(t, `'it'\''s' 'a b' plain -p $PORT "$HOME/a b"`, shellJoin([]string{"it's", "a b", "plain", "-p", "$PORT", "$HOME/a b"}))
+	assert.Equal(t, `"it's" 'a b' plain -p $PORT "$HOME/a b" 'say "hi"'`, shellJoin([]string{"it's", "a b", "plain", "-p", "$PORT", "$HOME/a b", `say "hi"`}))
+	// Python's -c code quotes its strings in single quotes: written back
+	// in double quotes, as the user wrote it, not as '\''.
+	d, ok = Detect(`python3 -c "print('migrating'); print('done')"`, nil, project("plain"))
+	require.True(t, ok)
+	assert.Contains(t, d.Reason, `command "python3 -c \"print('migrating'); print('done')\"" matches`)
 }
