@@ -62,6 +62,10 @@ func readinessLeftOut(d *config.Proc, p *Process) string {
 		if len(d.ReadyPatterns) > 0 {
 			return fmt.Sprintf("its readyPatterns are left out (no format reads the log); ready is %s alone", p.Ready.From)
 		}
+		if p.portGivenBy != "" {
+			return fmt.Sprintf("its ready line (%s preset) is left out (no format reads the log); ready is port %d open alone, which %s gives",
+				p.Preset.Name, p.ServicePort, givenBy(p.portGivenBy))
+		}
 		return ""
 	}
 	if d.Ready != "" {

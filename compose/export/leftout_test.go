@@ -1,6 +1,7 @@
 package export_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,4 +176,43 @@ func TestDevServerOnLoopbackByDefault(t *testing.T) {
 		"env-api: flask listens on localhost as its FLASK_RUN_HOST says" + reach + "set FLASK_RUN_HOST to 0.0.0.0",
 		"web: vite listens on localhost unless told otherwise" + reach + "add --host 0.0.0.0 to the script it runs (vite), or to its command after --",
 	}, got)
+}
+
+// A server whose ready line names its port is exported with a check of
+// the port its command gives (no format reads a log), and the warning says
+// the line is left out; never with the preset's default port, which a
+// config file or a script may change.
+func TestReadyLinePortFromTheCommand(t *testing.T) {
+	cases := []struct {
+		name, command, env string
+		port               int
+		from               string
+	}{
+		{"an argument", "python3 -m http.server 8123", "", 8123, "its command's argument"},
+		{"a flag", "next dev --port 3091", "", 3091, "its command's --port"},
+		{"a variable", "next dev", "    env: {PORT: '3092'}\n", 3092, "its PORT variable"},
+		{"the preset's default only", "next dev", "", 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := export.New(loadText(t, "procs:\n  web:\n    command: "+c.command+"\n"+c.env), export.Options{})
+			require.NoError(t, err)
+			web := p.Procs[0]
+			var said []string
+			for _, w := range p.Warnings {
+				said = append(said, w.String())
+			}
+			if c.port == 0 {
+				assert.Nil(t, web.Ready)
+				assert.Contains(t, strings.Join(said, "\n"), "web: ready by log line only")
+				return
+			}
+			require.NotNil(t, web.Ready)
+			assert.Equal(t, export.CheckPort, web.Ready.Kind)
+			assert.Equal(t, c.port, web.Ready.Port)
+			assert.Equal(t, fmt.Sprintf("port %d, which %s gives", c.port, c.from), web.Ready.From)
+			assert.Contains(t, strings.Join(said, "\n"), fmt.Sprintf("web: its ready line (%s preset) is left out (no format reads the log); ready is port %d open alone, which %s gives",
+				web.Preset.Name, c.port, c.from))
+		})
+	}
 }

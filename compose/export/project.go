@@ -103,8 +103,12 @@ type Process struct {
 	// the user must provide an image for it.
 	Image *Image
 	// ServicePort is the port its server listens on: Port, else for an
-	// image the port its command gives or the preset's default.
+	// image the port its command gives or the preset's default, else for
+	// a server whose ready line names its port the port its command gives.
 	ServicePort int
+	// portGivenBy says where the command gives ServicePort ("--port",
+	// "PORT", "argument") when it stands for the preset's ready line.
+	portGivenBy string
 }
 
 // Dependency is one entry of dependsOn.
@@ -284,13 +288,30 @@ func newProcess(cfg *config.Config, d *config.Proc, exported []string) (*Process
 	}
 	p.Image = imageFor(p.Preset)
 	p.ServicePort = p.Port
-	if p.ServicePort == 0 && p.Preset != nil && p.Image != nil {
-		p.ServicePort, _ = p.Preset.PortOf(d.Command.String(), d.Env)
+	if p.ServicePort == 0 && p.Preset != nil {
+		port, from := p.Preset.PortOf(d.Command.String(), d.Env)
+		switch {
+		case p.Image != nil:
+			p.ServicePort = port
+		case from != "" && from != "default" && readyLineNamesPort(p.Preset):
+			// Under procs the ready line says the port, and no format
+			// reads a log: the port the command gives is the check. Not
+			// the preset's default, which a config file or script may
+			// change, and a wrong check would hold its dependents forever.
+			p.ServicePort, p.portGivenBy = port, from
+		}
 	}
 	if !p.Task {
 		p.Ready = readyCheck(d, p)
 	}
 	return p, nil
+}
+
+// readyLineNamesPort reports whether the preset's ready line is a
+// server's that names the port it listens on, as the engine believes it
+// (rules' ReadyLinePort).
+func readyLineNamesPort(preset *frameworks.Preset) bool {
+	return !preset.Interactive && preset.DefaultPort != 0 && len(preset.ReadyPatterns) > 0
 }
 
 // Environment is what the process gets besides its env files: the

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/procsdev/procs/compose/config"
@@ -47,7 +48,23 @@ func readyCheck(d *config.Proc, p *Process) *Check {
 		c.Kind, c.Port, c.From = CheckPort, p.ServicePort, fmt.Sprintf("the %s server's port %d", p.Preset.Name, p.ServicePort)
 		return c
 	}
+	if p.portGivenBy != "" {
+		c.Kind, c.Port, c.From = CheckPort, p.ServicePort, fmt.Sprintf("port %d, which %s gives", p.ServicePort, givenBy(p.portGivenBy))
+		return c
+	}
 	return nil
+}
+
+// givenBy names where frameworks' PortOf found a port: its command's flag
+// or argument, or a variable.
+func givenBy(from string) string {
+	switch {
+	case from == "argument":
+		return "its command's argument"
+	case strings.HasPrefix(from, "-"):
+		return "its command's " + from
+	}
+	return "its " + from + " variable"
 }
 
 // healthcheckOf is the check of a healthcheck: of procs.yaml.
