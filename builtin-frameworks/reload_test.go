@@ -33,6 +33,20 @@ var reloaderEdits = []reloaderEdit{{
 	fixed: []string{" ✓ Compiled /_error in 3.4s (523 modules)", " GET / 200 in 872ms"},
 	cause: "Error:   x Expected '>', got '}'", where: "/srv/nx/app/page.js:1:1", port: 3093,
 }, {
+	preset: "angular", // Angular CLI 20.3 (npm), ng serve, the application builder; src/app/app.ts
+	started: []string{"> ng serve --port 4281", "❯ Building...", "✔ Building...", "Initial chunk files | Names         | Raw size",
+		"main.js             | main          | 47.72 kB | ", "Application bundle generation complete. [2.517 seconds] - 2026-11-29T19:37:13.737Z", "",
+		"Watch mode enabled. Watching for file changes...", "NOTE: Raw file sizes do not reflect development server per-request transformations.",
+		"  ➜  Local:   http://localhost:4281/"},
+	broken: []string{"❯ Changes detected. Rebuilding...", "✔ Changes detected. Rebuilding...",
+		"Application bundle generation failed. [0.564 seconds] - 2026-11-29T19:37:52.992Z", "",
+		"✘ [ERROR] TS1109: Expression expected. [plugin angular-compiler]", "", "    src/app/app.ts:11:46:",
+		"      11 │   protected readonly title = signal('ngapp') +;", "         ╵                                               ^", "", "",
+		`✘ [ERROR] Unexpected ";"`, "", "    src/app/app.ts:27:30:", "      27 │     title = signal('ngapp') + ;", "         ╵                               ^"},
+	fixed: []string{"❯ Changes detected. Rebuilding...", "✔ Changes detected. Rebuilding...", "Initial chunk files | Names         | Raw size",
+		"main.js             | main          | 47.72 kB | ", "Application bundle generation complete. [0.333 seconds] - 2026-11-29T19:38:05.300Z", "", "Page reload sent to client(s)."},
+	cause: "✘ [ERROR] TS1109: Expression expected. [plugin angular-compiler]", where: "src/app/app.ts:11:46", port: 4281,
+}, {
 	preset:  "uvicorn", // uvicorn 0.17.6 --reload, FastAPI 0.92
 	started: []string{"INFO:     Will watch for changes in these directories: ['/srv/uv']", "INFO:     Uvicorn running on http://127.0.0.1:8093 (Press CTRL+C to quit)", "INFO:     Started reloader process [1350] using statreload", "INFO:     Started server process [1352]", "INFO:     Waiting for application startup.", "INFO:     Application startup complete."},
 	broken: []string{"WARNING:  StatReload detected file change in 'main.py'. Reloading...", "Process SpawnProcess-2:", "Traceback (most recent call last):",

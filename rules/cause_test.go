@@ -213,6 +213,13 @@ Deno.serve({ port: 8000 }, () => new Response("hi"));
   1  |  import x from "./nope.js"; document.body.textContent = x;
      |                 ^
       at TransformPluginContext._formatLog (file:///srv/vt/node_modules/vite/dist/node/chunks/dep-Cohbwjf9.js:42852:41)`, "/srv/vt/main.js:1:16"},
+		{"esbuild (Angular 20's application builder): the place on its own line below", `Application bundle generation failed. [0.564 seconds] - 2026-11-29T19:37:52.992Z
+
+✘ [ERROR] TS1109: Expression expected. [plugin angular-compiler]
+
+    src/app/app.ts:11:46:
+      11 │   protected readonly title = signal('ngapp') +;
+         ╵                                               ^`, "src/app/app.ts:11:46"},
 		{"next 16 (Turbopack): a syntax error under the file it names", `⨯ ./app/page.js:1:57
 Error: Expression expected
 > 1 | export default function Page() { return <h1>hello</h1> +; }

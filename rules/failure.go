@@ -238,6 +238,9 @@ var (
 	// (its path is the location; "ext:" and "node:" frames are the runtime's),
 	// and Next.js's "at Page (app/page.js:1:64)", relative to the project.
 	stackFrame = lazyregexp.New(`^\s*(?:at (?:.*\()?(?:file://)?([^\s():]+\.\w+:\d+(?::\d+)?)|(?:file://)?((?:/|\./|[A-Za-z]:\\)[^\s():]+\.\w+:\d+(?::\d+)?))`)
+	// esbuild's place of its "✘ [ERROR] …" above, alone on an indented
+	// line that ends in a colon: "    src/app/app.ts:11:46:".
+	esbuildLocation = lazyregexp.New(`^\s+([^\s:]+\.\w+:\d+:\d+):$`)
 	// Vite's and Rollup's "  File: /app/main.js:1:16" under an error, or
 	// the file alone ("File: /app/src/App.ts") under an excerpt heading.
 	excerptFile = lazyregexp.New(`^\s*File: ((?:/|\./|[A-Za-z]:\\)\S+\.\w+)(:\d+(?::\d+)?)?\s*$`)
@@ -325,6 +328,9 @@ func causeLocation(lines []string, i int) string {
 		}
 		if m := excerptFile.FindStringSubmatch(lines[j]); m != nil {
 			return m[1] + m[2]
+		}
+		if m := esbuildLocation.FindStringSubmatch(lines[j]); m != nil {
+			return m[1]
 		}
 	}
 	return ""

@@ -251,6 +251,18 @@ rec vite v8-bad-config -expect error -setup "$V8 && echo 'export default { plugi
 	-notes 'Rolldown bundles the config: its Oxc diagnostic "[PARSE_ERROR] Unexpected token" over an excerpt headed "╭─[ vite.config.js:1:N ]".' -- "./node_modules/.bin/vite --port 28825 --host 127.0.0.1"
 fi
 
+# Angular CLI 20 (the application builder): ANGULAR_DIR is a project made by
+# `npx @angular/cli@20 new ngapp --defaults --skip-git --ssr=false`, installed.
+ANGULAR_DIR=${ANGULAR_DIR:-/tmp/procs-angular}
+if want angular && [ -x "$ANGULAR_DIR/node_modules/.bin/ng" ]; then
+NG="cp -r $ANGULAR_DIR/src $ANGULAR_DIR/public $ANGULAR_DIR/*.json . && cp -al $ANGULAR_DIR/node_modules node_modules"
+NGSERVE="./node_modules/.bin/ng serve --host 127.0.0.1 --port"
+rec angular start -setup "$NG" -env NG_CLI_ANALYTICS=false -port 28831 -ready-line 'Local:' -stop-after 1s -timeout 90s -- "$NGSERVE 28831"
+rec angular port-in-use -expect error -setup "$NG" -env NG_CLI_ANALYTICS=false -port 28832 -occupy -timeout 90s -- "$NGSERVE 28832"
+rec angular build-error -expect error -setup "$NG && sed -i \"s/signal('ngapp');/signal('ngapp') +;/\" src/app/app.ts" -env NG_CLI_ANALYTICS=false -port 28833 -timeout 30s \
+	-notes 'A first build that fails: ng serve prints the errors, opens no port and waits for an edit (killed at the timeout).' -- "$NGSERVE 28833"
+fi
+
 # Bun from npm: BUN_DIR holds npm i bun@1 (its package brings the binary).
 BUN_DIR=${BUN_DIR:-/tmp/procs-bun}
 if want bun && [ -x "$BUN_DIR/node_modules/.bin/bun" ]; then
