@@ -198,8 +198,10 @@ func TestCaptureVerdicts(t *testing.T) {
 				port = 0
 			}
 			checkVerdicts(t, c, p, port)
-			if p.ReadyWhenListening && port != 0 {
-				// The same run with no port in procs.yaml: listening decides.
+			if port != 0 && (p.ReadyWhenListening || c.Meta.Expect == "ready") {
+				// The same run with no port in procs.yaml, as most are
+				// written: listening, or the ready line (once the port it
+				// names, if any, is open), decides.
 				t.Run("no-port", func(t *testing.T) { checkVerdicts(t, c, p, 0) })
 			}
 		})
@@ -214,6 +216,11 @@ func occupiedBeforeStart(t *testing.T, dir string) bool {
 	require.NoError(t, err)
 	return strings.Contains(string(cmd), "\n# before start: the recorder listens on ")
 }
+
+// recorderPortSlack is how late a capture's port_open_t may be: the
+// recorder tries to connect every 10 ms (recorder's probe), and a
+// connection takes some of a millisecond more.
+const recorderPortSlack = 12 * time.Millisecond
 
 // checkVerdicts replays c through preset p, with port configured (0: none).
 func checkVerdicts(t *testing.T, c capture.Capture, p *Preset, port int) {
@@ -248,6 +255,14 @@ func checkVerdicts(t *testing.T, c capture.Capture, p *Preset, port int) {
 		}
 		if c.Meta.SignalAt != nil {
 			assert.True(t, decided.at.Before(t0.Add(seconds(*c.Meta.SignalAt))), "ready before the stop")
+		}
+		if c.Meta.PortOpenT != nil && !occupiedBeforeStart(t, c.Dir) {
+			// Ready is a promise that a client can connect: never before
+			// the server listened on its port (which the recorder saw
+			// within recorderPortSlack).
+			assert.False(t, decided.at.Before(t0.Add(seconds(*c.Meta.PortOpenT)-recorderPortSlack)),
+				"ready at %.3fs (%s), before it listened on port %d at %.3fs",
+				decided.at.Sub(t0).Seconds(), decided.Message, c.Meta.Port, *c.Meta.PortOpenT)
 		}
 	case "error":
 		assert.NotContains(t, states(history), rules.StateReady, "a failing run is never ready: %+v", history)

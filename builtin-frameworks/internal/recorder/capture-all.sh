@@ -287,6 +287,19 @@ rec webpack-dev-server compile-error -expect error -setup "$NODE2 && mkdir src &
 	-notes 'The dev server keeps running after a compile error, waiting for a fix (stopped by the recorder timeout); only the lines tell.' -- "$WEBPACK 29103"
 fi
 
+# webpack-dev-server 6: WDS6_DIR holds npm i webpack@5 webpack-cli@7 webpack-dev-server@6.
+# It prints "compiled successfully" before it listens.
+WDS6_DIR=${WDS6_DIR:-/tmp/procs-wds6}
+if want webpack-dev-server6 && [ -d "$WDS6_DIR/node_modules/webpack-dev-server" ]; then
+WDS6="ln -s $WDS6_DIR/node_modules node_modules && mkdir src && echo 'console.log(1)' > src/index.js"
+WEBPACK="./node_modules/.bin/webpack serve --mode development --host 127.0.0.1 --port"
+rec webpack-dev-server v6-start -setup "$WDS6" -port 29104 -ready-line 'compiled successfully' -stop-after 1s -timeout 60s \
+	-notes 'webpack-dev-server 6 prints its compiled line some 15 ms before it listens.' -- "$WEBPACK 29104"
+rec webpack-dev-server v6-port-in-use -expect error -setup "$WDS6" -port 29105 -occupy -timeout 60s -- "$WEBPACK 29105"
+rec webpack-dev-server v6-compile-error -expect error -setup "ln -s $WDS6_DIR/node_modules node_modules && mkdir src && echo 'const x = ;' > src/index.js" -port 29106 -timeout 15s \
+	-notes 'The dev server keeps running after a compile error, waiting for a fix (stopped by the recorder timeout); only the lines tell.' -- "$WEBPACK 29106"
+fi
+
 if want astro && [ -d "$NPM2_DIR/node_modules/astro" ]; then
 ASTRO="$NODE2 && echo '{\"name\":\"site\",\"type\":\"module\"}' > package.json && mkdir -p src/pages && echo '<h1>hi</h1>' > src/pages/index.astro"
 AENV="-env ASTRO_TELEMETRY_DISABLED=1"
