@@ -47,6 +47,19 @@ var reloaderEdits = []reloaderEdit{{
 		"main.js             | main          | 47.72 kB | ", "Application bundle generation complete. [0.333 seconds] - 2026-11-29T19:38:05.300Z", "", "Page reload sent to client(s)."},
 	cause: "✘ [ERROR] TS1109: Expression expected. [plugin angular-compiler]", where: "src/app/app.ts:11:46", port: 4281,
 }, {
+	preset: "nuxt", // Nuxt 4.5.2 (npm), nuxt dev, app.vue
+	started: []string{"●  Nuxt 4.5.2 (with Nitro 2.13.6, Vite 8.4.0 and Vue 3.5.45)", "", "  ➜ Local:    http://localhost:3193/",
+		"✔ Vite client built in 78ms", "✔ Vite server built in 59ms", "[nitro] ✔ Nuxt Nitro server built in 1356ms",
+		"ℹ Vite server warmed up in 109ms", "ℹ Vite client warmed up in 166ms"},
+	broken: []string{"✔ Vite server hmr 2 files in 6.083ms", "✔ Vite server hmr 11 files in 0.81ms",
+		"ERROR  [request error] [unhandled] [GET] http://localhost:3193/", "", " ",
+		"ℹ Error: /app.vue — Error parsing JavaScript expression: Unexpected token (1:3)", "",
+		" ⁃ at createCompilerError (node_modules/@vue/compiler-core/dist/compiler-core.cjs.js:1378:17)", "",
+		"   1377 ┃    const msg = (messages || errorMessages)[code] + (additionalMessage || ``) ;",
+		" ❯ 1378 ┃    const error = new SyntaxError(String(msg));"},
+	fixed: []string{"✔ Vite server hmr 11 files in 0.941ms"},
+	cause: "ℹ Error: /app.vue — Error parsing JavaScript expression: Unexpected token (1:3)", port: 3193,
+}, {
 	preset:  "uvicorn", // uvicorn 0.17.6 --reload, FastAPI 0.92
 	started: []string{"INFO:     Will watch for changes in these directories: ['/srv/uv']", "INFO:     Uvicorn running on http://127.0.0.1:8093 (Press CTRL+C to quit)", "INFO:     Started reloader process [1350] using statreload", "INFO:     Started server process [1352]", "INFO:     Waiting for application startup.", "INFO:     Application startup complete."},
 	broken: []string{"WARNING:  StatReload detected file change in 'main.py'. Reloading...", "Process SpawnProcess-2:", "Traceback (most recent call last):",

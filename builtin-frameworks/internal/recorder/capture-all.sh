@@ -504,6 +504,15 @@ rec nuxt dev -setup "$NUXTSETUP" -ready-line 'Nitro server built' -stop-after 1.
 rec nuxt port-in-use -setup "$NUXTSETUP" -port 27963 -occupy -ready-line 'Nitro server built' -stop-after 1.5s -timeout 120s -- 'node_modules/.bin/nuxt dev --port 27963'
 rec nuxt bad-config -expect error -setup "$NUXTSETUP && printf 'export default defineNuxtConfig({\n' > nuxt.config.ts" -port 27964 -timeout 60s -- 'node_modules/.bin/nuxt dev --port 27964'
 fi
+
+# Nuxt 4 in NUXT4_DIR (npm i nuxt@4 vue, package.json "type": "module").
+NUXT4_DIR=${NUXT4_DIR:-/tmp/procs-nuxt4}
+if want nuxt4 && [ -d "$NUXT4_DIR/node_modules/nuxt" ]; then
+NUXT4="cp -al $NUXT4_DIR/node_modules node_modules && cp $NUXT4_DIR/package.json . && printf '<template><div>hi</div></template>\n' > app.vue"
+rec nuxt v4-dev -setup "$NUXT4" -ready-line 'Nitro server built' -stop-after 1.5s -timeout 120s -- 'node_modules/.bin/nuxt dev --port 27965'
+rec nuxt v4-port-in-use -setup "$NUXT4" -port 27966 -occupy -ready-line 'Nitro server built' -stop-after 1.5s -timeout 120s -- 'node_modules/.bin/nuxt dev --port 27966'
+rec nuxt v4-bad-config -expect error -setup "$NUXT4 && printf 'export default defineNuxtConfig({\n' > nuxt.config.ts" -port 27967 -timeout 60s -- 'node_modules/.bin/nuxt dev --port 27967'
+fi
 if want remix; then
 # A minimal Remix 2 app on Vite in $NPM_DIR/remix (npm i @remix-run/dev@2
 # @remix-run/react@2 @remix-run/node@2 @remix-run/serve@2 react@18
