@@ -97,7 +97,7 @@ func (d *Detector) handleExit(e Exit) {
 	case (d.failed || d.verdict.State == StateUnhealthy) && v.State != StateStopped && v.State != StateCompleted:
 		// The error line (or the timeout) says more than the exit code.
 		v.Reason, v.Line = d.verdict.Reason, d.verdict.Line
-		v.Message = d.verdict.Message + "; then " + e.describe()
+		v.Message = d.verdict.Message + "; then " + e.describeCode()
 	case v.State == StateFailed && v.Reason != ReasonDaemonized:
 		v.Message, v.Line = d.crashMessage(v.Message)
 	}

@@ -270,6 +270,17 @@ func TestDetectorScripts(t *testing.T) {
 		want: Verdict{State: StateFailed, Reason: "crash", ExitCode: 127, Line: "sh: 1: srv: not found",
 			Message: `exit code 127 (command not found); error line "sh: 1: srv: not found"`},
 	}, {
+		// ng serve 20 on a taken port (captures angular/port-in-use): the
+		// program ran, said why, and exited 127, which a shell would mean
+		// as "not found".
+		name: "an exit code after the program's own error line is not a shell's guess",
+		spec: func(t *testing.T) *Spec { return &Spec{ErrorPatterns: mustPatterns(t, `Port \d+ is already in use`)} },
+		steps: []step{lineAt(10*ms, "Port 28832 is already in use."),
+			lineAt(20*ms, "An unhandled exception occurred: Port 28832 is already in use. Use '--port' to specify a different port."),
+			exitAt(30*ms, Exit{Code: 127})},
+		want: Verdict{State: StateFailed, Reason: "error", ExitCode: 127, Line: "Port 28832 is already in use.",
+			Message: `error line "Port 28832 is already in use." (matched /Port \d+ is already in use/); then exit code 127`},
+	}, {
 		name: "a generic runtime's worker is assumed ready",
 		spec: func(t *testing.T) *Spec {
 			return &Spec{ReadyPatterns: mustPatterns(t, "listening on"), ErrorPatterns: mustPatterns(t, "^panic: "),

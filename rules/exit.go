@@ -38,8 +38,24 @@ func (e Exit) signalOf() syscall.Signal {
 }
 
 // describe says how the process ended, e.g. "exit code 1" or
-// "killed by SIGKILL".
+// "killed by SIGKILL"; a shell's 126 and 127 with what they mean.
 func (e Exit) describe() string {
+	switch text := e.describeCode(); {
+	case e.Err != nil || e.Signal != 0 || e.signalOf() != 0:
+		return text
+	case e.Code == 126:
+		return text + " (command not executable)"
+	case e.Code == 127:
+		return text + " (command not found)"
+	default:
+		return text
+	}
+}
+
+// describeCode is describe without a guess at what 126 or 127 mean: after
+// an error line of the program's own, the command was found and ran (ng
+// serve exits 127 on a taken port).
+func (e Exit) describeCode() string {
 	if e.Err != nil {
 		return fmt.Sprintf("start failed: %v", e.Err)
 	}
@@ -51,12 +67,6 @@ func (e Exit) describe() string {
 	}
 	if sig := e.signalOf(); sig != 0 {
 		return fmt.Sprintf("exit code %d (%s)", e.Code, signalName(sig))
-	}
-	switch e.Code {
-	case 126:
-		return "exit code 126 (command not executable)"
-	case 127:
-		return "exit code 127 (command not found)"
 	}
 	return fmt.Sprintf("exit code %d", e.Code)
 }
