@@ -96,6 +96,9 @@ var (
 	// naming the file, line and column: swc's (Next.js) "   ,-[/app/page.js:1:1]",
 	// miette's and Oxc's (Vite 8, Rolldown, oxlint) "   ╭─[ src/App.ts:1:19 ]".
 	excerptHeading = lazyregexp.New(`^\s*(?:,-|╭─)\[\s*([^\]\s]+\.\w+)(:\d+(?::\d+)?)\s*\]`)
+	// moduleErrorHeading is webpack's heading of the error of one module,
+	// and where in it: "ERROR in ./src/index.js 1:10" ("5:2-10" a range).
+	moduleErrorHeading = lazyregexp.New(`^ERROR in (\S+\.\w+)(?: (\d+:\d+)(?:-\d+(?::\d+)?)?)?$`)
 	// helpOption is a help text's line naming an option alone ("--pretty",
 	// "-w, --watch").
 	helpOption = lazyregexp.New(`^\s*--?\w[\w-]*(,\s*--?\w[\w-]*)*\s*$`)
@@ -138,19 +141,40 @@ func CauseRank(line string) int {
 	return rank
 }
 
+// inHelpOption reports whether lines[i] describes an option of a help text:
+// it is below a line naming the option alone, with no blank line between
+// (tsc's "--lib", its description, then "one or more: es5, …, es2022.error").
+func inHelpOption(lines []string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-helpOptionLinesMax; j-- {
+		switch {
+		case strings.TrimSpace(lines[j]) == "":
+			return false
+		case helpOption.MatchString(lines[j]):
+			return true
+		}
+	}
+	return false
+}
+
+// helpOptionLinesMax is how many lines an option's description may take.
+const helpOptionLinesMax = 4
+
 // causeRankAt is CauseRank of lines[i] among the lines around it: the line
 // over an excerpt's heading is the diagnostic it quotes the source for
 // (Oxc's "[PARSE_ERROR] Unexpected token" over "╭─[ src/App.ts:1:19 ]"),
-// and ranks as a tagged error line that says where; the line below a quote of the input at fault (causeQuotedInput) says what is wrong
+// and so is the line below webpack's heading of a module's error ("ERROR
+// in ./src/index.js 1:10" over "Module parse failed: Unexpected token"):
+// each ranks as a tagged error line that says where; the line below a quote of the input at fault (causeQuotedInput) says what is wrong
 // with it, and ranks as a tagged error line at least; the line below an
 // option of a help text describes the option, whatever its words ("--pretty"
 // over "Enable color and formatting ... compiler errors").
 func causeRankAt(lines []string, i int) int {
-	if i > 0 && helpOption.MatchString(lines[i-1]) {
+	if inHelpOption(lines, i) {
 		return CauseNone
 	}
 	rank := CauseRank(lines[i])
-	if i+1 < len(lines) && strings.TrimSpace(lines[i]) != "" && excerptHeading.MatchString(lines[i+1]) {
+	if strings.TrimSpace(lines[i]) != "" &&
+		(i+1 < len(lines) && excerptHeading.MatchString(lines[i+1]) || i > 0 && moduleErrorHeading.MatchString(lines[i-1])) {
 		return max(rank, CauseTagged+causeLocationBonus)
 	}
 	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {

@@ -189,6 +189,13 @@ func TestCauseRankAtSkipsAHelpTextsOptions(t *testing.T) {
 		"type: boolean", "", "-w, --watch", "Watch input files."}
 	assert.Equal(t, CauseNone, causeRankAt(lines, 3))
 	assert.Equal(t, 0, bestCause(lines, 0), "the first error line stays the cause")
+	// An option's description may take more than a line: tsc 7's --lib
+	// lists its values below it, es2022.error among them.
+	lib := []string{"tsc: The TypeScript Compiler - Version 7.0.2", "", "--lib",
+		"Specify a set of bundled library declaration files that describe the target runtime environment.",
+		"one or more: es5, es6/es2015, es2022.array, es2022.error, es2022.intl", "default: undefined", "", "--allowJs"}
+	assert.Equal(t, CauseNone, causeRankAt(lib, 4))
+	assert.Equal(t, 0, bestCause(lib, 0), "the first error line stays the cause")
 }
 
 // Where a failure is, read from the lines around its cause (lines[0]).
@@ -235,6 +242,12 @@ Parsing ecmascript source code failed`, "./app/page.js:1:57"},
   2 | {
   digest: '3691182313'
 }`, "app/page.js:1:64"},
+		{"node's heading of a line in a package is not the app's place", `/srv/app/node_modules/webpack-dev-server/lib/Server.js:2746
+        throw error;
+        ^
+
+Error: listen EADDRINUSE: address already in use 127.0.0.1:29102
+    at Server.setupListenHandle [as _listen2] (node:net:1908:16)`, ""},
 		{"a relative frame in node_modules is a package's, not the app's", `TypeError: x is not a function
     at run (node_modules/lib/index.js:3:9)
     at main (src/server.js:12:5)`, "src/server.js:12:5"},
@@ -254,8 +267,9 @@ Parsing ecmascript source code failed`, "./app/page.js:1:57"},
 // cause, whatever its words, and the heading says where, made absolute by
 // Vite's "File:" line below when there is one. Output recorded here: Vite
 // 8.4.0 (npm), `vite` serving a .ts file with a syntax error, and `vite
-// build` of it.
-func TestExcerptHeadedDiagnostics(t *testing.T) {
+// build` of it. Webpack heads the message with the module instead:
+// "ERROR in ./src/index.js 1:10" (webpack 5.113 under webpack-dev-server 6).
+func TestHeadedDiagnostics(t *testing.T) {
 	frame := `   ╭─[ src/App.ts:1:19 ]
    │
  1 │ const x: number = ;
@@ -282,6 +296,15 @@ Build failed with 1 error:
     at aggregateBindingErrorsIntoJsError (file:///srv/u8/node_modules/rolldown/dist/shared/error-z4CTM_u3.mjs:110:18)
     at unwrapBindingResult (file:///srv/u8/node_modules/rolldown/dist/shared/error-z4CTM_u3.mjs:78:128)`,
 			"[builtin:vite-transform] Unexpected token", "src/App.ts:1:19"},
+		{"webpack 5: the line below its heading of the module's error", `webpack 5.113.0 compiled with 1 error in 963 ms
+ERROR in ./src/index.js 1:10
+Module parse failed: Unexpected token (1:10)
+File was parsed as module type 'javascript/auto'.
+You may need an appropriate loader to handle this file type, currently no loaders are configured to process this file. See https://webpack.js.org/concepts#loaders
+> 1 | const x = ;
+    |           ^`, "Module parse failed: Unexpected token (1:10)", "./src/index.js:1:10"},
+		{"webpack 5: a module it cannot resolve, the heading naming no place", `ERROR in ./src/index.js
+Module not found: Error: Can't resolve './nope' in '/srv/app/src'`, "Module not found: Error: Can't resolve './nope' in '/srv/app/src'", "./src/index.js"},
 		{"a heading whose file has a word of failure in its name", `[PARSE_ERROR] Unexpected token
    ╭─[ bad.ts:1:19 ]
    │

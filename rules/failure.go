@@ -279,7 +279,8 @@ var fileLine = lazyregexp.New(`\w\.[A-Za-z]\w*:\d+`)
 
 // causeLocation returns where the failure at lines[i] happened, from the
 // lines around it: the input at fault quoted just above it (Redis'
-// ">>> 'appendonly maybe'"), the last Python frame or Node script heading
+// ">>> 'appendonly maybe'"), the module webpack's heading above it names,
+// the last Python frame or Node script heading
 // above it, else the line just below it that says where it was found
 // (mosquitto's "Error found at FILE:LINE."), else the first stack frame
 // below it (outside the runtime). ""
@@ -291,6 +292,9 @@ func causeLocation(lines []string, i int) string {
 	if i > 0 {
 		if m := causeQuotedInput.FindStringSubmatch(lines[i-1]); m != nil {
 			return m[1]
+		}
+		if m := moduleErrorHeading.FindStringSubmatch(lines[i-1]); m != nil {
+			return strings.TrimSuffix(m[1]+":"+m[2], ":")
 		}
 	}
 	// Python's own library ends an import's traceback (importlib, and its
@@ -307,7 +311,9 @@ func causeLocation(lines []string, i int) string {
 			}
 			continue
 		}
-		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil {
+		if m := scriptLine.FindStringSubmatch(strings.TrimSpace(lines[j])); m != nil && !strings.Contains(m[1], "node_modules/") {
+			// A package's line (webpack-dev-server's own listen) is not
+			// where the app is at fault, as a package's frame is not.
 			return m[1]
 		}
 	}
