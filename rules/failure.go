@@ -359,7 +359,7 @@ func (d *Detector) crashMessage(ended string) (message, line string) {
 		if d.log.last == "" {
 			return ended, ""
 		}
-		return ended + "; last line " + quote(d.log.last), ""
+		return ended + "; last line " + quote(d.log.last) + d.readyPortNote(), ""
 	}
 	message = ended + "; " + label + " " + quote(cause)
 	if i := slices.Index(d.recent, cause); i >= 0 {
@@ -367,7 +367,23 @@ func (d *Detector) crashMessage(ended string) (message, line string) {
 			message += " at " + loc
 		}
 	}
-	return message + d.heldPortNote(d.recent, cause), line
+	note := d.heldPortNote(d.recent, cause)
+	if note == "" {
+		note = d.readyPortNote()
+	}
+	return message + note, line
+}
+
+// readyPortNote says why a run whose ready line named a port ended without
+// listening there, when another program does: Express 5 runs listen's
+// callback even when the bind failed, and its app exits 0, no line saying
+// an address is in use. "" when its tree listened there, or none does.
+func (d *Detector) readyPortNote() string {
+	port := d.linePort()
+	if port == 0 || slices.Contains(d.ports, port) || slices.Contains(d.serving, port) || !d.env.PortOpen(port) {
+		return ""
+	}
+	return fmt.Sprintf("; its tree did not listen on port %d, which its ready line names (%s)", port, d.portHolder(port))
 }
 
 // remember keeps the last non-blank lines of the run, for the cause of a

@@ -98,6 +98,24 @@ func TestLinePortOf(t *testing.T) {
 	}
 }
 
+// An Express 5 app with no timer exits 0 after its callback printed the
+// line (captures express/port-in-use): the end says whose the port is, the
+// only reason there is (no line says an address is in use).
+func TestAnExitAfterAReadyLineNamingAPortNotItsOwn(t *testing.T) {
+	const line = "Example app listening on port 3141"
+	d := NewDetector(&Spec{ReadyPatterns: mustPatterns(t, `(?i)\blistening\b.*\bport\s*\d+`), ReadyLinePort: true,
+		PortInUse: func(port int) bool { return port == 3141 }}, 1, t0)
+	history := drive(d, []step{lineAt(250*time.Millisecond, line), exitAt(300*time.Millisecond, Exit{Code: 0})}, 0)
+	require.Equal(t, []State{StateFailed}, states(history), "%+v", history)
+	assert.Equal(t, `exited with code 0; a service is expected to keep running; last line "`+line+
+		`"; its tree did not listen on port 3141, which its ready line names (another program does)`, history[0].Message)
+
+	d = NewDetector(&Spec{ReadyPatterns: mustPatterns(t, `(?i)\blistening\b.*\bport\s*\d+`), ReadyLinePort: true,
+		PortInUse: func(int) bool { return false }}, 1, t0)
+	history = drive(d, []step{lineAt(250*time.Millisecond, line), exitAt(300*time.Millisecond, Exit{Code: 0})}, 0)
+	assert.NotContains(t, history[0].Message, "did not listen", "the port is free: nothing to say of it")
+}
+
 // Express 5 calls listen's callback when the bind failed: the app prints
 // "listening on port 3010" while another program holds it, and with a
 // timer of its own runs on. Its line names a port its tree does not listen
