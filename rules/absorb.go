@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -142,25 +143,59 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 // a server's.
 func (d *Detector) recoverByServing(text string) {
 	if !d.ready || d.verdict.State != StateUnhealthy || d.verdict.Reason != ReasonError ||
-		len(d.ports) == 0 && len(d.serving) == 0 || !servedRequest.MatchString(text) {
+		len(d.ports) == 0 && len(d.serving) == 0 {
+		return
+	}
+	request, status, ok := accessLine(text)
+	switch {
+	case !ok:
+		return
+	case status >= 500:
+		if d.failedRequest == "" {
+			d.failedRequest = request
+		}
+		return
+	case status >= 400 || d.failedRequest != "" && request != "" && request != d.failedRequest:
+		// Another page served says nothing of the one that failed (a
+		// Next.js page that does not compile).
 		return
 	}
 	d.unwell = nil // the next error is a new one
 	d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: served " + quote(text), Line: text})
 }
 
-// servedRequest is a server's access-log line for a request answered with
-// a success (2xx) or a redirect (3xx): the common log format's quoted
-// request and status (werkzeug, Django, nginx, gunicorn, uvicorn), a line
-// that begins with the method, a path and the status (morgan, next dev),
-// or Rails' "Completed 200 OK".
-var servedRequest = lazyregexp.New(`"(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+ HTTP/[\d.]+" [23]\d\d\b|^\s*(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) /\S* [23]\d\d\b|^Completed [23]\d\d\b`)
+// accessLines are a server's access-log lines, with the request and the
+// status: the common log format's quoted request (werkzeug, Django,
+// nginx, gunicorn, uvicorn), a line that begins with the method, a path
+// and the status (morgan, next dev), or Rails' "Completed 200 OK", which
+// names no request.
+var accessLines = lazyregexp.New(`"((?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+) HTTP/[\d.]+" ([1-5]\d\d)\b|` +
+	`^\s*((?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) /\S*) ([1-5]\d\d)\b|^Completed ([1-5]\d\d)\b`)
+
+// accessLine reads an access-log line: the request ("GET /", "" when the
+// line names none) and the status it was answered with.
+func accessLine(text string) (request string, status int, ok bool) {
+	m := accessLines.FindStringSubmatch(text)
+	if m == nil {
+		return "", 0, false
+	}
+	status, _ = strconv.Atoi(m[2] + m[4] + m[5])
+	return m[1] + m[3], status, true
+}
+
+// servedRequest reports whether text is an access-log line of a request
+// answered with a success (2xx) or a redirect (3xx).
+func servedRequest(text string) bool {
+	_, status, ok := accessLine(text)
+	return ok && status >= 200 && status < 400
+}
 
 // beginUnhealthy starts collecting the lines of the error that made a
 // ready run unhealthy: a traceback's first line is rarely what explains it,
 // and the lines just before it may say where (Node's "/app/server.js:3"
 // above its SyntaxError), as for a failure.
 func (d *Detector) beginUnhealthy(p Pattern, text string, now time.Time) {
+	d.failedRequest = ""
 	d.unwell = &failure{pattern: p, lines: []string{text}, above: d.linesBefore(text), firstAt: now, lastAt: now}
 }
 

@@ -37,6 +37,10 @@ type Detector struct {
 	// which is news though its state and reason are the same.
 	unwell    *failure
 	explained bool
+	// failedRequest is the request ("GET /") a server of an unhealthy run
+	// answered with a 5xx after its error: only that request served again
+	// brings it back ("" when none was logged, or its log names none).
+	failedRequest string
 	// serving are the ports the run listened on once ready; servingLost
 	// says none of them was open at the last look (trackServing).
 	serving     []int

@@ -143,6 +143,38 @@ func TestServedRequestRecoversAnUnhealthyServer(t *testing.T) {
 	assert.Equal(t, StateUnhealthy, again.State, "the next error is news again")
 }
 
+// Another page served says nothing of the one that failed: a Next.js
+// page that does not compile (its GET / answered 500) is not back when
+// another page is served, only when it is (lines of Next.js 16.4.6).
+func TestServedRequestMustBeTheOneThatFailed(t *testing.T) {
+	ready, err := CompilePatterns([]string{`\bReady in \d`})
+	require.NoError(t, err)
+	errs, err := CompilePatterns([]string{`^\s*⨯ `})
+	require.NoError(t, err)
+	d := NewDetector(&Spec{ReadyPatterns: ready, ErrorPatterns: errs}, 1, time.Now())
+	at := time.Now()
+	feed := func(evs ...Event) Verdict {
+		var v Verdict
+		for _, ev := range evs {
+			at = at.Add(time.Millisecond)
+			ev.Time = at
+			v, _ = d.Handle(ev)
+		}
+		return v
+	}
+	line := func(text string) Event { return Event{Kind: EventLine, Line: Line{Text: text}} }
+	require.Equal(t, StateReady, feed(Event{Kind: EventPorts, Ports: []int{3091}}, line("✓ Ready in 576ms")).State)
+	require.Equal(t, StateUnhealthy, feed(line("⨯ ./app/page.js:1:57"), line("Error: Expression expected"),
+		line(" GET / 500 in 1590ms (next.js: 1447ms, application-code: 143ms)")).State)
+
+	other := feed(line(" GET /about 200 in 41ms (next.js: 3ms, application-code: 38ms)"))
+	assert.Equal(t, StateUnhealthy, other.State, "another page served: / still fails")
+
+	back := feed(line(" GET / 200 in 55ms (next.js: 4ms, application-code: 51ms)"))
+	assert.Equal(t, StateReady, back.State, back.Message)
+	assert.Equal(t, ReasonRecovered, back.Reason)
+}
+
 // A run that listens on no port serves nothing: a line like an access
 // log's (a client logging what it fetched) does not bring it back.
 func TestServedRequestNeedsAListeningRun(t *testing.T) {
@@ -169,7 +201,7 @@ func TestServedRequestLines(t *testing.T) {
 		` GET / 200 in 35ms`,      // next dev
 		`Completed 200 OK in 12ms (Views: 10.1ms | ActiveRecord: 0.4ms | Allocations: 1234)`, // rails
 	} {
-		assert.True(t, servedRequest.MatchString(text), text)
+		assert.True(t, servedRequest(text), text)
 	}
 	for _, text := range []string{
 		`127.0.0.1 - - [29/Nov/2026 16:11:16] "GET / HTTP/1.1" 500 -`,
@@ -180,6 +212,6 @@ func TestServedRequestLines(t *testing.T) {
 		`fetched GET https://example.com/ 200`,
 		`2026-11-29 16:11:23 200 items indexed`,
 	} {
-		assert.False(t, servedRequest.MatchString(text), text)
+		assert.False(t, servedRequest(text), text)
 	}
 }
