@@ -108,38 +108,23 @@ func TestUnhealthyVerdictSaysWhereNodeFoundTheError(t *testing.T) {
 // stopped (Flask 3.1), then the same request once redis was back. The
 // failed request's own access line (500) brings nothing back.
 func TestServedRequestRecoversAnUnhealthyServer(t *testing.T) {
-	ready, err := CompilePatterns([]string{`^\s*\* Running on https?://`})
-	require.NoError(t, err)
-	errs, err := CompilePatterns([]string{`^Traceback \(most recent call last\)`})
-	require.NoError(t, err)
-	d := NewDetector(&Spec{ReadyPatterns: ready, ErrorPatterns: errs}, 1, time.Now())
-	at := time.Now()
-	feed := func(evs ...Event) Verdict {
-		var v Verdict
-		for _, ev := range evs {
-			at = at.Add(time.Millisecond)
-			ev.Time = at
-			v, _ = d.Handle(ev)
-		}
-		return v
-	}
-	line := func(text string) Event { return Event{Kind: EventLine, Line: Line{Text: text}} }
+	feed := serverFeed(t, `^\s*\* Running on https?://`, `^Traceback \(most recent call last\)`)
 	require.Equal(t, StateReady, feed(Event{Kind: EventPorts, Ports: []int{5058}},
-		line(" * Running on http://127.0.0.1:5058"), line(`127.0.0.1 - - [29/Nov/2026 16:11:08] "GET / HTTP/1.1" 200 -`)).State)
+		lineEvent(" * Running on http://127.0.0.1:5058"), lineEvent(`127.0.0.1 - - [29/Nov/2026 16:11:08] "GET / HTTP/1.1" 200 -`)).State)
 
-	broken := feed(line("[2026-11-29 16:11:16,810] ERROR in app: Exception on / [GET]"),
-		line("Traceback (most recent call last):"),
-		line(`  File "/srv/app/app.py", line 6, in incr`),
-		line("ConnectionRefusedError: [Errno 111] Connection refused"),
-		line(`127.0.0.1 - - [29/Nov/2026 16:11:16] "GET / HTTP/1.1" 500 -`))
+	broken := feed(lineEvent("[2026-11-29 16:11:16,810] ERROR in app: Exception on / [GET]"),
+		lineEvent("Traceback (most recent call last):"),
+		lineEvent(`  File "/srv/app/app.py", line 6, in incr`),
+		lineEvent("ConnectionRefusedError: [Errno 111] Connection refused"),
+		lineEvent(`127.0.0.1 - - [29/Nov/2026 16:11:16] "GET / HTTP/1.1" 500 -`))
 	assert.Equal(t, StateUnhealthy, broken.State, "the failed request's 500 is no recovery")
 
-	back := feed(line(`127.0.0.1 - - [29/Nov/2026 16:11:23] "GET / HTTP/1.1" 200 -`))
+	back := feed(lineEvent(`127.0.0.1 - - [29/Nov/2026 16:11:23] "GET / HTTP/1.1" 200 -`))
 	assert.Equal(t, StateReady, back.State)
 	assert.Equal(t, ReasonRecovered, back.Reason)
 	assert.Equal(t, `recovered: served "127.0.0.1 - - [29/Nov/2026 16:11:23] \"GET / HTTP/1.1\" 200 -"`, back.Message)
 
-	again := feed(line("Traceback (most recent call last):"), line("ConnectionRefusedError: [Errno 111] Connection refused"))
+	again := feed(lineEvent("Traceback (most recent call last):"), lineEvent("ConnectionRefusedError: [Errno 111] Connection refused"))
 	assert.Equal(t, StateUnhealthy, again.State, "the next error is news again")
 }
 
@@ -147,13 +132,30 @@ func TestServedRequestRecoversAnUnhealthyServer(t *testing.T) {
 // page that does not compile (its GET / answered 500) is not back when
 // another page is served, only when it is (lines of Next.js 16.4.6).
 func TestServedRequestMustBeTheOneThatFailed(t *testing.T) {
-	ready, err := CompilePatterns([]string{`\bReady in \d`})
+	feed := serverFeed(t, `\bReady in \d`, `^\s*⨯ `)
+	require.Equal(t, StateReady, feed(Event{Kind: EventPorts, Ports: []int{3091}}, lineEvent("✓ Ready in 576ms")).State)
+	require.Equal(t, StateUnhealthy, feed(lineEvent("⨯ ./app/page.js:1:57"), lineEvent("Error: Expression expected"),
+		lineEvent(" GET / 500 in 1590ms (next.js: 1447ms, application-code: 143ms)")).State)
+
+	other := feed(lineEvent(" GET /about 200 in 41ms (next.js: 3ms, application-code: 38ms)"))
+	assert.Equal(t, StateUnhealthy, other.State, "another page served: / still fails")
+
+	back := feed(lineEvent(" GET / 200 in 55ms (next.js: 4ms, application-code: 51ms)"))
+	assert.Equal(t, StateReady, back.State, back.Message)
+	assert.Equal(t, ReasonRecovered, back.Reason)
+}
+
+// serverFeed returns a function that hands a detector of a server (ready
+// and error patterns) its events 1 ms apart, and the verdict after them.
+func serverFeed(t *testing.T, readyPattern, errorPattern string) func(...Event) Verdict {
+	t.Helper()
+	ready, err := CompilePatterns([]string{readyPattern})
 	require.NoError(t, err)
-	errs, err := CompilePatterns([]string{`^\s*⨯ `})
+	errs, err := CompilePatterns([]string{errorPattern})
 	require.NoError(t, err)
 	d := NewDetector(&Spec{ReadyPatterns: ready, ErrorPatterns: errs}, 1, time.Now())
 	at := time.Now()
-	feed := func(evs ...Event) Verdict {
+	return func(evs ...Event) Verdict {
 		var v Verdict
 		for _, ev := range evs {
 			at = at.Add(time.Millisecond)
@@ -162,18 +164,10 @@ func TestServedRequestMustBeTheOneThatFailed(t *testing.T) {
 		}
 		return v
 	}
-	line := func(text string) Event { return Event{Kind: EventLine, Line: Line{Text: text}} }
-	require.Equal(t, StateReady, feed(Event{Kind: EventPorts, Ports: []int{3091}}, line("✓ Ready in 576ms")).State)
-	require.Equal(t, StateUnhealthy, feed(line("⨯ ./app/page.js:1:57"), line("Error: Expression expected"),
-		line(" GET / 500 in 1590ms (next.js: 1447ms, application-code: 143ms)")).State)
-
-	other := feed(line(" GET /about 200 in 41ms (next.js: 3ms, application-code: 38ms)"))
-	assert.Equal(t, StateUnhealthy, other.State, "another page served: / still fails")
-
-	back := feed(line(" GET / 200 in 55ms (next.js: 4ms, application-code: 51ms)"))
-	assert.Equal(t, StateReady, back.State, back.Message)
-	assert.Equal(t, ReasonRecovered, back.Reason)
 }
+
+// lineEvent is a line event of text.
+func lineEvent(text string) Event { return Event{Kind: EventLine, Line: Line{Text: text}} }
 
 // A run that listens on no port serves nothing: a line like an access
 // log's (a client logging what it fetched) does not bring it back.
