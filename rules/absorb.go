@@ -155,9 +155,10 @@ func (d *Detector) recoverByServing(text string) {
 			d.failedRequest = request
 		}
 		return
-	case status >= 400 || d.failedRequest != "" && request != "" && request != d.failedRequest:
-		// Another page served says nothing of the one that failed (a
-		// Next.js page that does not compile).
+	case status < 200 || status >= 400 || d.failedRequest != "" && request != "" && request != d.failedRequest:
+		// Only a success or a redirect is served; another page served
+		// says nothing of the one that failed (a Next.js page that does
+		// not compile).
 		return
 	}
 	d.unwell = nil // the next error is a new one
@@ -181,13 +182,6 @@ func accessLine(text string) (request string, status int, ok bool) {
 	}
 	status, _ = strconv.Atoi(m[2] + m[4] + m[5])
 	return m[1] + m[3], status, true
-}
-
-// servedRequest reports whether text is an access-log line of a request
-// answered with a success (2xx) or a redirect (3xx).
-func servedRequest(text string) bool {
-	_, status, ok := accessLine(text)
-	return ok && status >= 200 && status < 400
 }
 
 // beginUnhealthy starts collecting the lines of the error that made a

@@ -159,15 +159,18 @@ func inHelpOption(lines []string, i int) bool {
 // helpOptionLinesMax is how many lines an option's description may take.
 const helpOptionLinesMax = 4
 
-// causeRankAt is CauseRank of lines[i] among the lines around it: the line
-// over an excerpt's heading is the diagnostic it quotes the source for
-// (Oxc's "[PARSE_ERROR] Unexpected token" over "╭─[ src/App.ts:1:19 ]"),
-// and so is the line below webpack's heading of a module's error ("ERROR
-// in ./src/index.js 1:10" over "Module parse failed: Unexpected token"):
-// each ranks as a tagged error line that says where; the line below a quote of the input at fault (causeQuotedInput) says what is wrong
-// with it, and ranks as a tagged error line at least; the line below an
-// option of a help text describes the option, whatever its words ("--pretty"
-// over "Enable color and formatting ... compiler errors").
+// causeRankAt is CauseRank of lines[i] among the lines around it:
+//   - the line over an excerpt's heading is the diagnostic it quotes the
+//     source for (Oxc's "[PARSE_ERROR] Unexpected token" over "╭─[
+//     src/App.ts:1:19 ]"), and so is the line below webpack's heading of a
+//     module's error ("ERROR in ./src/index.js 1:10" over "Module parse
+//     failed: Unexpected token"): each ranks as a tagged error line that
+//     says where;
+//   - the line below a quote of the input at fault (causeQuotedInput) says
+//     what is wrong with it, and ranks as a tagged error line at least;
+//   - the lines below an option of a help text describe the option,
+//     whatever their words ("--pretty" over "Enable color and formatting
+//     ... compiler errors").
 func causeRankAt(lines []string, i int) int {
 	if inHelpOption(lines, i) {
 		return CauseNone

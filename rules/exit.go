@@ -40,16 +40,16 @@ func (e Exit) signalOf() syscall.Signal {
 // describe says how the process ended, e.g. "exit code 1" or
 // "killed by SIGKILL"; a shell's 126 and 127 with what they mean.
 func (e Exit) describe() string {
-	switch text := e.describeCode(); {
-	case e.Err != nil || e.Signal != 0 || e.signalOf() != 0:
-		return text
-	case e.Code == 126:
-		return text + " (command not executable)"
-	case e.Code == 127:
-		return text + " (command not found)"
-	default:
-		return text
+	text := e.describeCode()
+	if e.Err == nil && e.Signal == 0 {
+		switch e.Code {
+		case 126:
+			text += " (command not executable)"
+		case 127:
+			text += " (command not found)"
+		}
 	}
+	return text
 }
 
 // describeCode is describe without a guess at what 126 or 127 mean: after

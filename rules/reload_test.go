@@ -137,6 +137,9 @@ func TestServedRequestMustBeTheOneThatFailed(t *testing.T) {
 	require.Equal(t, StateUnhealthy, feed(lineEvent("⨯ ./app/page.js:1:57"), lineEvent("Error: Expression expected"),
 		lineEvent(" GET / 500 in 1590ms (next.js: 1447ms, application-code: 143ms)")).State)
 
+	upgraded := feed(lineEvent("GET / 101 1.204 ms - -"))
+	assert.Equal(t, StateUnhealthy, upgraded.State, "a switch of protocols (a websocket) serves no page")
+
 	other := feed(lineEvent(" GET /about 200 in 41ms (next.js: 3ms, application-code: 38ms)"))
 	assert.Equal(t, StateUnhealthy, other.State, "another page served: / still fails")
 
@@ -183,9 +186,13 @@ func TestServedRequestNeedsAListeningRun(t *testing.T) {
 	assert.Equal(t, StateUnhealthy, d.Verdict().State)
 }
 
-// servedRequest knows the access lines of the common servers, for
-// answers that succeeded only.
+// accessLine knows the access lines of the common servers; a request is
+// served when it was answered with a success or a redirect.
 func TestServedRequestLines(t *testing.T) {
+	servedRequest := func(text string) bool {
+		_, status, ok := accessLine(text)
+		return ok && status >= 200 && status < 400
+	}
 	for _, text := range []string{
 		`127.0.0.1 - - [29/Nov/2026 16:11:23] "GET / HTTP/1.1" 200 -`,                              // werkzeug
 		`127.0.0.1 - - [23/Nov/2026:14:36:48 +0000] "GET /health HTTP/1.1" 204 0 "-" "curl/8.5.0"`, // nginx, gunicorn
