@@ -93,6 +93,14 @@ func (p *Probe) Fill(port int) []string {
 	return words
 }
 
+// ListensOnItsLinePort reports whether the preset's ready line, when it
+// names a port (its URL, "port 3010", "on :8080"), names the one its
+// program listens on: a program that listens (it has a default port) and
+// is not driven at a prompt; a worker's line may name its broker's.
+func (p *Preset) ListensOnItsLinePort() bool {
+	return !p.Interactive && p.DefaultPort != 0
+}
+
 // PortOf finds the port a command runs the preset's program on, for its
 // probe: the value of the preset's port flag in the command (`--port 7000`,
 // `--port=7000`), else its port variable in env or in the command's

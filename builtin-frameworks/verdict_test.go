@@ -153,7 +153,7 @@ func detectorFor(t *testing.T, p *Preset, port int, t0 time.Time) *rules.Detecto
 	require.NoError(t, err)
 	spec := &rules.Spec{ReadyPatterns: ready, ErrorPatterns: errs, NotReadyPatterns: notReady, Port: port,
 		ReadyTimeout: p.ReadyTimeout, PortInUse: func(int) bool { return false },
-		ReadyLinePort: !p.Interactive && p.DefaultPort != 0, ReadyLineListens: p.ReadyLineBeforeListen}
+		ReadyLinePort: p.ListensOnItsLinePort(), ReadyLineListens: p.ReadyLineBeforeListen}
 	if port == 0 { // as the engine does (compose.DetectionOf)
 		spec.StabilityDelay = p.StabilityDelay
 	}

@@ -44,11 +44,9 @@ func DetectionOf(p *config.Proc, globalEnv map[string]string) (Detection, error)
 	}
 	spec.ExpectedPort = expectedPort(p, d.Preset)
 	if preset := d.Preset; preset != nil {
-		// A ready line that names a port (its URL, "port 3010", "on :8080")
-		// waits for the tree to listen there, for a preset of a program
-		// that listens (it has a default port): a worker's line may name
-		// its broker's.
-		spec.ReadyLinePort = !preset.Interactive && preset.DefaultPort != 0
+		// A ready line that names a port waits for the tree to listen
+		// there.
+		spec.ReadyLinePort = preset.ListensOnItsLinePort()
 		spec.ReadyLineListens = preset.ReadyLineBeforeListen
 		ready = slices.Concat(preset.ReadyPatterns, ready)
 		errs = slices.Concat(preset.ErrorPatterns, errs)

@@ -293,7 +293,7 @@ func newProcess(cfg *config.Config, d *config.Proc, exported []string) (*Process
 		switch {
 		case p.Image != nil:
 			p.ServicePort = port
-		case from != "" && from != "default" && readyLineNamesPort(p.Preset):
+		case from != "" && from != "default" && p.Preset.ListensOnItsLinePort() && len(p.Preset.ReadyPatterns) > 0:
 			// Under procs the ready line says the port, and no format
 			// reads a log: the port the command gives is the check. Not
 			// the preset's default, which a config file or script may
@@ -305,13 +305,6 @@ func newProcess(cfg *config.Config, d *config.Proc, exported []string) (*Process
 		p.Ready = readyCheck(d, p)
 	}
 	return p, nil
-}
-
-// readyLineNamesPort reports whether the preset's ready line is a
-// server's that names the port it listens on, as the engine believes it
-// (rules' ReadyLinePort).
-func readyLineNamesPort(preset *frameworks.Preset) bool {
-	return !preset.Interactive && preset.DefaultPort != 0 && len(preset.ReadyPatterns) > 0
 }
 
 // Environment is what the process gets besides its env files: the
