@@ -97,8 +97,15 @@ var (
 	// miette's and Oxc's (Vite 8, Rolldown, oxlint) "   ╭─[ src/App.ts:1:19 ]".
 	excerptHeading = lazyregexp.New(`^\s*(?:,-|╭─)\[\s*([^\]\s]+\.\w+)(:\d+(?::\d+)?)\s*\]`)
 	// moduleErrorHeading is webpack's heading of the error of one module,
-	// and where in it: "ERROR in ./src/index.js 1:10" ("5:2-10" a range).
-	moduleErrorHeading = lazyregexp.New(`^ERROR in (\S+\.\w+)(?: (\d+:\d+)(?:-\d+(?::\d+)?)?)?$`)
+	// and where in the code webpack parsed: "ERROR in ./src/index.js 1:10",
+	// where a parse failed, or "26:0-23", the range of an import. Both
+	// are places in what the module's loaders made of the file (webpack
+	// maps neither back): a parse failure comes from webpack only where no
+	// loader parsed the file first, so its place is the file's own; an
+	// import's range is in what babel-loader wrote, wherever one ran
+	// (line 26 of an 18-line file under react-scripts 5), so only the file
+	// is kept (failure.go, causeLocation).
+	moduleErrorHeading = lazyregexp.New(`^ERROR in (\S+\.\w+)(?: (\d+:\d+)(-\d+(?::\d+)?)?)?$`)
 	// helpOption is a help text's line naming an option alone ("--pretty",
 	// "-w, --watch").
 	helpOption = lazyregexp.New(`^\s*--?\w[\w-]*(,\s*--?\w[\w-]*)*\s*$`)

@@ -294,7 +294,10 @@ func causeLocation(lines []string, i int) string {
 			return m[1]
 		}
 		if m := moduleErrorHeading.FindStringSubmatch(lines[i-1]); m != nil {
-			return strings.TrimSuffix(m[1]+":"+m[2], ":")
+			if m[2] == "" || m[3] != "" { // no place, or an import's range
+				return m[1]
+			}
+			return m[1] + ":" + m[2]
 		}
 	}
 	// Python's own library ends an import's traceback (importlib, and its
