@@ -148,6 +148,23 @@ func CauseRank(line string) int {
 	return rank
 }
 
+// moduleHeadingOf returns the match of webpack's heading of a module's
+// error that lines[i] is the message of: the line just above it, or the
+// one above a line that introduces it (babel-loader's error below "Module
+// build failed (from ./node_modules/babel-loader/lib/index.js):"); nil
+// when there is none.
+func moduleHeadingOf(lines []string, i int) []string {
+	if i > 0 {
+		if m := moduleErrorHeading.FindStringSubmatch(lines[i-1]); m != nil {
+			return m
+		}
+	}
+	if i > 1 && strings.HasSuffix(strings.TrimSpace(lines[i-1]), ":") {
+		return moduleErrorHeading.FindStringSubmatch(lines[i-2])
+	}
+	return nil
+}
+
 // inHelpOption reports whether lines[i] describes an option of a help text:
 // it is below a line naming the option alone, with no blank line between
 // (tsc's "--lib", its description, then "one or more: es5, …, es2022.error").
@@ -183,8 +200,8 @@ func causeRankAt(lines []string, i int) int {
 		return CauseNone
 	}
 	rank := CauseRank(lines[i])
-	if strings.TrimSpace(lines[i]) != "" &&
-		(i+1 < len(lines) && excerptHeading.MatchString(lines[i+1]) || i > 0 && moduleErrorHeading.MatchString(lines[i-1])) {
+	if text := strings.TrimSpace(lines[i]); text != "" &&
+		(i+1 < len(lines) && excerptHeading.MatchString(lines[i+1]) || moduleHeadingOf(lines, i) != nil && !strings.HasSuffix(text, ":")) {
 		return max(rank, CauseTagged+causeLocationBonus)
 	}
 	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {

@@ -313,6 +313,20 @@ Module not found: Error: Can't resolve './nope' in '/srv/app/src'`, "Module not 
 Module not found: Error: Can't resolve './nope' in '/srv/app/src'
 ERROR in ./src/index.js 26:0-23
 Module not found: Error: Can't resolve './nope' in '/srv/app/src'`, "Module not found: Error: Can't resolve './nope' in '/srv/app/src'", "./src/index.js"},
+		{"webpack 5 under create-react-app: a loader's error, introduced below the heading", `Failed to compile.
+
+[eslint] 
+src/App.js
+Syntax error: Unexpected token (9:17) (9:17)
+ERROR in ./src/App.js
+Module build failed (from ./node_modules/babel-loader/lib/index.js):
+SyntaxError: /srv/app/src/App.js: Unexpected token (9:17)
+
+   7 |       <header className="App-header">
+>  9 |         <p>{ x = ; }
+     |                  ^
+    at constructor (/srv/app/node_modules/@babel/parser/lib/index.js:369:19)`,
+			"SyntaxError: /srv/app/src/App.js: Unexpected token (9:17)", "./src/App.js"},
 		{"a heading whose file has a word of failure in its name", `[PARSE_ERROR] Unexpected token
    ╭─[ bad.ts:1:19 ]
    │

@@ -293,12 +293,12 @@ func causeLocation(lines []string, i int) string {
 		if m := causeQuotedInput.FindStringSubmatch(lines[i-1]); m != nil {
 			return m[1]
 		}
-		if m := moduleErrorHeading.FindStringSubmatch(lines[i-1]); m != nil {
-			if m[2] == "" || m[3] != "" { // no place, or an import's range
-				return m[1]
-			}
-			return m[1] + ":" + m[2]
+	}
+	if m := moduleHeadingOf(lines, i); m != nil {
+		if m[2] == "" || m[3] != "" { // no place, or an import's range
+			return m[1]
 		}
+		return m[1] + ":" + m[2]
 	}
 	// Python's own library ends an import's traceback (importlib, and its
 	// frozen "<frozen importlib._bootstrap>"): the place is the last frame
