@@ -346,6 +346,25 @@ rec nextjs v16-dev -setup "$NEXT16" -env NEXT_TELEMETRY_DISABLED=1 -port 28903 -
 rec nextjs v16-port-in-use -expect error -setup "$NEXT16" -env NEXT_TELEMETRY_DISABLED=1 -port 28904 -occupy -timeout 60s -- "./node_modules/.bin/next dev --port 28904"
 fi
 
+# Create React App: CRA_DIR is a project made by npx create-react-app@5 (react-scripts 5,
+# webpack 5, webpack-dev-server 4); its node_modules hard-linked, as react-scripts
+# resolves its loaders from the project.
+CRA_DIR=${CRA_DIR:-/tmp/procs-cra}
+if want create-react-app && [ -d "$CRA_DIR/node_modules/react-scripts" ]; then
+CRA="cp -al $CRA_DIR/node_modules node_modules && cp -r $CRA_DIR/package.json $CRA_DIR/public $CRA_DIR/src ."
+CENV="-env BROWSER=none -env CI=false"
+rec create-react-app start $CENV -env PORT=29501 -setup "$CRA" -port 29501 -ready-line 'Compiled successfully' -stop-after 1s -timeout 120s -- "./node_modules/.bin/react-scripts start"
+rec create-react-app start-pty -pty $CENV -env PORT=29502 -setup "$CRA" -port 29502 -ready-line 'Compiled successfully' -stop-after 1s -timeout 120s -- "./node_modules/.bin/react-scripts start"
+rec create-react-app port-in-use -expect error $CENV -env PORT=29503 -setup "$CRA" -port 29503 -occupy -timeout 60s \
+	-notes 'Not on a terminal, react-scripts says "Something is already running on port N." and exits 0.' -- "./node_modules/.bin/react-scripts start"
+rec create-react-app port-in-use-pty -pty -expect error $CENV -env PORT=29504 -setup "$CRA" -port 29504 -occupy -timeout 20s \
+	-notes 'On a terminal, react-scripts asks "Would you like to run the app on another port instead?" and waits for an answer (stopped by the recorder timeout).' -- "./node_modules/.bin/react-scripts start"
+rec create-react-app compile-error -expect error $CENV -env PORT=29505 -setup "$CRA && sed -i 's/<p>/<p>{ x = ; }/' src/App.js" -port 29505 -timeout 60s \
+	-notes 'The dev server keeps running after "Failed to compile.", waiting for a fix (stopped by the recorder timeout); only the lines tell.' -- "./node_modules/.bin/react-scripts start"
+rec create-react-app missing-import -expect error $CENV -env PORT=29506 -setup "$CRA && echo \"import x from './nope';\" >> src/index.js" -port 29506 -timeout 60s \
+	-notes 'An import of a file that is not there: webpack heads its error with the place in what babel-loader made of the file (line 26 of 18).' -- "./node_modules/.bin/react-scripts start"
+fi
+
 if want http-server && [ -d "$NPM_DIR/node_modules/http-server" ]; then
 rec http-server start -setup "$NODE && echo hi > index.html" -port 29001 -ready-line 'Available on' -stop-after 1s -- "./node_modules/.bin/http-server -p 29001 -a 127.0.0.1"
 rec http-server port-in-use -expect error -setup "$NODE" -port 29002 -occupy -- "./node_modules/.bin/http-server -p 29002 -a 127.0.0.1"

@@ -50,7 +50,8 @@ type Options struct {
 	// ReadyLine finds the line a person would call "ready" (optional).
 	ReadyLine *regexp.Regexp
 	// StopAfter sends Signal to the process group this long after the port
-	// opened (or ReadyLine appeared, without a port); 0 never does.
+	// opened and ReadyLine appeared (either alone when only one is given);
+	// 0 never does.
 	StopAfter time.Duration
 	Signal    syscall.Signal
 	// Timeout stops a program that neither exits nor gets ready.

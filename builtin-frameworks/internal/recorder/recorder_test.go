@@ -5,6 +5,8 @@ package recorder
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -77,4 +79,28 @@ func TestRunStopsAProgramThoughTheRecorderIgnoresSIGINT(t *testing.T) {
 		assert.Equal(t, "SIGINT", res.ExitSignal, "on a pty: %v", onPTY)
 		assert.True(t, signal.Ignored(syscall.SIGINT), "the recorder left SIGINT as it found it")
 	}
+}
+
+// A dev server may listen long before its first build is done
+// (react-scripts 5: the port at 2.5 s, "Compiled successfully!" at 10 s):
+// with a ready line given, the stop comes after both, or the capture ends
+// before the line it is for.
+func TestRunStopsAfterTheReadyLineThoughThePortOpenedFirst(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	require.NoError(t, ln.Close())
+	server := fmt.Sprintf(`import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", %d)); s.listen()
+time.sleep(0.5); print("compiled", flush=True); time.sleep(30)`, port)
+	opts := Options{Command: "python3 -c '" + server + "'", Dir: t.TempDir(), Port: port,
+		ReadyLine: regexp.MustCompile(`^compiled`), StopAfter: 50 * time.Millisecond, Timeout: 20 * time.Second}
+	res, err := Run(context.Background(), opts)
+	require.NoError(t, err)
+	require.NotNil(t, res.PortOpenT)
+	require.NotNil(t, res.ReadyLineT, "stopped before the ready line")
+	require.NotNil(t, res.SignalAt)
+	assert.Less(t, *res.PortOpenT, *res.ReadyLineT)
+	assert.GreaterOrEqual(t, *res.SignalAt, *res.ReadyLineT)
 }

@@ -67,14 +67,32 @@ func (rec *recording) supervise(ctx context.Context, cmd *exec.Cmd, opts Options
 }
 
 // readySignal is closed when the program is ready: its port accepts (probed
-// until ctx ends), or without a port to probe, its ready line appeared.
+// until ctx ends) and its ready line, when one is given, has appeared;
+// without a port to probe, the line alone. A dev server may listen long
+// before its first build is done (react-scripts 5: the port at 2.5 s,
+// "Compiled successfully!" at 10 s), and a stop timed from the port ended
+// the capture before the line it was for.
 func (rec *recording) readySignal(ctx context.Context, opts Options) <-chan struct{} {
 	if opts.Port == 0 || opts.Occupy {
 		return rec.readyHit
 	}
 	portOpen := make(chan struct{})
 	go rec.probe(ctx, opts.Port, portOpen)
-	return portOpen
+	if opts.ReadyLine == nil {
+		return portOpen
+	}
+	both := make(chan struct{})
+	go func() {
+		for _, ready := range []<-chan struct{}{portOpen, rec.readyHit} {
+			select {
+			case <-ready:
+			case <-ctx.Done():
+				return
+			}
+		}
+		close(both)
+	}()
+	return both
 }
 
 // untilExit waits for the exit, signalling the process group StopAfter

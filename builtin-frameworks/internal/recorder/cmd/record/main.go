@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -91,6 +92,17 @@ func run() error {
 	}
 	opts.Dir = tmp
 	opts.Env = append(env, "TMP="+tmp)
+	// A port-in-use run's port is held by the recorder itself, and a
+	// program that names the holder may say where it works (react-scripts:
+	// its command line "in" its directory): the recorder works from /, so
+	// that no machine's path lands in a capture.
+	outDir, err := filepath.Abs(*out)
+	if err != nil {
+		return err
+	}
+	if err := os.Chdir("/"); err != nil {
+		return err
+	}
 	res, err := recorder.Run(context.Background(), opts)
 	if err != nil {
 		return err
@@ -106,7 +118,7 @@ func run() error {
 			fmt.Fprintf(os.Stderr, "--- screen %d ---\n%s\n", i+1, screen)
 		}
 	}
-	return recorder.Write(*out, opts, res, meta, *setup)
+	return recorder.Write(outDir, opts, res, meta, *setup)
 }
 
 // terminalOf is the terminal a -pty program runs on, with the -step
