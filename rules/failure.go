@@ -208,7 +208,7 @@ func bestCause(lines []string, first int) int {
 			continue
 		}
 		rank := causeRankAt(lines, i)
-		if rank > bestRank || rank == bestRank && rank >= 90 && i > first {
+		if rank > bestRank || rank == bestRank && rank >= CauseException && i > first {
 			best, bestRank = i, rank
 		}
 	}
