@@ -92,6 +92,20 @@ var reloaderEdits = []reloaderEdit{{
 	fixedToo: []string{"11:22:24 AM [vite] ✨ new dependencies optimized: react, react-dom/client", "11:22:24 AM [vite] ✨ optimized dependencies changed. reloading"},
 	cause:    `5:26:11 PM [vite] Pre-transform error: Failed to resolve import "./nope.js" from "main.js". Does the file exist?`, where: "/srv/vt/main.js:1:16", port: 5181,
 }, {
+	preset: "gatsby", // gatsby 5.16.1 (npm), gatsby develop, src/pages/index.js
+	started: []string{"You can now view site in the browser.", "⠀", "  http://localhost:8123/", "⠀",
+		"success Building development bundle - 20.954s", "success Writing page-data.json and slice-data.json files to public directory -", "0.107s - 2/2 18.67/s"},
+	broken: []string{"success onPreExtractQueries - 0.026s", "success extract queries from components - 0.369s", "success write out requires - 0.007s",
+		"", " ERROR #98123  WEBPACK.DEVELOP", "", "Generating development JavaScript bundle failed", "",
+		"/srv/gs/src/pages/index.js: Unexpected token (2:10)", "", "> 2 | const x = ;", "    |           ^", "",
+		"File: src/pages/index.js?export=default:2:10", "", "failed Re-building development bundle - 2.121s", "",
+		"ERROR in ./src/pages/index.js?export=default", "Module build failed (from ../node_modules/gatsby/dist/utils/babel-loader.js):",
+		"SyntaxError: /srv/gs/src/pages/index.js: Unexpected token (2:10)", "", "> 2 | const x = ;",
+		"    at constructor (/srv/gs/node_modules/@babel/parser/lib/index.js:369:19)", "", "develop compiled with 2 errors"},
+	fixed: []string{"success onPreExtractQueries - 0.034s", "success extract queries from components - 0.082s",
+		"success write out requires - 0.004s", "success Re-building development bundle - 1.852s"},
+	cause: "SyntaxError: /srv/gs/src/pages/index.js: Unexpected token (2:10)", where: "index.js", port: 8123,
+}, {
 	preset:  "express", // node 20 --watch and nodemon 3 print the app's own lines again
 	started: []string{"[nodemon] starting `node server.js`", "listening on port 4095"},
 	broken: []string{"[nodemon] restarting due to changes...", "/srv/nmd/server.js:2", "syntax error here(", "       ^^^^^", "",

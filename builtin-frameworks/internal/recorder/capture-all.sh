@@ -365,6 +365,23 @@ rec create-react-app missing-import -expect error $CENV -env PORT=29506 -setup "
 	-notes 'An import of a file that is not there: webpack heads its error with the place in what babel-loader made of the file (line 26 of 18).' -- "./node_modules/.bin/react-scripts start"
 fi
 
+# Gatsby 5: GATSBY_DIR holds npm i --ignore-scripts gatsby@5 react@18 react-dom@18
+# (sharp's install script downloads from GitHub; the dev server does not need it).
+GATSBY_DIR=${GATSBY_DIR:-/tmp/procs-gatsby}
+if want gatsby && [ -d "$GATSBY_DIR/node_modules/gatsby" ]; then
+GPAGE='import * as React from "react"; export default function Index() { return <h1>hi</h1> }'
+GATSBY="ln -s $GATSBY_DIR/node_modules node_modules && echo '{\"name\":\"site\",\"private\":true,\"dependencies\":{\"gatsby\":\"^5\"}}' > package.json \
+&& mkdir -p src/pages && echo '$GPAGE' > src/pages/index.js && echo 'module.exports = {}' > gatsby-config.js"
+GENV="-env GATSBY_TELEMETRY_DISABLED=1"
+rec gatsby develop $GENV -setup "$GATSBY" -port 29601 -ready-line 'You can now view' -stop-after 1s -timeout 180s \
+	-notes 'gatsby develop listens and says "You can now view" before its first bundle; requests wait for the bundle.' -- "./node_modules/.bin/gatsby develop --port 29601 --host 127.0.0.1"
+rec gatsby not-a-site -expect error $GENV -setup "ln -s $GATSBY_DIR/node_modules node_modules" -timeout 60s \
+	-notes 'A folder with no package.json naming gatsby: its help, then "gatsby <develop> can only be run for a gatsby site."' -- "./node_modules/.bin/gatsby develop --port 29605 --host 127.0.0.1"
+rec gatsby port-in-use -expect error $GENV -setup "$GATSBY" -port 29602 -occupy -timeout 120s -- "./node_modules/.bin/gatsby develop --port 29602 --host 127.0.0.1"
+rec gatsby build-error -expect error $GENV -setup "$GATSBY && echo 'const x = ;' >> src/pages/index.js" -port 29603 -timeout 120s \
+	-notes 'The first bundle fails: gatsby 5 says " ERROR  UNKNOWN" over babel-loader'"'"'s error, then "not finished Building development bundle", and exits 1.' -- "./node_modules/.bin/gatsby develop --port 29603 --host 127.0.0.1"
+fi
+
 if want http-server && [ -d "$NPM_DIR/node_modules/http-server" ]; then
 rec http-server start -setup "$NODE && echo hi > index.html" -port 29001 -ready-line 'Available on' -stop-after 1s -- "./node_modules/.bin/http-server -p 29001 -a 127.0.0.1"
 rec http-server port-in-use -expect error -setup "$NODE" -port 29002 -occupy -- "./node_modules/.bin/http-server -p 29002 -a 127.0.0.1"
