@@ -227,7 +227,11 @@ func (p *Printer) print(events []Event, dropped map[string]int) {
 		switch ev.Type {
 		case EventLine:
 			p.prefix(ev.Proc)
-			if ev.Stream == "pty" {
+			// A terminal's output moves the cursor all the time; a pipe's
+			// seldom, but some reporters do it there too (Gatsby erases
+			// the line above each of its own). Among other processes'
+			// lines, only colours are kept.
+			if ev.Stream == "pty" || bytes.IndexByte(ev.Raw, 0x1b) >= 0 {
 				p.w.Write(keepColors(ev.Raw))
 			} else {
 				p.w.Write(ev.Raw)

@@ -35,6 +35,22 @@ func TestPrinterPrefixes(t *testing.T) {
 	assert.Equal(t, "web   | \x1b[32mok\x1b[0m\n", out.String(), "plain: no colour of procs', the child's kept")
 }
 
+// Some programs move the cursor on a pipe too: Gatsby 5's reporter starts
+// each line by erasing the one above ("\x1b[2K\x1b[1A\x1b[2K\x1b[G"). Among
+// other processes' lines, under a prefix, that erased the previous line
+// and printed this one without its prefix: the printer keeps a pipe's
+// colours and drops the rest, as it does a terminal's. Gatsby 5.16.1's bytes.
+func TestPrinterDropsCursorMovesOfPipeOutput(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, []string{"web"}, true)
+	p.print([]Event{
+		{Type: EventLine, Proc: "web", Stream: "stdout", Raw: []byte("\x1b[2K\x1b[1A\x1b[2K\x1b[G\x1b[32msuccess\x1b[39m Building development bundle - 20.954s")},
+		{Type: EventLine, Proc: "web", Stream: "stderr", Raw: []byte("plain\tline")},
+	}, nil)
+	assert.Equal(t, "web   | \x1b[32msuccess\x1b[39m Building development bundle - 20.954s\n"+
+		"web   | plain\tline\n", out.String())
+}
+
 // TestPrinterWidensForALongerNameAdded: a process a reload adds with a
 // name longer than any before widens every prefix from its first line
 // on, procs' own included, so the columns line up again.
