@@ -77,13 +77,6 @@ func (e *Engine) Input(ctx context.Context, name string, text []byte, force bool
 	return sup.submit(ctx, req)
 }
 
-// keysOnly reports whether input holds no text: only control characters
-// and escape sequences (Ctrl-C, Esc, arrows, Enter).
-func keysOnly(input []byte) bool {
-	rest := terminalControl.ReplaceAll(input, nil)
-	return len(strings.Trim(string(rest), "\r\n")) == 0
-}
-
 // markSubmitted makes an interactive process that was waiting for input
 // busy at once, in the engine, when input with Enter is sent: a `procs wait
 // --for ready` issued as soon as the send returns must wait for the answer,

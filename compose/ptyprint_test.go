@@ -10,12 +10,13 @@ import (
 
 func TestKeepColors(t *testing.T) {
 	for raw, want := range map[string]string{
-		"plain\ttext":                                "plain\ttext",
-		"\x1b[1;32mgreen\x1b[0m":                     "\x1b[1;32mgreen\x1b[0m",
-		"\x1b[2J\x1b[Hfull \x1b[5;1Hscreen":          "full screen",
-		"\x1b]0;title\x07\x1b[?25lhidden cursor":     "hidden cursor",
-		"\x1b7save\x1b8 \x1b(Bcharset\x1b[38;5;200m": "save charset\x1b[38;5;200m",
-		"bell\x07 and backspace\b":                   "bell and backspace",
+		"plain\ttext":                                    "plain\ttext",
+		"\x1b[1;32mgreen\x1b[0m":                         "\x1b[1;32mgreen\x1b[0m",
+		"\x1b[2J\x1b[Hfull \x1b[5;1Hscreen":              "full screen",
+		"\x1b]0;title\x07\x1b[?25lhidden cursor":         "hidden cursor",
+		"\x1b7save\x1b8 \x1b(Bcharset\x1b[38;5;200m":     "save charset\x1b[38;5;200m",
+		"bell\x07 and backspace\b":                       "bell and backspace",
+		"\x1b[2K\x1b[1A\x1b[2K\x1b[G✓ café 👍🏽 e\u0301\r": "✓ café 👍🏽 e\u0301",
 	} {
 		assert.Equal(t, want, string(keepColors([]byte(raw))), "%q", raw)
 	}
