@@ -5,8 +5,11 @@ package recorder
 import (
 	"io"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/procsdev/procs/internal/capture"
 )
@@ -74,9 +77,9 @@ func indexEOL(b []byte) int {
 	return -1
 }
 
-var ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r`)
-
-func stripANSI(s string) string { return ansiRe.ReplaceAllString(s, "") }
+// stripANSI is a line as the ready line is matched against: without its
+// escape sequences (the ansi package's decoder) and carriage returns.
+func stripANSI(s string) string { return strings.ReplaceAll(ansi.Strip(s), "\r", "") }
 
 // read records what r gives until it ends.
 func (rec *recording) read(stream string, r io.Reader) {
