@@ -47,6 +47,9 @@ var (
 		// An excerpt's heading names the file ("╭─[ bad.ts:1:19 ]"): the
 		// line above it says what is wrong there.
 		`^\s*(,-|╭─)\[|` +
+		// Webpack's heading of a plugin's errors ("ERROR in [eslint]"):
+		// the lines below say what they are.
+		`^ERROR in \[[\w-]+\]\s*$|` +
 		// An Erlang stack frame: "rabbit:start/2, line 831".
 		`\b[a-z]\w*:['\w]+/\d+, line \d+$|` +
 		// A title banner names the kind of error over the lines that say
@@ -106,6 +109,12 @@ var (
 	// (line 26 of an 18-line file under react-scripts 5), so only the file
 	// is kept (failure.go, causeLocation).
 	moduleErrorHeading = lazyregexp.New(`^ERROR in (\S+\.\w+)(?: (\d+:\d+)(-\d+(?::\d+)?)?)?$`)
+	// lintMessage is ESLint's message as react-dev-utils prints it (Create
+	// React App): "  Line 5:3:  'foo' is not defined  no-undef", below the
+	// file it is in ("src/App.js", lintFile), under a heading that says
+	// whether the block is of errors or of warnings ("ERROR in [eslint]").
+	lintMessage = lazyregexp.New(`^\s+Line (\d+:\d+):\s+\S`)
+	lintFile    = lazyregexp.New(`^(\S+\.\w+)\s*$`)
 	// helpOption is a help text's line naming an option alone ("--pretty",
 	// "-w, --watch").
 	helpOption = lazyregexp.New(`^\s*--?\w[\w-]*(,\s*--?\w[\w-]*)*\s*$`)
@@ -207,5 +216,28 @@ func causeRankAt(lines []string, i int) int {
 	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {
 		rank = CauseTagged
 	}
+	if lintPlace(lines, i) != "" {
+		// A lint message of a block of errors is an error line, which
+		// says no word of one ("'foo' is not defined"). Not above one
+		// that explains more: a build that fails also lints what the
+		// error made of the file ("Import in body of module").
+		rank = max(rank, CauseTagged)
+	}
 	return rank
+}
+
+// lintPlace returns where the lint message lines[i] is (lintMessage): the
+// file its block names above it, and the line and column it gives; ""
+// when lines[i] is not one.
+func lintPlace(lines []string, i int) string {
+	m := lintMessage.FindStringSubmatch(lines[i])
+	if m == nil {
+		return ""
+	}
+	for j := i - 1; j >= 0 && strings.TrimSpace(lines[j]) != ""; j-- {
+		if f := lintFile.FindStringSubmatch(lines[j]); f != nil {
+			return f[1] + ":" + m[1]
+		}
+	}
+	return ""
 }

@@ -352,6 +352,20 @@ SyntaxError: /srv/app/src/App.js: Unexpected token (9:17)
      |                  ^
     at constructor (/srv/app/node_modules/@babel/parser/lib/index.js:369:19)`,
 			"SyntaxError: /srv/app/src/App.js: Unexpected token (9:17)", "./src/App.js"},
+		{"create-react-app: ESLint's message in react-dev-utils' format, under the file it is in", `Failed to compile.
+
+[eslint] 
+src/App.js
+  Line 5:3:  'foo' is not defined  no-undef
+
+Search for the keywords to learn more about each error.
+ERROR in [eslint] 
+src/App.js
+  Line 5:3:  'foo' is not defined  no-undef
+
+Search for the keywords to learn more about each error.
+
+webpack compiled with 1 error`, "  Line 5:3:  'foo' is not defined  no-undef", "src/App.js:5:3"},
 		{"a heading whose file has a word of failure in its name", `[PARSE_ERROR] Unexpected token
    ╭─[ bad.ts:1:19 ]
    │

@@ -294,6 +294,9 @@ func causeLocation(lines []string, i int) string {
 			return m[1]
 		}
 	}
+	if place := lintPlace(lines, i); place != "" {
+		return place
+	}
 	if m := moduleHeadingOf(lines, i); m != nil {
 		if m[2] == "" || m[3] != "" { // no place, or an import's range
 			return m[1]

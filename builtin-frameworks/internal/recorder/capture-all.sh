@@ -361,6 +361,8 @@ rec create-react-app port-in-use-pty -pty -expect error $CENV -env PORT=29504 -s
 	-notes 'On a terminal, react-scripts asks "Would you like to run the app on another port instead?" and waits for an answer (stopped by the recorder timeout).' -- "./node_modules/.bin/react-scripts start"
 rec create-react-app compile-error -expect error $CENV -env PORT=29505 -setup "$CRA && sed -i 's/<p>/<p>{ x = ; }/' src/App.js" -port 29505 -timeout 60s \
 	-notes 'The dev server keeps running after "Failed to compile.", waiting for a fix (stopped by the recorder timeout); only the lines tell.' -- "./node_modules/.bin/react-scripts start"
+rec create-react-app lint-error -expect error $CENV -env PORT=29507 -setup "$CRA && sed -i 's/function App() {/function App() { foo();/' src/App.js" -port 29507 -timeout 60s \
+	-notes 'ESLint fails the build ("no-undef"): "Failed to compile." over "[eslint]", the file, and "Line N:M:  message  rule" (stopped by the recorder timeout).' -- "./node_modules/.bin/react-scripts start"
 rec create-react-app missing-import -expect error $CENV -env PORT=29506 -setup "$CRA && echo \"import x from './nope';\" >> src/index.js" -port 29506 -timeout 60s \
 	-notes 'An import of a file that is not there: webpack heads its error with the place in what babel-loader made of the file (line 26 of 18).' -- "./node_modules/.bin/react-scripts start"
 fi
