@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/fatih/color"
 
 	"github.com/procsdev/procs/internal/statedir"
@@ -231,7 +232,7 @@ func (p *Printer) print(events []Event, dropped map[string]int) {
 			// seldom, but some reporters do it there too (Gatsby erases
 			// the line above each of its own). Among other processes'
 			// lines, only colours are kept.
-			if ev.Stream == "pty" || bytes.IndexByte(ev.Raw, 0x1b) >= 0 {
+			if ev.Stream == "pty" || bytes.IndexByte(ev.Raw, ansi.ESC) >= 0 {
 				p.w.Write(keepColors(ev.Raw))
 			} else {
 				p.w.Write(ev.Raw)

@@ -148,13 +148,20 @@ func CauseRank(line string) int {
 	switch {
 	case causeReports.MatchString(text):
 		rank = CauseReport
-	case rank > CauseMention && strings.HasSuffix(text, ":"):
+	case rank > CauseMention && introducesNext(text):
 		rank = CauseMention
 	}
 	if causeLocations.MatchString(text) {
 		rank += causeLocationBonus
 	}
 	return rank
+}
+
+// introducesNext says line introduces the one after it, which says what
+// it is about: it ends with a colon ("error when starting dev server:",
+// "Module build failed (from ./node_modules/babel-loader/lib/index.js):").
+func introducesNext(line string) bool {
+	return strings.HasSuffix(strings.TrimSpace(line), ":")
 }
 
 // moduleHeadingOf returns the match of webpack's heading of a module's
@@ -168,7 +175,7 @@ func moduleHeadingOf(lines []string, i int) []string {
 			return m
 		}
 	}
-	if i > 1 && strings.HasSuffix(strings.TrimSpace(lines[i-1]), ":") {
+	if i > 1 && introducesNext(lines[i-1]) {
 		return moduleErrorHeading.FindStringSubmatch(lines[i-2])
 	}
 	return nil
@@ -198,9 +205,12 @@ const helpOptionLinesMax = 4
 //     src/App.ts:1:19 ]"), and so is the line below webpack's heading of a
 //     module's error ("ERROR in ./src/index.js 1:10" over "Module parse
 //     failed: Unexpected token"): each ranks as a tagged error line that
-//     says where;
+//     says where. Below the heading, a line that introduces the next
+//     (introducesNext) is not the message; the one it introduces is;
 //   - the line below a quote of the input at fault (causeQuotedInput) says
 //     what is wrong with it, and ranks as a tagged error line at least;
+//   - a lint message in a block under the file it is in (lintPlace) ranks
+//     as a tagged error line at least;
 //   - the lines below an option of a help text describe the option,
 //     whatever their words ("--pretty" over "Enable color and formatting
 //     ... compiler errors").
@@ -209,11 +219,12 @@ func causeRankAt(lines []string, i int) int {
 		return CauseNone
 	}
 	rank := CauseRank(lines[i])
-	if text := strings.TrimSpace(lines[i]); text != "" &&
-		(i+1 < len(lines) && excerptHeading.MatchString(lines[i+1]) || moduleHeadingOf(lines, i) != nil && !strings.HasSuffix(text, ":")) {
+	blank := strings.TrimSpace(lines[i]) == ""
+	if !blank && (i+1 < len(lines) && excerptHeading.MatchString(lines[i+1]) ||
+		moduleHeadingOf(lines, i) != nil && !introducesNext(lines[i])) {
 		return max(rank, CauseTagged+causeLocationBonus)
 	}
-	if i > 0 && rank < CauseTagged && strings.TrimSpace(lines[i]) != "" && causeQuotedInput.MatchString(lines[i-1]) {
+	if i > 0 && rank < CauseTagged && !blank && causeQuotedInput.MatchString(lines[i-1]) {
 		rank = CauseTagged
 	}
 	if lintPlace(lines, i) != "" {
