@@ -222,6 +222,24 @@ func TestRealShInteractive(t *testing.T) {
 	testRealShell(t, "sh -i")
 }
 
+// TestRealShellBareExitAfterAFailedCommand: a bare exit returns the status
+// of the command before it; the user left the shell, and it is stopped,
+// not failed (a restart policy on failure would bring it back).
+func TestRealShellBareExitAfterAFailedCommand(t *testing.T) {
+	for _, command := range []string{"bash -i", "sh -i"} {
+		t.Run(command, func(t *testing.T) {
+			te := startEngine(t, shellConfig(t, command), Options{NoWatchdog: true})
+			te.expectStates("sh", rules.StateStarting, ready)
+			te.sendOK("sh", "ls /nonexistent\r")
+			te.expectStates("sh", busy, ready)
+			te.sendOK("sh", "exit\r")
+			ev := te.expectStates("sh", busy, rules.StateStopped)
+			assert.Equal(t, rules.ReasonUserExit, ev.Reason)
+			assert.Contains(t, ev.Message, "exit code 2")
+		})
+	}
+}
+
 func TestRealNodeREPL(t *testing.T) {
 	needProgram(t, "node")
 	te := startEngine(t, `

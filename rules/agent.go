@@ -83,6 +83,12 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	if row, ok := d.restingQuestion(); ok && d.quietSince(now) {
 		return Verdict{State: StateAwaitingInput, Reason: ReasonQuestion, Line: row, Message: "waits for an answer at " + quote(row)}
 	}
+	if d.verdict.State == StateReady && d.live.typed != "" {
+		// Text typed at the prompt, not submitted, sets nothing to work:
+		// the program is redrawing its line (Node's REPL draws a preview
+		// below it and moves the cursor back in writes of their own).
+		return d.verdict
+	}
 	return d.working(ReasonBusy, "", "working (no prompt on screen)")
 }
 
@@ -139,9 +145,22 @@ func (d *Detector) promptRow() (string, bool) {
 	}
 	// Text typed without Enter sits on the prompt row: still idle.
 	if typed := d.live.typed; visible && typed != "" {
-		row := strings.TrimSuffix(strings.TrimRight(d.screen.Rows()[cursor], " "), typed)
-		if _, ok := matchAny(d.spec.ReadyPatterns, row); ok {
-			return row, true
+		return d.promptBeforeEcho(d.screen.Rows()[cursor], typed)
+	}
+	return "", false
+}
+
+// promptBeforeEcho returns the prompt row holds before the echo of typed
+// text: all of it, or the keys read so far (Node's REPL echoes a key at a
+// time, and "  return 42" first shows as one space after "... ").
+func (d *Detector) promptBeforeEcho(row, typed string) (string, bool) {
+	for _, r := range []string{row, strings.TrimRight(row, " ")} {
+		for k := len(typed); k > 0; k-- {
+			if before, ok := strings.CutSuffix(r, typed[:k]); ok {
+				if _, ok := matchAny(d.spec.ReadyPatterns, before); ok {
+					return before, true
+				}
+			}
 		}
 	}
 	return "", false
@@ -214,17 +233,31 @@ func (d *Detector) takeFresh() bool {
 
 // classifyExitInteractive is classifyExit for interactive programs: exit 0
 // or an interrupt (130, SIGINT) that procs did not ask for is the user
-// leaving (/exit, Ctrl-C), not a failure.
-func classifyExitInteractive(e Exit) Verdict {
+// leaving (/exit, Ctrl-C), not a failure; so is any exit code after a
+// leave command with no status of its own (leftByCommand).
+func classifyExitInteractive(e Exit, leftByCommand bool) Verdict {
 	v := classifyExit(e, false)
 	if e.Err != nil || e.Requested {
 		return v
 	}
-	if sig := e.signalOf(); (e.Code == 0 && sig == 0) || sig == syscall.SIGINT {
+	sig := e.signalOf()
+	if (e.Code == 0 || leftByCommand) && sig == 0 || sig == syscall.SIGINT {
 		v.State, v.Reason = StateStopped, ReasonUserExit
 		v.Message = "the user ended it (" + e.describe() + ")"
 	}
 	return v
+}
+
+// leaveCommands are what a person types to leave a shell, a REPL or an
+// agent CLI, giving no status of their own. A shell's bare exit returns
+// the status of the last command run (ls's 2 for a missing file), which
+// says nothing about the shell; "exit 5" is a status, and a failure.
+var leaveCommands = []string{"exit", "logout", "exit()", "quit()", ".exit", `\q`, "/exit", "/quit"}
+
+// leftByCommand reports whether the input submitted last, still
+// unanswered, is a leave command.
+func (d *Detector) leftByCommand() bool {
+	return d.inputSent && slices.Contains(leaveCommands, strings.TrimSpace(d.inputText))
 }
 
 // decideInteractive applies an event to an interactive run. Lines change

@@ -77,30 +77,33 @@ func (d *Detector) freshPromptAtCursor() (int, bool) {
 }
 
 // inputDeadline is when the classification may change with no new event:
-// the end of answerSettle after submitted input, or of questionQuiet for
-// a cursor resting after a question.
+// the earliest of the end of answerSettle after submitted input, of
+// recoverHold after a retry banner, and of questionQuiet for a cursor
+// resting after a text that is not the prompt. The earliest: input("name? ") answers typed
+// input at once, and its question must not wait for answerSettle.
 func (d *Detector) inputDeadline() (time.Time, bool) {
+	var next time.Time
 	// A deadline already passed has been classified: asking again would
 	// spin the timer.
-	future := func(at time.Time) bool { return at.After(d.live.classified) }
-	if d.inputSent && !d.inputWritten.IsZero() && !d.lastOutput.IsZero() {
-		if at := d.lastOutput.Add(answerSettle); future(at) {
-			return at, true
+	consider := func(at time.Time) {
+		if at.After(d.live.classified) && (next.IsZero() || at.Before(next)) {
+			next = at
 		}
+	}
+	if d.inputSent && !d.inputWritten.IsZero() && !d.lastOutput.IsZero() {
+		consider(d.lastOutput.Add(answerSettle))
 	}
 	if d.verdict.Recoverable {
-		if at := d.live.recoverableAt.Add(recoverHold); future(at) {
-			return at, true
-		}
+		consider(d.live.recoverableAt.Add(recoverHold))
 	}
 	if d.verdict.State == StateBusy || d.verdict.State == StateStarting {
-		if _, ok := d.restingQuestion(); ok && !d.lastOutput.IsZero() {
-			if at := d.lastOutput.Add(questionQuiet); future(at) {
-				return at, true
-			}
+		// A prompt is not a question, however long it rests.
+		_, prompt := d.promptRow()
+		if _, ok := d.restingQuestion(); ok && !prompt && !d.lastOutput.IsZero() {
+			consider(d.lastOutput.Add(questionQuiet))
 		}
 	}
-	return time.Time{}, false
+	return next, !next.IsZero()
 }
 
 // isEcho reports whether row ends with the typed text or a start of it (a

@@ -207,6 +207,88 @@ func TestAgentSameScreenAnswersAfterGrace(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestQuestionRightAfterEnterWaitsOnlyQuestionQuiet: input("name? ") is
+// drawn at once after its Enter. Its question is asked once the output has
+// rested questionQuiet, not at the end of answerSettle, which judges a
+// prompt redrawn after input: a person answering within two seconds never
+// saw procs say it was waiting (the timer asked for was answerSettle's).
+func TestQuestionRightAfterEnterWaitsOnlyQuestionQuiet(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^>>> $`)})
+	require.Equal(t, StateReady, r.draw(">>> ").State)
+	r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: "name = input('name? ')\r"})
+	r.event(EventInputWritten)
+	require.Equal(t, StateBusy, r.draw("name = input('name? ')\r\nname? ").State)
+	drawn := r.now
+	deadline, ok := r.d.Deadline()
+	require.True(t, ok, "a timer is asked for")
+	assert.Equal(t, drawn.Add(questionQuiet), deadline)
+	v, _ := r.d.Handle(Event{Kind: EventTimer, Time: deadline})
+	assert.Equal(t, StateAwaitingInput, v.State, v.Message)
+	assert.Contains(t, v.Message, "name?")
+}
+
+// TestKeysEchoedAKeyAtATimeStayAtThePrompt: Node's REPL echoes typed keys
+// as it reads them, so the row shows only a start of what was typed; and
+// "  return 42" typed after "... " first shows as one more space.
+func TestKeysEchoedAKeyAtATimeStayAtThePrompt(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^> $`, `^(\||\.\.\.) $`)})
+	require.Equal(t, StateReady, r.draw("> ").State)
+	r.d.Handle(Event{Kind: EventKeys, Time: r.now, Input: "await f()"})
+	assert.Equal(t, StateReady, r.draw("a").State, "the first key echoed")
+	assert.Equal(t, StateReady, r.draw("wait f()").State, "all of it")
+	r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: "\r"})
+	r.event(EventInputWritten)
+	require.Equal(t, StateReady, r.draw("\r\n... ").State, "the continuation prompt")
+	r.d.Handle(Event{Kind: EventKeys, Time: r.now, Input: "  return 42"})
+	assert.Equal(t, StateReady, r.draw(" ").State, "a leading space echoed")
+}
+
+// TestBareExitIsTheUserLeavingWhateverItsCode: a shell's bare exit returns
+// the status of the last command (2 after ls of a missing file): the user
+// left, nothing failed. "exit 5" gives a status of its own: a failure. An
+// exit that no leave command asked for fails as before.
+func TestBareExitIsTheUserLeavingWhateverItsCode(t *testing.T) {
+	for _, c := range []struct {
+		typed  string
+		code   int
+		want   State
+		reason Reason
+	}{
+		{"exit", 2, StateStopped, ReasonUserExit},
+		{"  logout ", 1, StateStopped, ReasonUserExit},
+		{"\\q", 2, StateStopped, ReasonUserExit},
+		{"exit 5", 5, StateFailed, ReasonCrash},
+		{"sleep 1", 1, StateFailed, ReasonCrash},
+	} {
+		t.Run(c.typed, func(t *testing.T) {
+			r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `[$#] $`)})
+			require.Equal(t, StateReady, r.draw("$ ").State)
+			r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: c.typed + "\r"})
+			r.event(EventInputWritten)
+			r.draw(c.typed + "\r\n")
+			v, _ := r.d.Handle(Event{Kind: EventExit, Time: r.now, Exit: Exit{Code: c.code}})
+			assert.Equal(t, c.want, v.State, v.Message)
+			assert.Equal(t, c.reason, v.Reason)
+		})
+	}
+}
+
+// TestTypingAtThePromptIsNotWork: Node's REPL draws a preview of what is
+// typed on the row below and moves the cursor back up in a write of its
+// own; in between, the cursor rests on the preview. Nothing was submitted:
+// the program is still idle at its prompt. Enter is what makes it busy.
+func TestTypingAtThePromptIsNotWork(t *testing.T) {
+	r := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^> $`)})
+	require.Equal(t, StateReady, r.draw("> ").State)
+	r.d.Handle(Event{Kind: EventKeys, Time: r.now, Input: "f()"})
+	assert.Equal(t, StateReady, r.draw("f()").State)
+	assert.Equal(t, StateReady, r.draw("\r\n\x1b[33m42\x1b[39m").State, "the cursor on the preview row")
+	assert.Equal(t, StateReady, r.draw("\x1b[1A\x1b[6G").State, "back on the prompt row")
+	r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: "\r"})
+	r.event(EventInputWritten)
+	assert.Equal(t, StateBusy, r.draw("\r\n").State, "submitted")
+}
+
 func TestAgentTaskCompletes(t *testing.T) {
 	spec := agentSpec(t)
 	spec.Task = true

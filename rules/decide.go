@@ -84,7 +84,7 @@ func (d *Detector) handleExit(e Exit) {
 	d.exited = true
 	v := classifyExit(e, d.spec.Task)
 	if d.spec.Interactive && !d.spec.Task {
-		v = classifyExitInteractive(e)
+		v = classifyExitInteractive(e, d.leftByCommand())
 	}
 	if d.agent != nil {
 		if v.State == StateFailed && v.Reason != ReasonDaemonized {
