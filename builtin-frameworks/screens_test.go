@@ -17,8 +17,9 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// Screens are real runs of agent CLIs on a PTY, recorded here by
-// internal/recorder/capture-agents.sh: the recorder answered the terminal's
+// Screens are real runs of interactive programs (agent CLIs, REPLs,
+// shells, psql) on a PTY, recorded here by
+// internal/recorder/capture-screens.sh: the recorder answered the terminal's
 // queries and typed what a person would, and the typed input is in the
 // capture as "input" chunks.
 const ownScreens = "testdata/screens"
@@ -103,16 +104,23 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 16<<20)
+	var typedAt time.Time
 	for sc.Scan() {
 		var c screenChunk
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
 		at := t0.Add(time.Duration(c.T * float64(time.Second)))
+		if c.Stream != "input" && !at.After(typedAt) {
+			// Times are recorded in milliseconds: output recorded after
+			// input was read after it was written, as the run loop sees.
+			at = typedAt.Add(time.Microsecond)
+		}
 		// The timers the detector asked for fire before the next chunk.
 		for deadline, ok := det.Deadline(); ok && !deadline.After(at); deadline, ok = det.Deadline() {
 			v, _ := det.Handle(rules.Event{Kind: rules.EventTimer, Time: deadline})
 			note(v)
 		}
 		if c.Stream == "input" {
+			typedAt = at
 			kind := rules.EventKeys
 			if last := c.Data[len(c.Data)-1]; last == '\r' {
 				kind = rules.EventInput
@@ -142,7 +150,7 @@ func replayScreens(t *testing.T, dir string, spec *rules.Spec) []string {
 	return states
 }
 
-// TestAgentPresetsOnRealScreens replays every recorded agent run through its
+// TestAgentPresetsOnRealScreens replays every recorded interactive run through its
 // preset and checks the states a person watching would name.
 func TestAgentPresetsOnRealScreens(t *testing.T) {
 	want := map[string][]string{
@@ -171,6 +179,31 @@ func TestAgentPresetsOnRealScreens(t *testing.T) {
 		"opencode/prompt": {"starting", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
 		// Folder trust, then (after its restart) the sign-in choice.
 		"gemini-cli/first-run": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "stopped (user-exit)"},
+		// python3 (3.11, Debian): each command busy from Enter until ">>>"
+		// (time.sleep(3) among them), unless the answer came with the
+		// echo of Enter; input("name? ") waits for an answer once its
+		// output rests (questionQuiet), though its Enter came less than
+		// answerSettle before; a for loop's "..." is a prompt; a
+		// traceback is an answer, not a failure; exit() is the user
+		// leaving.
+		"python-repl/session": {"starting", "ready", "busy", "ready", "busy", "ready", "busy", "awaiting-input", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
+		// node (20, Debian): keys typed without Enter stay at the prompt
+		// (">", "... " with a line's leading space), though Node echoes
+		// them a key at a time and draws a preview of the result below
+		// them; each command is busy from Enter until its prompt, an
+		// uncaught error is an answer, and .exit is the user leaving.
+		"node-repl/session": {"starting", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
+		// psql 15 against postgres 15: select pg_sleep(3) busy; "select 1 +"
+		// answered by the continuation prompt (postgres-#); an ERROR is an
+		// answer; inside a transaction the prompt is postgres=*#; \q is
+		// the user leaving.
+		"psql/session": {"starting", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
+		// bash 5.2 (Debian's prompt, root@vm:~#) and dash: sleep 3 busy;
+		// read -p "name? " waits for an answer; ls of a missing file is
+		// an answer, not a failure; a bare exit leaves with ls's status
+		// (2), and is still the user leaving.
+		"interactive-shell/bash": {"ready", "busy", "ready", "busy", "awaiting-input", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
+		"interactive-shell/dash": {"ready", "busy", "ready", "busy", "awaiting-input", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
 	}
 	dirs, err := filepath.Glob(filepath.Join(ownScreens, "*", "*", "chunks.jsonl"))
 	require.NoError(t, err)

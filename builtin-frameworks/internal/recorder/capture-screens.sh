@@ -1,12 +1,14 @@
 #!/bin/sh
-# Records the real screens of agent CLIs in testdata/screens, on a PTY of
-# 120x40 with the recorder answering terminal queries and typing each -step
-# once the screen shows what it waits for. Each run gets a fresh $HOME, so
-# the first-run dialogs show; there is no network, so requests fail the way
-# they do offline. Needs the CLIs on PATH:
+# Records the real screens of interactive programs (agent CLIs, REPLs,
+# shells, psql) in testdata/screens, on a PTY of 120x40 with the recorder
+# answering terminal queries and typing each -step once the screen shows
+# what it waits for. Each run gets a fresh $HOME, so the first-run dialogs
+# show; there is no network, so requests fail the way they do offline.
+# Needs the agent CLIs on PATH:
 #   npm i -g @anthropic-ai/claude-code@2.1.197 @openai/codex@0.169.0 \
 #     opencode-ai@1.18.33 @google/gemini-cli@0.61.0
-# Usage: capture-agents.sh [NAME...]
+# and python3, node, bash, dash, psql and postgres 15 (Debian packages).
+# Usage: capture-screens.sh [NAME...]
 set -u
 cd "$(dirname "$0")/../.."
 OUT=testdata/screens
@@ -34,7 +36,7 @@ rec claude-code first-run -timeout 40s -env ANTHROPIC_AUTH_TOKEN=procs-test-not-
 rec claude-code offline -expect error -timeout 15s -- 'env HOME=$TMP claude'
 fi
 
-# 2.1.330 (on PATH in place of 2.1.197; run as capture-agents.sh
+# 2.1.330 (on PATH in place of 2.1.197; run as capture-screens.sh
 # claude-code-2.1.330): its folder trust dialog defaults to "No, exit", so
 # Down picks "Yes, I trust this folder" before Enter.
 if [ "$ONLY" = claude-code-2.1.330 ]; then
@@ -62,4 +64,53 @@ fi
 if want gemini-cli; then
 rec gemini-cli first-run -timeout 30s -step '2s:Do you trust the files in this folder=>\r' \
 	-step '8s:=>' -- 'env HOME=$TMP gemini'
+fi
+
+# A person's session: a command that takes a while, a question asked by the
+# program (input(), read -p), a statement over two lines, an error, then
+# leaving. Keys are typed, then Enter 300 ms later, as a person types.
+if want python-repl; then
+rec python-repl session -timeout 40s \
+	-step '1s:^>>>=>import time' -step '300ms:=>\r' \
+	-step '1s:=>time.sleep(3)' -step '300ms:=>\r' \
+	-step '4s:=>name = input("name? ")' -step '300ms:=>\r' \
+	-step '1s:^name\?=>ada' -step '300ms:=>\r' \
+	-step '1s:=>for i in range(2):' -step '300ms:=>\r' -step '500ms:=>  print(i)' -step '300ms:=>\r' -step '500ms:=>\r' \
+	-step '1s:=>1/0' -step '300ms:=>\r' \
+	-step '1s:ZeroDivisionError=>exit()' -step '300ms:=>\r' -- python3
+fi
+
+if want node-repl; then
+rec node-repl session -timeout 40s \
+	-step '1s:^> =>await new Promise(r => setTimeout(r, 3000))' -step '300ms:=>\r' \
+	-step '4s:=>function f() {' -step '300ms:=>\r' -step '500ms:=>  return 42' -step '300ms:=>\r' -step '500ms:=>}' -step '300ms:=>\r' \
+	-step '1s:=>f()' -step '300ms:=>\r' \
+	-step '1s:=>throw new Error("boom")' -step '300ms:=>\r' \
+	-step '1s:Uncaught Error: boom=>.exit' -step '300ms:=>\r' -- node
+fi
+
+if want interactive-shell; then
+for sh in bash dash; do
+	cmd='env HOME=$TMP bash'
+	[ $sh = dash ] && cmd='env HOME=$TMP ENV= dash -i'
+	rec interactive-shell $sh -timeout 40s \
+		-step '1s:[#$] $=>sleep 3' -step '300ms:=>\r' \
+		-step '4s:=>read -p "name? " n' -step '300ms:=>\r' \
+		-step '1s:^name\?=>ada' -step '300ms:=>\r' \
+		-step '1s:=>ls /nonexistent' -step '300ms:=>\r' \
+		-step '1s:No such file=>exit' -step '300ms:=>\r' -- "$cmd"
+done
+fi
+
+# psql against a postgres started for it, which stops itself after 60 s.
+if want psql; then
+PGSETUP='/usr/lib/postgresql/15/bin/initdb -D $TMP/data -U postgres >/dev/null 2>&1'
+rec psql session -timeout 40s \
+	-setup "chown postgres \$TMP && runuser -u postgres -- sh -c '$PGSETUP' && (runuser -u postgres -- timeout 60 /usr/lib/postgresql/15/bin/postgres -D \$TMP/data -p 27231 -k \$TMP -c listen_addresses=127.0.0.1 >/dev/null 2>&1 &) && until pg_isready -q -h 127.0.0.1 -p 27231; do sleep 0.1; done" \
+	-step '1s:=# $=>select pg_sleep(3);' -step '300ms:=>\r' \
+	-step '4s:=>select 1 +' -step '300ms:=>\r' -step '500ms:-# $=>1;' -step '300ms:=>\r' \
+	-step '1s:=>select * from nope;' -step '300ms:=>\r' \
+	-step '1s:does not exist=>begin;' -step '300ms:=>\r' \
+	-step '1s:\*# $=>rollback;' -step '300ms:=>\r' \
+	-step '1s:=>\q' -step '300ms:=>\r' -- "psql -h 127.0.0.1 -p 27231 -U postgres"
 fi
