@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -203,6 +204,51 @@ func TestBestCauseOfAChainedTracebackIsItsFinalException(t *testing.T) {
 		"RuntimeError: config.json is not valid JSON",
 	}
 	assert.Equal(t, len(lines)-1, bestCause(lines, 0))
+}
+
+// TestTheErrorAboveAStack: Storybook 8.6's lines for a syntax error in
+// .storybook/main.js (capture storybook/bad-config). The error pattern
+// matches "WARN Broken build, fix the error above.", below a stack of
+// fifteen frames; esbuild's error with its place is above them, beyond the
+// lines before a failure that are read, had frames counted among them.
+func TestTheErrorAboveAStack(t *testing.T) {
+	frames := []string{
+		"    at failureErrorWithLog (/srv/sb/node_modules/esbuild/lib/main.js:1467:15)",
+		"    at /srv/sb/node_modules/esbuild/lib/main.js:736:50",
+		"    at responseCallbacks.<computed> (/srv/sb/node_modules/esbuild/lib/main.js:603:9)",
+		"    at handleIncomingPacket (/srv/sb/node_modules/esbuild/lib/main.js:658:12)",
+		"    at Socket.readFromStdout (/srv/sb/node_modules/esbuild/lib/main.js:581:7)",
+		"    at Socket.emit (node:events:524:28)",
+		"    at addChunk (node:internal/streams/readable:561:12)",
+		"    at readableAddChunkPushByteMode (node:internal/streams/readable:512:3)",
+		"    at Readable.push (node:internal/streams/readable:392:5)",
+		"    at Pipe.onStreamRead (node:internal/stream_base_commons:191:23)",
+		"    at loadMainConfig (/srv/sb/node_modules/@storybook/core/dist/common/index.cjs:17557:11)",
+		"    at async buildDevStandalone (/srv/sb/node_modules/@storybook/core/dist/core-server/index.cjs:39498:11)",
+		"    at async withTelemetry (/srv/sb/node_modules/@storybook/core/dist/core-server/index.cjs:37269:12)",
+		"    at async dev (/srv/sb/node_modules/@storybook/core/dist/cli/bin/index.cjs:5874:3)",
+		"    at async s.<anonymous> (/srv/sb/node_modules/@storybook/core/dist/cli/bin/index.cjs:6052:74)",
+	}
+	d := NewDetector(&Spec{ErrorPatterns: mustPatterns(t, `WARN Broken build, fix the error above`), ReadyTimeout: 30 * time.Second}, 1, t0)
+	steps := []step{
+		lineAt(10*time.Millisecond, "@storybook/core v8.6.19"),
+		lineAt(10*time.Millisecond, "SB_CORE-SERVER_0007 (MainFileEvaluationError): Storybook couldn't evaluate your .storybook/main.js file."),
+		lineAt(10*time.Millisecond, "Original error:"),
+		lineAt(10*time.Millisecond, "Error: Transform failed with 1 error:"),
+		lineAt(10*time.Millisecond, `/.storybook/main.js:2:13: ERROR: Expected identifier but found "="`),
+	}
+	for _, frame := range frames {
+		steps = append(steps, lineAt(10*time.Millisecond, frame))
+	}
+	steps = append(steps,
+		lineAt(10*time.Millisecond, "WARN Broken build, fix the error above."),
+		lineAt(10*time.Millisecond, "WARN You may need to refresh the browser."),
+		exitAt(20*time.Millisecond, Exit{Code: 1}))
+	history := drive(d, steps, time.Second)
+	require.NotEmpty(t, history)
+	v := history[len(history)-1]
+	assert.Equal(t, StateFailed, v.State)
+	assert.Contains(t, v.Message, `error line "/.storybook/main.js:2:13: ERROR: Expected identifier but found \"=\""`)
 }
 
 // A help text printed on a failure (tsc --watch with no tsconfig.json,

@@ -59,14 +59,22 @@ func (d *Detector) beginFailure(p Pattern, text string, now time.Time) {
 // just remembered, for what they say of the error text begins: those since
 // the last reload, for the lines before it are of an earlier build (the
 // file heading of the error an edit fixed is not where this one is).
+// Stack frames come with the lines they stand between, uncounted: fifteen
+// "at …" lines separate Storybook's "WARN Broken build, fix the error
+// above." from the error above.
 func (d *Detector) linesBefore(text string) []string {
 	before := d.recent
 	if len(before) > 0 && before[len(before)-1] == text {
 		before = before[:len(before)-1] // text itself was just remembered
 	}
-	if len(before) > beforeFirstMax {
-		before = before[len(before)-beforeFirstMax:]
+	start, counted := len(before), 0
+	for start > 0 && counted < beforeFirstMax {
+		start--
+		if !frameLine.MatchString(before[start]) {
+			counted++
+		}
 	}
+	before = before[start:]
 	for i := len(before) - 1; i >= 0 && len(d.spec.ReloadPatterns) > 0; i-- {
 		if _, ok := matchAny(d.spec.ReloadPatterns, before[i]); ok {
 			before = before[i+1:]
@@ -115,8 +123,9 @@ func (d *Detector) decideFailure() {
 }
 
 // addressInUse is a line saying a bind failed for an address in use, in
-// the words of libc (EADDRINUSE's text) or of the runtime.
-var addressInUse = lazyregexp.New(`(?i)address already in use|\bEADDRINUSE\b|\bport \d+ is already (in use|allocated)|\bport "\d+" could not be used`)
+// the words of libc (EADDRINUSE's text), of the runtime, or of a dev
+// server that looked first (Storybook's "Port 6006 is not available").
+var addressInUse = lazyregexp.New(`(?i)address already in use|\bEADDRINUSE\b|\bport \d+ is already (in use|allocated)|\bport "\d+" could not be used|\bport \d+ is not available\b`)
 
 // boundAddress is the address a bind names: "*:6379", ":::3000",
 // "127.0.0.1:27103", "[::]:8000", "localhost:5173", Python's
@@ -228,6 +237,9 @@ func bestOf(lines []string) string {
 }
 
 var (
+	// frameLine is a line of a stack: JavaScript's and Java's "at …",
+	// Python's `File "…", line N`.
+	frameLine   = lazyregexp.New(`^\s+at\s|^\s*File "`)
 	pythonFrame = lazyregexp.New(`^\s*File "([^"]+)", line (\d+)`)
 	// A Node "file.js:12" heading above the code it quotes (an ES module's
 	// is its file: URL, whose path is the location), and Next.js's

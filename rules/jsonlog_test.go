@@ -27,6 +27,8 @@ func TestQuoteStructuredLines(t *testing.T) {
 		`  plain text line  `:  `"plain text line"`,
 		`{"msg":"   "}`:        `"{\"msg\":\"   \"}"`,
 		`{"msg":"a","err":{}}`: `"a"`,
+		// A banner's box is not quoted (Storybook 8.6, as captured).
+		"│   Storybook 8.6.19 for react-vite started                               │": `"Storybook 8.6.19 for react-vite started"`,
 	} {
 		assert.Equal(t, want, quote(line), line)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
@@ -354,7 +355,9 @@ func Quote(line string) string { return quote(line) }
 // line it quotes the message and its error, not the timestamps and fields
 // around them.
 func quote(line string) string {
-	line = strings.TrimSpace(line)
+	// A banner's box (Storybook's "│   Storybook 8.6 … started   │") is
+	// not part of what it says.
+	line = strings.TrimFunc(line, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("│┃║", r) })
 	if text, ok := jsonLogText(line); ok {
 		line = text
 	}

@@ -297,6 +297,7 @@ func TestInUsePort(t *testing.T) {
 		1323:  {"listen tcp :1323: bind: address already in use"},
 		8081:  {"listen tcp4 :8081: bind: address already in use"},
 		27952: {`Error: Port "27952" could not be used`}, // parcel
+		29702: {"? Port 29702 is not available. Would you like to run Storybook on port 29703 instead? › (Y/n)"},
 	} {
 		port, _ := inUsePort(lines)
 		assert.Equal(t, want, port, "%q", lines)

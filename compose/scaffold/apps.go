@@ -21,7 +21,8 @@ type appFinder func(pl *plan, rel string) *process
 // appFinders run in this order, so a Django or Rails project with a
 // package.json for its assets is named after its server.
 var appFinders = []appFinder{(*plan).djangoApp, (*plan).pythonWebApp, (*plan).rubyApp, (*plan).phoenixApp,
-	(*plan).laravelApp, (*plan).hugoApp, (*plan).goApp, (*plan).springApp, (*plan).denoApp, (*plan).nodeApp}
+	(*plan).laravelApp, (*plan).hugoApp, (*plan).goApp, (*plan).springApp, (*plan).denoApp, (*plan).nodeApp,
+	(*plan).storybookApp}
 
 // scriptFinders read the project's own task runners (composer.json,
 // pyproject.toml, package.json), whose scripts may start several

@@ -34,6 +34,24 @@ func (pl *plan) nodeApp(rel string) *process {
 	return pl.nodeScript(rel, pkg, nodeScripts[i])
 }
 
+// storybookApp runs the package.json "storybook" script of rel when it
+// starts Storybook's dev server ("storybook": "storybook dev -p 6006", as
+// storybook init writes it): a component library has no other, and an
+// app's dev server does not serve it. Nothing waits for it.
+func (pl *plan) storybookApp(rel string) *process {
+	pkg, ok := frameworks.ReadPackageJSON(pl.abs(rel))
+	if !ok || strings.TrimSpace(pkg.Scripts["storybook"]) == "" {
+		return nil
+	}
+	p := pl.nodeScript(rel, pkg, "storybook")
+	if p.preset == nil || p.preset.Name != "storybook" {
+		return nil
+	}
+	p.name, p.optional = "storybook", true
+	p.notes = append(p.notes, "Storybook: nothing waits for it; delete it if you do not run it with the app")
+	return p
+}
+
 // nodeScript runs the package.json script of rel with the project's
 // package manager: a server on the port its script names or its preset's
 // default, a build as a task, a build watcher as a process needing nothing.

@@ -3,8 +3,10 @@ package scaffold
 import (
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,6 +134,32 @@ func TestDependencyChain(t *testing.T) {
 	assert.Empty(t, cfg.Procs["postgres"].DependsOn)
 	assert.Equal(t, 3000, cfg.Procs["frontend"].Port, "a port the dev script sets is kept")
 	assert.Equal(t, "pnpm dev", cfg.Procs["frontend"].Command.Shell, "pnpm-lock.yaml names the package manager")
+}
+
+// TestStorybookScript: "storybook": "storybook dev -p 6006", as storybook
+// init writes it, is a process of its own beside the app's dev server,
+// which does not serve it, and the only one of a component library.
+func TestStorybookScript(t *testing.T) {
+	app := t.TempDir()
+	writeFiles(t, app, map[string]string{"package.json": `{"scripts": {"dev": "vite", "storybook": "storybook dev -p 6006", "build-storybook": "storybook build"},
+		"devDependencies": {"vite": "6", "storybook": "8.6", "@storybook/react-vite": "8.6"}}`})
+	res, err := Generate(Options{Dir: app})
+	require.NoError(t, err)
+	cfg, err := config.Parse(filepath.Join(app, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	require.Len(t, cfg.Procs, 2, string(res.YAML))
+	assert.Equal(t, "npm run dev", cfg.Procs["web"].Command.Shell)
+	assert.Equal(t, "npm run storybook", cfg.Procs["storybook"].Command.Shell)
+	assert.Equal(t, 6006, cfg.Procs["storybook"].Port)
+	assert.Contains(t, string(res.YAML), "detected: storybook")
+
+	library := t.TempDir()
+	writeFiles(t, library, map[string]string{"package.json": `{"scripts": {"storybook": "storybook dev -p 6006"}, "devDependencies": {"storybook": "8.6"}}`})
+	res, err = Generate(Options{Dir: library})
+	require.NoError(t, err, "a component library has Storybook to run")
+	cfg, err = config.Parse(filepath.Join(library, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"storybook"}, slices.Sorted(maps.Keys(cfg.Procs)))
 }
 
 func TestPortClashes(t *testing.T) {

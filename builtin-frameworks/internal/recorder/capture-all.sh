@@ -384,6 +384,25 @@ rec gatsby build-error -expect error $GENV -setup "$GATSBY && echo 'const x = ;'
 	-notes 'The first bundle fails: gatsby 5 says " ERROR  UNKNOWN" over babel-loader'"'"'s error, then "not finished Building development bundle", and exits 1.' -- "./node_modules/.bin/gatsby develop --port 29603 --host 127.0.0.1"
 fi
 
+# Storybook 8.6 (react-vite): SB_DIR holds npm i --ignore-scripts storybook@8.6
+# @storybook/react-vite@8.6 @storybook/react@8.6 react@18 react-dom@18 vite@6.
+SB_DIR=${SB_DIR:-/tmp/procs-storybook}
+if want storybook && [ -d "$SB_DIR/node_modules/storybook" ]; then
+SB="ln -s $SB_DIR/node_modules node_modules && echo '{\"name\":\"sb\",\"private\":true,\"type\":\"module\"}' > package.json \
+&& mkdir -p .storybook src && echo \"export default { stories: ['../src/*.stories.jsx'], framework: { name: '@storybook/react-vite', options: {} } };\" > .storybook/main.js \
+&& echo 'export const Button = ({ label }) => <button>{label}</button>;' > src/Button.jsx \
+&& echo \"import { Button } from './Button'; export default { component: Button }; export const Primary = { args: { label: 'Hi' } };\" > src/Button.stories.jsx"
+SENV="-env STORYBOOK_DISABLE_TELEMETRY=1"
+rec storybook start $SENV -setup "$SB" -port 29701 -ready-line 'Storybook .* started' -stop-after 1s -timeout 120s \
+	-- "./node_modules/.bin/storybook dev -p 29701 --host 127.0.0.1"
+rec storybook port-in-use -expect error $SENV -setup "$SB" -port 29702 -occupy -timeout 60s \
+	-notes 'With no terminal to ask on, "Port N is not available. Would you like to run Storybook on port N+1 instead?" and exit 0.' \
+	-- "./node_modules/.bin/storybook dev -p 29702 --host 127.0.0.1"
+rec storybook bad-config -expect error $SENV -setup "$SB && echo 'export const = 1;' >> .storybook/main.js" -timeout 60s \
+	-notes 'A syntax error in .storybook/main.js: MainFileEvaluationError over esbuild'"'"'s error, "WARN Broken build, fix the error above.", exit 1.' \
+	-- "./node_modules/.bin/storybook dev -p 29703 --host 127.0.0.1"
+fi
+
 if want http-server && [ -d "$NPM_DIR/node_modules/http-server" ]; then
 rec http-server start -setup "$NODE && echo hi > index.html" -port 29001 -ready-line 'Available on' -stop-after 1s -- "./node_modules/.bin/http-server -p 29001 -a 127.0.0.1"
 rec http-server port-in-use -expect error -setup "$NODE" -port 29002 -occupy -- "./node_modules/.bin/http-server -p 29002 -a 127.0.0.1"
