@@ -22,7 +22,7 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Write a commented procs.yaml from what this folder holds, for you to review",
 		Long: `Look at this folder and write procs.yaml with a process for each thing found:
 package.json dev or start scripts (here, in subfolders such as web/ and api/,
-and in workspaces), manage.py (Django), a Gemfile with config/application.rb
+and in workspaces) and its storybook script, manage.py (Django), a Gemfile with config/application.rb
 or config.ru (Rails, Rack), FastAPI and Flask apps, Phoenix, Laravel, Hugo,
 go.mod with a main package, the services of compose.yaml (with its override
 file) and of .devcontainer/ whose images procs can run locally (Postgres,

@@ -19,7 +19,7 @@ import (
 
 // ErrNothingFound is returned by Generate when the folder holds nothing it
 // knows how to run.
-var ErrNothingFound = errors.New("found nothing to run in this folder (no README command init knows, package.json, composer.json or deno.json dev or start script, pyproject.toml poe or PDM task that serves, manage.py, a FastAPI or Flask main.py/app.py, Gemfile, mix.exs with Phoenix, artisan, Spring Boot pom.xml or build.gradle, hugo.toml, go.mod with a main package, docker-compose.yml service with a known image, or Procfile)")
+var ErrNothingFound = errors.New("found nothing to run in this folder (no README command init knows, package.json, composer.json or deno.json dev or start script, package.json storybook script, pyproject.toml poe or PDM task that serves, manage.py, a FastAPI or Flask main.py/app.py, Gemfile, mix.exs with Phoenix, artisan, Spring Boot pom.xml or build.gradle, hugo.toml, go.mod with a main package, docker-compose.yml service with a known image, or Procfile)")
 
 // ErrNoProcfile is returned by Generate with FromProcfile when the folder
 // has no Procfile.
