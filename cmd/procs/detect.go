@@ -237,7 +237,7 @@ func failedWhen(errorPatterns []string, task, interactive bool) string {
 	case task:
 		exit = "when it exits with a code other than 0"
 	case interactive:
-		exit = "when it exits with a code other than 0 (exit 0 or Ctrl-C is the user leaving it: stopped)"
+		exit = "when it exits with a code other than 0 (exit 0, Ctrl-C, or any code after a bare exit, logout, quit() or \\q typed to it, is the user leaving it: stopped)"
 	}
 	if len(errorPatterns) == 0 {
 		return exit
