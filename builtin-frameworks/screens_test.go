@@ -198,12 +198,14 @@ func TestAgentPresetsOnRealScreens(t *testing.T) {
 		// answer; inside a transaction the prompt is postgres=*#; \q is
 		// the user leaving.
 		"psql/session": {"starting", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
-		// bash 5.2 (Debian's prompt, root@vm:~#) and dash: sleep 3 busy;
-		// read -p "name? " waits for an answer; ls of a missing file is
-		// an answer, not a failure; a bare exit leaves with ls's status
-		// (2), and is still the user leaving.
+		// bash 5.2 (Debian's prompt, root@vm:~#), dash and zsh 5.9 (vm#,
+		// its line editor): sleep 3 busy; read -p "name? " (zsh: read
+		// "n?name? ") waits for an answer; ls of a missing file is an
+		// answer, not a failure; a bare exit leaves with ls's status (2),
+		// and is still the user leaving.
 		"interactive-shell/bash": {"ready", "busy", "ready", "busy", "awaiting-input", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
 		"interactive-shell/dash": {"ready", "busy", "ready", "busy", "awaiting-input", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
+		"interactive-shell/zsh":  {"starting", "ready", "busy", "ready", "busy", "awaiting-input", "busy", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
 	}
 	dirs, err := filepath.Glob(filepath.Join(ownScreens, "*", "*", "chunks.jsonl"))
 	require.NoError(t, err)

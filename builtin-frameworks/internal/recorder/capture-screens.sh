@@ -7,7 +7,7 @@
 # Needs the agent CLIs on PATH:
 #   npm i -g @anthropic-ai/claude-code@2.1.197 @openai/codex@0.169.0 \
 #     opencode-ai@1.18.33 @google/gemini-cli@0.61.0
-# and python3, node, bash, dash, psql and postgres 15 (Debian packages).
+# and python3, node, bash, dash, zsh, psql and postgres 15 (Debian packages).
 # Usage: capture-screens.sh [NAME...]
 set -u
 cd "$(dirname "$0")/../.."
@@ -90,12 +90,13 @@ rec node-repl session -timeout 40s \
 fi
 
 if want interactive-shell; then
-for sh in bash dash; do
-	cmd='env HOME=$TMP bash'
+for sh in bash dash zsh; do
+	cmd="env HOME=\$TMP $sh" read='read -p "name? " n'
 	[ $sh = dash ] && cmd='env HOME=$TMP ENV= dash -i'
+	[ $sh = zsh ] && read='read "n?name? "'
 	rec interactive-shell $sh -timeout 40s \
-		-step '1s:[#$] $=>sleep 3' -step '300ms:=>\r' \
-		-step '4s:=>read -p "name? " n' -step '300ms:=>\r' \
+		-step '1s:[#$%] $=>sleep 3' -step '300ms:=>\r' \
+		-step "4s:=>$read" -step '300ms:=>\r' \
 		-step '1s:^name\?=>ada' -step '300ms:=>\r' \
 		-step '1s:=>ls /nonexistent' -step '300ms:=>\r' \
 		-step '1s:No such file=>exit' -step '300ms:=>\r' -- "$cmd"
