@@ -150,9 +150,9 @@ func (d *Detector) promptRow() (string, bool) {
 	return "", false
 }
 
-// promptBeforeEcho returns the prompt row holds before the echo of typed
-// text: all of it, or the keys read so far (Node's REPL echoes a key at a
-// time, and "  return 42" first shows as one space after "... ").
+// promptBeforeEcho returns the prompt that row holds before the echo of
+// typed text: all of it, or the keys read so far (Node's REPL echoes a key
+// at a time, and "  return 42" first shows as one space after "... ").
 func (d *Detector) promptBeforeEcho(row, typed string) (string, bool) {
 	for _, r := range []string{row, strings.TrimRight(row, " ")} {
 		for k := len(typed); k > 0; k-- {

@@ -79,8 +79,9 @@ func (d *Detector) freshPromptAtCursor() (int, bool) {
 // inputDeadline is when the classification may change with no new event:
 // the earliest of the end of answerSettle after submitted input, of
 // recoverHold after a retry banner, and of questionQuiet for a cursor
-// resting after a text that is not the prompt. The earliest: input("name? ") answers typed
-// input at once, and its question must not wait for answerSettle.
+// resting after a text that is not the prompt. The earliest, for
+// input("name? ") answers Enter at once, and its question must not wait
+// for answerSettle.
 func (d *Detector) inputDeadline() (time.Time, bool) {
 	var next time.Time
 	// A deadline already passed has been classified: asking again would
