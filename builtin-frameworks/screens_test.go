@@ -165,6 +165,8 @@ func TestAgentPresetsOnRealScreens(t *testing.T) {
 		// Between two first-run screens it is busy for a moment (nothing
 		// asks, nothing is a prompt).
 		"claude-code/first-run-2.1.330": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "busy", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
+		// 2.1.332 draws the same screens.
+		"claude-code/first-run-2.1.332": {"starting", "awaiting-input (not-ready)", "busy", "awaiting-input (not-ready)", "busy", "ready", "busy", "failed (recoverable)", "busy", "stopped (user-exit)"},
 		// Without credentials the OAuth preflight fails, and it exits 1.
 		"claude-code/offline": {"starting", "failed"},
 		// The sign-in choice waits for a person; the recorder then stops it (SIGINT).

@@ -36,11 +36,13 @@ rec claude-code first-run -timeout 40s -env ANTHROPIC_AUTH_TOKEN=procs-test-not-
 rec claude-code offline -expect error -timeout 15s -- 'env HOME=$TMP claude'
 fi
 
-# 2.1.330 (on PATH in place of 2.1.197; run as capture-screens.sh
-# claude-code-2.1.330): its folder trust dialog defaults to "No, exit", so
-# Down picks "Yes, I trust this folder" before Enter.
-if [ "$ONLY" = claude-code-2.1.330 ]; then
-rec claude-code first-run-2.1.330 -timeout 40s -env ANTHROPIC_AUTH_TOKEN=procs-test-not-a-real-token \
+# 2.1.330 and later (on PATH in place of 2.1.197; run as capture-screens.sh
+# claude-code-current, recorded as first-run-VERSION): its folder trust
+# dialog defaults to "No, exit", so Down picks "Yes, I trust this folder"
+# before Enter.
+if [ "$ONLY" = claude-code-current ]; then
+v=$(claude --version | cut -d' ' -f1)
+rec claude-code first-run-$v -timeout 40s -env ANTHROPIC_AUTH_TOKEN=procs-test-not-a-real-token \
 	-step '1s:Choose the text style=>\r' -step '1s:Press Enter to continue=>\r' \
 	-step '1s:Yes, I trust this folder=>\x1b[B' -step '1s:❯ Yes, I trust this folder=>\r' \
 	-step '2s:shift\+tab to cycle=>hello' -step '500ms:=>\r' \
