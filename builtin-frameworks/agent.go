@@ -21,6 +21,10 @@ type AgentPatterns struct {
 	// RecoverablePatterns show an error the program retries by itself (a
 	// rate limit with a countdown): failed, but recoverable.
 	RecoverablePatterns []string `yaml:"recoverablePatterns"`
+	// AnnouncesState says the program tells the terminal when it works and
+	// when it is idle (OSC 7501, as Codex does): not ready before it says
+	// idle, busy while it says working (rules.AgentSpec.AnnouncesState).
+	AnnouncesState bool `yaml:"announcesState"`
 }
 
 // patternSet is one list of patterns of a preset, by its key in the file.
@@ -42,6 +46,9 @@ func (a AgentPatterns) sets() []patternSet {
 // validate checks the patterns are given only to an interactive preset,
 // the only kind they make sense for (checkPatterns compiles them).
 func (a AgentPatterns) validate(interactive bool) error {
+	if a.AnnouncesState && !interactive {
+		return fmt.Errorf("announcesState needs interactive: true")
+	}
 	for _, set := range a.sets() {
 		if len(set.patterns) > 0 && !interactive {
 			return fmt.Errorf("%s needs interactive: true", set.key)

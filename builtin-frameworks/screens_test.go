@@ -40,10 +40,11 @@ func agentSpec(t *testing.T, p *Preset) *rules.Spec {
 		NotReadyPatterns: compile(p.NotReadyPatterns),
 		ReadyTimeout:     p.ReadyTimeout,
 		Agent: rules.AgentSpec{
-			Busy:        compile(p.BusyPatterns),
-			Question:    compile(p.QuestionPatterns),
-			Permission:  compile(p.PermissionPatterns),
-			Recoverable: compile(p.RecoverablePatterns),
+			Busy:           compile(p.BusyPatterns),
+			Question:       compile(p.QuestionPatterns),
+			Permission:     compile(p.PermissionPatterns),
+			Recoverable:    compile(p.RecoverablePatterns),
+			AnnouncesState: p.AnnouncesState,
 		},
 	}
 }
@@ -173,8 +174,19 @@ func TestAgentPresetsOnRealScreens(t *testing.T) {
 		"codex/sign-in": {"starting", "awaiting-input (not-ready)", "stopped (user-exit)"},
 		// Prompt, a message reconnecting without network (busy from Enter
 		// until the spinner: never ready before it), Ctrl-C's "Task is
-		// still running" choice (a question), back at the prompt.
-		"codex/prompt": {"starting", "ready", "busy", "failed (recoverable)", "ready", "awaiting-input", "failed (recoverable)", "ready", "stopped (user-exit)"},
+		// still running" choice (a question), back at the prompt. Codex
+		// says when it works and when it is idle (OSC 7501): between two
+		// reconnects the turn is still running, busy, not ready.
+		"codex/prompt": {"starting", "ready", "busy", "failed (recoverable)", "busy", "awaiting-input", "failed (recoverable)", "ready", "stopped (user-exit)"},
+		// 0.171, the prompt typed into once Codex says it is idle (its
+		// footer then offers "← for agents"): it says working once on its
+		// own first; then as 0.169, stopped by the recorder at the end.
+		"codex/prompt-0.171.0": {"starting", "ready", "busy", "ready", "busy", "failed (recoverable)", "busy", "awaiting-input", "failed (recoverable)", "ready", "stopped (user-exit)"},
+		// 0.171, typed into at once: its prompt is drawn at 0.2 s but it
+		// takes input only when it first says idle (12.6 s here, offline),
+		// and the Enter typed before is lost ("hello" stays in its box):
+		// starting until then, not ready.
+		"codex/early-enter-0.171.0": {"starting", "ready", "busy", "ready", "busy", "stopped (user-exit)"},
 		// Prompt, a message: busy until OpenCode draws its spinner (its
 		// prompt never leaves the screen), then retrying without network:
 		// recoverable, without flapping as the banner is redrawn; /exit.

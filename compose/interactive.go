@@ -21,6 +21,7 @@ func interactiveSpec(p *config.Proc, preset *frameworks.Preset, spec *rules.Spec
 	if presetInteractive {
 		base = preset.AgentPatterns
 	}
+	spec.Agent.AnnouncesState = spec.Interactive && base.AnnouncesState
 	sets := []struct {
 		key  string
 		own  []string
@@ -80,6 +81,9 @@ func ModeOf(p *config.Proc, d Detection) string {
 	switch {
 	case d.Spec != nil && d.Spec.AgentProtocol != "":
 		return agentMode(d.Spec)
+	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset) && d.Spec.Agent.AnnouncesState:
+		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission), " +
+			"and by the state it announces (OSC 7501): not ready before it says idle, busy while it says working"
 	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset):
 		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission)"
 	case d.Spec != nil && d.Spec.Interactive:

@@ -23,6 +23,11 @@ type AgentSpec struct {
 	// Recoverable patterns show an error the program retries by itself (a
 	// rate limit with a countdown); they make the failure recoverable.
 	Recoverable []Pattern
+	// AnnouncesState says the program tells the terminal when it works and
+	// when it is idle (Screen.AppState; Codex does). Its prompt is drawn
+	// seconds before it takes input (Enter is lost meanwhile): it is not
+	// ready before it says idle, and is busy while it says working.
+	AnnouncesState bool
 }
 
 // classifyScreen decides the state of an interactive run from its screen,
@@ -64,6 +69,14 @@ func (d *Detector) classifyScreen(now time.Time) Verdict {
 	busyRow, busy := "", false
 	if _, row, ok := matchRows(spec.Agent.Busy, rows); ok {
 		busyRow, busy = row, true
+	}
+	if spec.Agent.AnnouncesState && !busy {
+		switch d.screen.AppState() {
+		case "":
+			return d.working(ReasonBusy, "", "starting: it has not said it is idle yet")
+		case "working":
+			return d.working(ReasonBusy, "", "working, as it says")
+		}
 	}
 	prompt, promptOK := d.promptRow()
 	if promptOK && !busy && d.ruleHolds(now) {

@@ -289,6 +289,29 @@ func TestTypingAtThePromptIsNotWork(t *testing.T) {
 	assert.Equal(t, StateBusy, r.draw("\r\n").State, "submitted")
 }
 
+// TestAnnouncedState: Codex tells the terminal when it works and when it is
+// idle (OSC 7501, ended by ST or BEL, possibly split across reads). With
+// AnnouncesState its prompt is not ready before it has said idle (0.171
+// loses an Enter typed before), and it is busy while it says working,
+// prompt or not.
+func TestAnnouncedState(t *testing.T) {
+	spec := &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^› `), Agent: AgentSpec{AnnouncesState: true}}
+	r := newAgentRun(t, spec)
+	v := r.draw("\x1b[H\x1b[2J› Ask Codex to do anything\r\n  ? for shortcuts\x1b[1;3H")
+	assert.Equal(t, StateStarting, v.State, "a prompt drawn before it says idle: %s", v.Message)
+	assert.Equal(t, StateStarting, r.draw("\x1b]7501;state=id").State, "half the announcement")
+	assert.Equal(t, StateReady, r.draw("le:app=codex\x1b\\").State)
+	assert.Equal(t, "idle", r.screen.AppState())
+	v = r.draw("\x1b]7501;state=working:app=codex\a")
+	assert.Equal(t, StateBusy, v.State, "the prompt stays on screen while it works")
+	assert.Equal(t, "working, as it says", v.Message)
+	assert.Equal(t, StateReady, r.draw("\x1b]7501;state=idle:app=codex\x1b\\").State)
+
+	// Without AnnouncesState the announcement changes nothing.
+	plain := newAgentRun(t, &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^› `)})
+	assert.Equal(t, StateReady, plain.draw("› \x1b]7501;state=working:app=codex\x1b\\").State)
+}
+
 func TestAgentTaskCompletes(t *testing.T) {
 	spec := agentSpec(t)
 	spec.Task = true

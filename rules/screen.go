@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/hinshun/vt10x"
 
 	"github.com/procsdev/procs/internal/lazyregexp"
@@ -36,6 +37,8 @@ type Screen struct {
 	// version counts writes and resizes, so callers can tell whether the
 	// screen may have changed.
 	version uint64
+	// appState is the state the program last announced (AppState).
+	appState string
 }
 
 // NewScreen returns an empty screen of cols×rows (the defaults when <= 0).
@@ -65,11 +68,41 @@ func (s *Screen) Write(p []byte) (int, error) {
 		s.partial = append([]byte(nil), p[len(p)-keep:]...)
 		p = p[:len(p)-keep]
 	}
+	s.noteAppState(p)
 	s.writeAnswering(dropMisreadQueries(p))
 	s.rows = nil
 	s.version++
 	return n, nil
 }
+
+// appStateOSC starts the sequence by which a program announces its state
+// to the terminal: ESC ] 7501 ; state=idle:app=codex ST. Codex sends
+// state=working when a turn starts, state=idle when it is back at its
+// prompt (the first time once it takes input), state=clear as it leaves.
+var appStateOSC = []byte("\x1b]7501;")
+
+// appStateMax bounds an announcement kept whole across writes: a longer one
+// is not one.
+const appStateMax = 256
+
+// noteAppState remembers the last state p announces.
+func (s *Screen) noteAppState(p []byte) {
+	for i := bytes.Index(p, appStateOSC); i >= 0; i = bytes.Index(p, appStateOSC) {
+		seq, _, n, _ := ansi.DecodeSequence(p[i:], ansi.NormalState, nil)
+		p = p[i+max(n, 1):]
+		body := strings.TrimPrefix(string(seq), string(appStateOSC))
+		body = strings.TrimSuffix(strings.TrimSuffix(body, "\a"), "\x1b\\")
+		for _, field := range strings.Split(body, ":") {
+			if state, ok := strings.CutPrefix(field, "state="); ok {
+				s.appState = state
+			}
+		}
+	}
+}
+
+// AppState returns the state the program last announced with OSC 7501
+// ("idle", "working", "clear"), or "" when it has announced none.
+func (s *Screen) AppState() string { return s.appState }
 
 // deviceAttributesQuery is the primary DA request; vt10x leaves it
 // unanswered, and some TUIs wait for the answer before they draw.

@@ -26,6 +26,10 @@ func dropMisreadQueries(p []byte) []byte {
 // sequence not yet ended (a read may end in the middle of one), to keep
 // for the next write so that it is filtered whole.
 func openSequenceTail(p []byte) int {
+	if i := bytes.LastIndex(p, appStateOSC); i >= 0 && len(p)-i <= appStateMax &&
+		bytes.IndexByte(p[i:], '\a') < 0 && !bytes.Contains(p[i:], []byte("\x1b\\")) {
+		return len(p) - i // an announcement (noteAppState) not yet ended
+	}
 	i := bytes.LastIndexByte(p, 0x1b)
 	if i < 0 || len(p)-i > 32 {
 		return 0

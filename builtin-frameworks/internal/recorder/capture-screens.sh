@@ -58,6 +58,21 @@ rec codex prompt -timeout 80s -max-bytes 1048576 \
 	-step '2s:=>/quit' -step '2s:=>\r' -- 'env HOME=$TMP codex'
 fi
 
+# 0.171 takes input only once it says idle (OSC 7501), seconds after its
+# prompt shows: prompt-0.171.0 types once its footer offers "for agents",
+# early-enter-0.171.0 at once, as the 0.169 run did. (Run with TMPDIR=/var/tmp:
+# Codex 0.171 warns when its home is under /tmp.)
+if want codex-0.171; then
+for sc in prompt-0.171.0 early-enter-0.171.0; do
+	first='2s:Ask Codex to do anything=>hello'
+	[ $sc = prompt-0.171.0 ] && first='30s:for agents=>hello'
+	rec codex $sc -timeout 90s -max-bytes 1048576 \
+		-setup 'printf sk-procs-test-not-a-real-key | HOME=$TMP codex login --with-api-key' \
+		-step "$first" -step '2s:=>\r' -step '15s:=>\x03' \
+		-step '2s:=>/quit' -step '2s:=>\r' -- 'env HOME=$TMP codex'
+done
+fi
+
 if want opencode; then
 rec opencode prompt -timeout 40s -step '2s:ctrl\+p commands=>hello' -step '500ms:=>\r' \
 	-step '1s:=>' -step '8s:=>' -step '2s:=>/exit' -step '1s:=>\r' -- 'env HOME=$TMP opencode'
