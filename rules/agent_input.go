@@ -20,13 +20,29 @@ func (d *Detector) outputSinceInput() bool {
 // spinner a moment after Enter, and its prompt never left the screen.
 const answerSettle = 2 * time.Second
 
+// announcedAnswerSettle is answerSettle for a program that announces its
+// state: its announcement is the proof it took the input, which may come
+// seconds after Enter (Codex 0.169 said working 8.4 s after an Enter typed
+// as it started); this bounds the wait for input it answers without
+// working (a slash command showing a panel).
+const announcedAnswerSettle = 10 * time.Second
+
+// answerSettleOf is the answerSettle of the run's program.
+func (d *Detector) answerSettleOf() time.Duration {
+	if d.spec.Agent.AnnouncesState {
+		return announcedAnswerSettle
+	}
+	return answerSettle
+}
+
 // answered reports whether the program has answered submitted input, given
 // the prompt row on screen now: output came after the write; it is not
 // just the echo of the text typed into the prompt (a prompt row still
 // ending with the text, or with its start, is the echo); and there is
 // evidence the input was taken: the program was seen busy, the prompt is a
-// fresh one below the row the input was sent on (a REPL), or the screen
-// has settled for answerSettle since its last change.
+// fresh one below the row the input was sent on (a REPL), a program that
+// announces its state has announced one since, or the screen has settled
+// for answerSettle (announcedAnswerSettle) since its last change.
 func (d *Detector) answered(prompt string, now time.Time) bool {
 	if !d.outputSinceInput() || isEcho(strings.TrimRight(prompt, " "), d.inputText) {
 		return false
@@ -34,7 +50,10 @@ func (d *Detector) answered(prompt string, now time.Time) bool {
 	if d.live.busySeen || d.freshPromptBelow() {
 		return true
 	}
-	return !now.Before(d.lastOutput.Add(answerSettle))
+	if d.spec.Agent.AnnouncesState && d.screen.Announcements() > d.live.announcedBefore {
+		return true // it said working, or idle, since
+	}
+	return !now.Before(d.lastOutput.Add(d.answerSettleOf()))
 }
 
 // freshPromptBelow reports whether the cursor, at a prompt, is on a row
@@ -92,7 +111,7 @@ func (d *Detector) inputDeadline() (time.Time, bool) {
 		}
 	}
 	if d.inputSent && !d.inputWritten.IsZero() && !d.lastOutput.IsZero() {
-		consider(d.lastOutput.Add(answerSettle))
+		consider(d.lastOutput.Add(d.answerSettleOf()))
 	}
 	if d.verdict.Recoverable {
 		consider(d.live.recoverableAt.Add(recoverHold))
@@ -142,6 +161,7 @@ func (d *Detector) handleInput(ev Event) {
 		_, d.live.submitRow, _ = d.screen.Cursor()
 		d.live.submitted = true
 		d.live.busySeen, d.live.typed, d.live.keyEcho = false, "", ""
+		d.live.announcedBefore = d.screen.Announcements()
 		d.live.awaitAnswer = true
 	case EventInputWritten:
 		if d.inputSent {

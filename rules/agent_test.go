@@ -312,6 +312,36 @@ func TestAnnouncedState(t *testing.T) {
 	assert.Equal(t, StateReady, plain.draw("› \x1b]7501;state=working:app=codex\x1b\\").State)
 }
 
+// TestAnnouncedAnswer: Codex keeps its prompt on screen after Enter and
+// says working seconds later (0.169: 8.4 s). Its prompt, quiet for
+// answerSettle, is not the answer: its announcement is, or at last
+// announcedAnswerSettle of quiet (input it answers without working).
+func TestAnnouncedAnswer(t *testing.T) {
+	spec := &Spec{Interactive: true, ReadyPatterns: mustPatterns(t, `^› `), Agent: AgentSpec{AnnouncesState: true}}
+	submit := func(r *agentRun) {
+		require.Equal(t, StateReady, r.draw("› \x1b]7501;state=idle:app=codex\a").State)
+		r.d.Handle(Event{Kind: EventInput, Time: r.now, Input: "hello\r"})
+		r.event(EventInputWritten)
+		require.Equal(t, StateBusy, r.draw("\r› ").State, "the prompt redrawn")
+	}
+	r := newAgentRun(t, spec)
+	submit(r)
+	deadline, ok := r.d.Deadline()
+	require.True(t, ok)
+	assert.Equal(t, r.now.Add(announcedAnswerSettle), deadline, "not answerSettle's")
+	r.now = r.now.Add(3 * time.Second)
+	v, _ := r.d.Handle(Event{Kind: EventTimer, Time: r.now})
+	assert.Equal(t, StateBusy, v.State, "3 s quiet at its prompt, nothing announced")
+	assert.Equal(t, StateBusy, r.draw("\x1b]7501;state=working:app=codex\a").State)
+	assert.Equal(t, StateReady, r.draw("\x1b]7501;state=idle:app=codex\a").State, "done, as it says")
+
+	quiet := newAgentRun(t, spec)
+	submit(quiet)
+	deadline, _ = quiet.d.Deadline()
+	v, _ = quiet.d.Handle(Event{Kind: EventTimer, Time: deadline})
+	assert.Equal(t, StateReady, v.State, "the wait ends: %s", v.Message)
+}
+
 func TestAgentTaskCompletes(t *testing.T) {
 	spec := agentSpec(t)
 	spec.Task = true

@@ -37,8 +37,10 @@ type Screen struct {
 	// version counts writes and resizes, so callers can tell whether the
 	// screen may have changed.
 	version uint64
-	// appState is the state the program last announced (AppState).
-	appState string
+	// appState is the state the program last announced (AppState), and
+	// announcements how many announcements it has made.
+	appState      string
+	announcements uint64
 }
 
 // NewScreen returns an empty screen of cols×rows (the defaults when <= 0).
@@ -95,6 +97,7 @@ func (s *Screen) noteAppState(p []byte) {
 		for _, field := range strings.Split(body, ":") {
 			if state, ok := strings.CutPrefix(field, "state="); ok {
 				s.appState = state
+				s.announcements++
 			}
 		}
 	}
@@ -103,6 +106,9 @@ func (s *Screen) noteAppState(p []byte) {
 // AppState returns the state the program last announced with OSC 7501
 // ("idle", "working", "clear"), or "" when it has announced none.
 func (s *Screen) AppState() string { return s.appState }
+
+// Announcements counts the states the program has announced.
+func (s *Screen) Announcements() uint64 { return s.announcements }
 
 // deviceAttributesQuery is the primary DA request; vt10x leaves it
 // unanswered, and some TUIs wait for the answer before they draw.

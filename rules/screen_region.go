@@ -20,6 +20,9 @@ type liveScreen struct {
 	// busySeen says the program was seen working since that input: proof
 	// that it took the input, so its prompt means it has answered.
 	busySeen bool
+	// announcedBefore is how many states the program had announced when
+	// the input was submitted (AgentSpec.AnnouncesState).
+	announcedBefore uint64
 	// typed is text sent without Enter since the last Enter: it sits on
 	// the prompt row, which still means idle.
 	typed string
