@@ -81,11 +81,12 @@ func ModeOf(p *config.Proc, d Detection) string {
 	switch {
 	case d.Spec != nil && d.Spec.AgentProtocol != "":
 		return agentMode(d.Spec)
-	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset) && d.Spec.Agent.AnnouncesState:
-		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission), " +
-			"and by the state it announces (OSC 7501): not ready before it says idle, busy while it says working"
 	case d.Spec != nil && d.Spec.Interactive && usesPTY(p, preset):
-		return "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission)"
+		mode := "interactive: in a terminal, classified by its screen (ready at its prompt, busy, awaiting-input, awaiting-permission)"
+		if d.Spec.Agent.AnnouncesState {
+			mode += ", and by the state it announces (OSC 7501): not ready before it says idle, busy while it says working"
+		}
+		return mode
 	case d.Spec != nil && d.Spec.Interactive:
 		return "interactive, but pty: false: without a terminal its screen cannot be read, so its lines decide"
 	case usesPTY(p, preset):

@@ -168,11 +168,9 @@ func (d *Detector) promptRow() (string, bool) {
 // at a time, and "  return 42" first shows as one space after "... ").
 func (d *Detector) promptBeforeEcho(row, typed string) (string, bool) {
 	for _, r := range []string{row, strings.TrimRight(row, " ")} {
-		for k := len(typed); k > 0; k-- {
-			if before, ok := strings.CutSuffix(r, typed[:k]); ok {
-				if _, ok := matchAny(d.spec.ReadyPatterns, before); ok {
-					return before, true
-				}
+		for before := range echoedStarts(r, typed) {
+			if _, ok := matchAny(d.spec.ReadyPatterns, before); ok {
+				return before, true
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"iter"
 	"strings"
 	"time"
 )
@@ -117,10 +118,11 @@ func (d *Detector) inputDeadline() (time.Time, bool) {
 		consider(d.live.recoverableAt.Add(recoverHold))
 	}
 	if d.verdict.State == StateBusy || d.verdict.State == StateStarting {
-		// A prompt is not a question, however long it rests.
-		_, prompt := d.promptRow()
-		if _, ok := d.restingQuestion(); ok && !prompt && !d.lastOutput.IsZero() {
-			consider(d.lastOutput.Add(questionQuiet))
+		if _, ok := d.restingQuestion(); ok && !d.lastOutput.IsZero() {
+			// A prompt is not a question, however long it rests.
+			if _, prompt := d.promptRow(); !prompt {
+				consider(d.lastOutput.Add(questionQuiet))
+			}
 		}
 	}
 	return next, !next.IsZero()
@@ -129,12 +131,23 @@ func (d *Detector) inputDeadline() (time.Time, bool) {
 // isEcho reports whether row ends with the typed text or a start of it (a
 // program echoes keys as it reads them, one write each).
 func isEcho(row, typed string) bool {
-	for k := len(typed); k > 0; k-- {
-		if strings.HasSuffix(row, typed[:k]) {
-			return true
-		}
+	for range echoedStarts(row, typed) {
+		return true
 	}
 	return false
+}
+
+// echoedStarts yields, longest echo first, what row holds before each start
+// of typed it ends with: before the echo of all of it, or of the keys read
+// so far.
+func echoedStarts(row, typed string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for k := len(typed); k > 0; k-- {
+			if before, ok := strings.CutSuffix(row, typed[:k]); ok && !yield(before) {
+				return
+			}
+		}
+	}
 }
 
 // handleInput records input. Whatever was on screen when it was sent is
