@@ -384,6 +384,22 @@ rec gatsby build-error -expect error $GENV -setup "$GATSBY && echo 'const x = ;'
 	-notes 'The first bundle fails: gatsby 5 says " ERROR  UNKNOWN" over babel-loader'"'"'s error, then "not finished Building development bundle", and exits 1.' -- "./node_modules/.bin/gatsby develop --port 29603 --host 127.0.0.1"
 fi
 
+# MinIO built from its source by the Go module proxy (GOBIN=DIR go install
+# github.com/minio/minio@latest; it is in no Debian or npm package): MINIO
+# names the binary.
+MINIO=${MINIO:-minio}
+if want minio && command -v "$MINIO" >/dev/null; then
+CONSOLE="--console-address 127.0.0.1"
+rec minio start -port 29801 -ready-line '^API: ' -stop-after 1s -timeout 60s \
+	-- "$MINIO server \$TMP/data --address 127.0.0.1:29801 $CONSOLE:29811"
+rec minio port-in-use -expect error -port 29802 -occupy -timeout 30s \
+	-- "$MINIO server \$TMP/data --address 127.0.0.1:29802 $CONSOLE:29812"
+rec minio drive-not-a-directory -expect error -port 29803 -setup 'touch drive' -timeout 30s \
+	-- "$MINIO server \$TMP/drive --address 127.0.0.1:29803 $CONSOLE:29813"
+rec minio password-without-user -expect error -env MINIO_ROOT_PASSWORD=secret123 -port 29804 -timeout 30s \
+	-- "$MINIO server \$TMP/data --address 127.0.0.1:29804 $CONSOLE:29814"
+fi
+
 # Storybook 8.6 (react-vite): SB_DIR holds npm i --ignore-scripts storybook@8.6
 # @storybook/react-vite@8.6 @storybook/react@8.6 react@18 react-dom@18 vite@6.
 SB_DIR=${SB_DIR:-/tmp/procs-storybook}
