@@ -19,6 +19,11 @@ type Detection struct {
 	// `command "vite --port 3000" matches /\bvite\b/` or
 	// `package.json script "dev" runs "next dev"` or `manage.py in ./api`.
 	Reason string
+	// Runtime names the runtime the program runs on ("node", "python")
+	// when the preset is that runtime's, read from the program's first
+	// line (detectRuntime): the program is not the preset's own, so the
+	// preset's default port says nothing of it. "" otherwise.
+	Runtime string
 }
 
 // commandPattern is one compiled detect.command regex, with the literals
@@ -65,7 +70,11 @@ func Detect(command string, argv []string, dir string) (Detection, bool) {
 	if strings.TrimSpace(command) == "" {
 		command = strings.Join(argv, " ")
 	}
-	return loaded().detect(dropOptionalExpansions(command), dir, 0)
+	command = dropOptionalExpansions(command)
+	if d, ok := loaded().detect(command, dir, 0); ok {
+		return d, true
+	}
+	return loaded().detectRuntime(command, dir, 0)
 }
 
 var (

@@ -36,6 +36,11 @@
 //  4. Fallback presets (detect.fallback: true), whose command regexes name a
 //     bare runtime (`node app.js`) and so must not beat what package.json
 //     or the files say.
+//  5. The runtime the program runs on, from its first line, when it is
+//     node, python, bun or deno (runtime.go): an npm package's command
+//     (eleventy, json-server), found in node_modules/.bin as an npm
+//     script's shell finds it, or a pip-installed script (mkdocs) gets
+//     the runtime's generic preset (Detection.Runtime says so).
 //
 // A command that none of these recognise (`sh -c 'sleep 1'` in a plain
 // folder) detects nothing.

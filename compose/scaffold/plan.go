@@ -94,6 +94,9 @@ type process struct {
 	// watch are the globs (relative to procs.yaml) whose changes restart
 	// a program that does not reload by itself (go run).
 	watch []string
+	// runtime is the runtime the program runs on when its preset is that
+	// runtime's (frameworks.Detection.Runtime), "" otherwise.
+	runtime string
 	// framework, when set, is written as framework: ("none" for a worker
 	// that procs up would take for the server of its folder's preset).
 	framework string
@@ -109,6 +112,9 @@ func (p *process) commandLine() string { return p.run(p.port).command }
 func (p *process) why() string {
 	if p.preset == nil {
 		return "no preset, from " + p.source
+	}
+	if p.runtime != "" {
+		return fmt.Sprintf("a %s program (%s's preset), from %s", p.runtime, p.preset.Name, p.source)
 	}
 	return fmt.Sprintf("%s, from %s", p.preset.Name, p.source)
 }
@@ -149,6 +155,15 @@ func (pl *plan) detect(p *process) {
 	det, ok := frameworks.Detect(p.commandLine(), nil, filepath.Join(pl.dir, filepath.FromSlash(p.cwd)))
 	if ok {
 		p.preset, p.reason = det.Preset, det.Reason
+	}
+	if ok && det.Runtime != "" {
+		// The preset of the runtime the program runs on (eleventy on
+		// node): its default port is the runtime's guess, not the
+		// program's, and a port procs waited for that the program never
+		// opens would keep it starting.
+		runtime := *det.Preset
+		runtime.DefaultPort = 0
+		p.preset, p.runtime = &runtime, det.Runtime
 	}
 	p.tier = tierBackEnd
 	switch {

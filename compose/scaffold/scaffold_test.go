@@ -162,6 +162,26 @@ func TestStorybookScript(t *testing.T) {
 	assert.Equal(t, []string{"storybook"}, slices.Sorted(maps.Keys(cfg.Procs)))
 }
 
+// TestANodeProgramsScript: a script running an npm package's command no
+// preset names (eleventy --serve) is run as a node program, and gets no
+// port: the node preset's 3000 is a guess for a server file, and procs
+// would wait for a port the program never opens (eleventy's is 8080).
+func TestANodeProgramsScript(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"package.json":               `{"scripts": {"start": "eleventy --serve"}, "devDependencies": {"@11ty/eleventy": "3"}}`,
+		"node_modules/.bin/eleventy": "#!/usr/bin/env node\nrequire('../@11ty/eleventy/cmd.cjs')\n",
+	})
+	res, err := Generate(Options{Dir: dir})
+	require.NoError(t, err)
+	cfg, err := config.Parse(filepath.Join(dir, "procs.yaml"), res.YAML, []string{})
+	require.NoError(t, err)
+	require.Len(t, cfg.Procs, 1, string(res.YAML))
+	assert.Equal(t, "npm start", cfg.Procs["web"].Command.Shell)
+	assert.Zero(t, cfg.Procs["web"].Port, string(res.YAML))
+	assert.Equal(t, `a node program (express's preset), from package.json script "start"`, res.Procs[0].Why)
+}
+
 func TestPortClashes(t *testing.T) {
 	dir := t.TempDir()
 	vite := `{"scripts": {"dev": "vite"}, "devDependencies": {"vite": "6"}}`

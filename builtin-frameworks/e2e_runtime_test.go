@@ -1,0 +1,46 @@
+package frameworks_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/procsdev/procs/internal/testenv"
+	"github.com/procsdev/procs/rules"
+)
+
+// slowServer is an npm package's command as eleventy --serve is one: a
+// node script that works for a while (its build) before it listens.
+const slowServer = `#!/usr/bin/env node
+const http = require('http');
+const port = Number(process.argv[2]);
+console.log('[site] Writing ./_site/index.html');
+setTimeout(() => {
+  http.createServer((req, res) => res.end('ok')).listen(port, '127.0.0.1', () => {
+    console.log('[site] Server at http://localhost:' + port + '/');
+  });
+}, 1500);
+`
+
+// TestE2EANodeProgramIsReadyWhenItListens: a server no preset names, run
+// from node_modules/.bin, is ready once it listens, by the node runtime's
+// preset, not after a second of running (ready 0.5 s before it listened,
+// and what waited for it got a refused connection).
+func TestE2EANodeProgramIsReadyWhenItListens(t *testing.T) {
+	t.Parallel()
+	testenv.LookPath(t, "node")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "site-serve"), []byte(slowServer), 0o755))
+	port := freePort(t)
+	r := startProcs(t, dir, fmt.Sprintf("procs:\n  site: {command: node_modules/.bin/site-serve %d}\n", port))
+	res, st := r.requireReadyBy("site", "express")
+	assert.Regexp(t, fmt.Sprintf(`^ready in .*: listening on port %d$`, port), res.Message)
+	assertPorts(t, res.Ports, port)
+	assert.Equal(t, rules.ReasonReady, st.Reason)
+}
