@@ -128,7 +128,7 @@ var (
 // last):", "initdb: error: …" rather than "initdb: hint: …", postgres's
 // FATAL rather than its HINT. line is the ANSI-stripped text of one line.
 func CauseRank(line string) int {
-	text := strings.TrimRight(line, " \t\r")
+	text := strings.TrimRight(untagged(line), " \t\r")
 	if strings.TrimSpace(text) == "" || causeNotLines.MatchString(text) {
 		return CauseNone
 	}
@@ -155,6 +155,23 @@ func CauseRank(line string) int {
 		rank += causeLocationBonus
 	}
 	return rank
+}
+
+// programTag is a bracketed tag a program puts in front of each of its
+// lines ("[11ty] ", "[vite] ", concurrently's "[0] "), frames and
+// exceptions included.
+var programTag = lazyregexp.New(`^\[[\w@./:-]+\] ?`)
+
+// untagged is line without its program's tag, so that what follows is read
+// as the line it is ("[11ty]     at Tokenizer.error (…)" is a stack
+// frame); a severity tag ("[ERROR] ") is kept, since it says what the line
+// is.
+func untagged(line string) string {
+	loc := programTag.Regexp().FindStringIndex(line)
+	if loc == nil || causeTags.MatchString(line[:loc[1]]) {
+		return line
+	}
+	return line[loc[1]:]
 }
 
 // introducesNext says line introduces the one after it, which says what

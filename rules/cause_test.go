@@ -430,3 +430,49 @@ webpack compiled with 1 error`, "  Line 5:3:  'foo' is not defined  no-undef", "
 		})
 	}
 }
+
+// TestLinesUnderAProgramsTag: a program that tags each of its lines
+// ("[11ty] ", "[vite] ", concurrently's "[0] ") prints its stack frames and
+// its exception under the tag too. Eleventy 3.1's failed first build
+// (npm start running eleventy --serve, a broken Liquid tag) was quoted by
+// a stack frame, "[11ty]     at Tokenizer.error (…)", for the word error
+// in it; the exception above the stack says what is wrong, and where.
+func TestLinesUnderAProgramsTag(t *testing.T) {
+	lines := []string{
+		"> site@1.0.0 start",
+		"> eleventy --serve",
+		"[11ty] Problem writing Eleventy templates:",
+		"[11ty] 1. Having trouble rendering liquid template ./index.md (via TemplateContentRenderError)",
+		`[11ty] 2. output "{{ title }\n{% if %}\n" not closed, file:./index.md, line:1, col:9 (via TokenizationError)`,
+		"[11ty] ",
+		`[11ty] Original error stack trace: output "{{ title }\n{% if %}\n" not closed, file:./index.md, line:1, col:9`,
+		"[11ty] >> 1| # Hello {{ title }",
+		"[11ty]               ^",
+		"[11ty]    2| {% if %}",
+		`[11ty] TokenizationError: output "{{ title }\n{% if %}\n" not closed, file:./index.md, line:1, col:9`,
+		"[11ty]     at Tokenizer.error (/srv/site/node_modules/liquidjs/dist/liquid.node.js:2191:16)",
+		"[11ty]     at Tokenizer.readOutputToken (/srv/site/node_modules/liquidjs/dist/liquid.node.js:2141:24)",
+		"[11ty]     at async Template._render (file:///srv/site/node_modules/@11ty/eleventy/src/TemplateContent.js:639:13)",
+		"[11ty] Wrote 0 files in 0.47 seconds (v3.1.8)",
+	}
+	d := NewDetector(&Spec{ReadyTimeout: 30 * time.Second}, 1, t0)
+	var steps []step
+	for _, l := range lines {
+		steps = append(steps, lineAt(10*time.Millisecond, l))
+	}
+	steps = append(steps, exitAt(20*time.Millisecond, Exit{Code: 1}))
+	history := drive(d, steps, time.Second)
+	require.NotEmpty(t, history)
+	v := history[len(history)-1]
+	assert.Equal(t, StateFailed, v.State)
+	assert.Contains(t, v.Message, `error line "[11ty] TokenizationError: output`)
+
+	for line, rank := range map[string]int{
+		"[11ty]     at Tokenizer.error (/srv/liquid.node.js:2191:16)": CauseNone,
+		"[0] TypeError: Cannot read properties of undefined":          CauseException,
+		"[ERROR] could not bind":                                       CauseTagged,
+		"[vite] Internal server error: Failed to resolve import":       CauseTagged,
+	} {
+		assert.Equal(t, rank, CauseRank(line), line)
+	}
+}

@@ -70,7 +70,7 @@ func (d *Detector) linesBefore(text string) []string {
 	start, counted := len(before), 0
 	for start > 0 && counted < beforeFirstMax {
 		start--
-		if !frameLine.MatchString(before[start]) {
+		if !frameLine.MatchString(untagged(before[start])) {
 			counted++
 		}
 	}
