@@ -470,8 +470,8 @@ func TestLinesUnderAProgramsTag(t *testing.T) {
 	for line, rank := range map[string]int{
 		"[11ty]     at Tokenizer.error (/srv/liquid.node.js:2191:16)": CauseNone,
 		"[0] TypeError: Cannot read properties of undefined":          CauseException,
-		"[ERROR] could not bind":                                       CauseTagged,
-		"[vite] Internal server error: Failed to resolve import":       CauseTagged,
+		"[ERROR] could not bind":                                      CauseTagged,
+		"[vite] Internal server error: Failed to resolve import":      CauseTagged,
 	} {
 		assert.Equal(t, rank, CauseRank(line), line)
 	}
