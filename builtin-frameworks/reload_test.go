@@ -113,6 +113,23 @@ var reloaderEdits = []reloaderEdit{{
 		"[nodemon] app crashed - waiting for file changes before starting..."},
 	fixed: []string{"[nodemon] restarting due to changes...", "[nodemon] starting `node server.js`", "listening on port 4095"},
 	cause: "SyntaxError: Unexpected identifier 'error'", where: "/srv/nmd/server.js:2", port: 4095,
+}, {
+	preset: "eleventy", // Eleventy 3.1.8 (npm), npm start running eleventy --serve, an edit of index.md
+	started: []string{"> site@1.0.0 start", "> eleventy --serve", "[11ty] Writing ./_site/index.html from ./index.md (liquid)",
+		"[11ty] Wrote 1 file in 0.24 seconds (v3.1.8)", "[11ty] Watching…", "[11ty] Server at http://localhost:8080/"},
+	broken: []string{"[11ty] File changed: ./index.md", "[11ty] Problem writing Eleventy templates:",
+		"[11ty] 1. Having trouble rendering liquid template ./index.md (via TemplateContentRenderError)",
+		`[11ty] 2. output "{{ title }\n" not closed, file:./index.md, line:1, col:9 (via TokenizationError)`, "[11ty] ",
+		`[11ty] Original error stack trace: output "{{ title }\n" not closed, file:./index.md, line:1, col:9`,
+		"[11ty] >> 1| # Hello {{ title }", "[11ty]               ^", "[11ty]    2| ",
+		`[11ty] TokenizationError: output "{{ title }\n" not closed, file:./index.md, line:1, col:9`,
+		"[11ty]     at Tokenizer.error (/srv/site/node_modules/liquidjs/dist/liquid.node.js:2191:16)",
+		"[11ty]     at Tokenizer.readOutputToken (/srv/site/node_modules/liquidjs/dist/liquid.node.js:2141:24)",
+		"[11ty]     at async Template._render (file:///srv/site/node_modules/@11ty/eleventy/src/TemplateContent.js:639:13)",
+		"[11ty] Wrote 0 files in 0.01 seconds (v3.1.8)", "[11ty] Watching…"},
+	fixed: []string{"[11ty] File changed: ./index.md", "[11ty] Writing ./_site/index.html from ./index.md (liquid)",
+		"[11ty] Wrote 1 file in 0.01 seconds (v3.1.8)", "[11ty] Watching…"},
+	cause: `[11ty] TokenizationError: output "{{ title }\n" not closed, file:./index.md, line:1, col:9`, where: "index.md", port: 8080,
 }}
 
 // TestDevServersRecoverFromAnEdit replays, through each preset, a dev

@@ -15,7 +15,7 @@ import (
 )
 
 // A program no preset names may still run on a runtime that has one: an
-// npm package's command (eleventy, json-server, wrangler, docusaurus) is a
+// npm package's command (json-server, wrangler, docusaurus) is a
 // Node.js script, a pip-installed one (mkdocs, jupyter) a Python script.
 // It behaves as the runtime's programs do: a server among them is ready
 // once it listens, a worker once it has run a while without an error, and
@@ -48,8 +48,8 @@ var notRuntimePrograms = map[string]bool{
 
 // detectRuntime picks the preset of the runtime that runs command's
 // program, when no preset names the program itself (Detect tries this
-// last): through a package.json script (`npm start` runs "eleventy
-// --serve") to the program it runs, and the script's first line.
+// last): through a package.json script (`npm start` runs "wrangler
+// dev") to the program it runs, and the script's first line.
 func (c *catalog) detectRuntime(command, dir string, depth int) (Detection, bool) {
 	words, cmdDir := commandWords(command)
 	if len(words) == 0 || depth > maxScriptDepth {

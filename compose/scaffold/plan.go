@@ -157,7 +157,7 @@ func (pl *plan) detect(p *process) {
 		p.preset, p.reason = det.Preset, det.Reason
 	}
 	if ok && det.Runtime != "" {
-		// The preset of the runtime the program runs on (eleventy on
+		// The preset of the runtime the program runs on (wrangler on
 		// node): its default port is the runtime's guess, not the
 		// program's, and a port procs waited for that the program never
 		// opens would keep it starting.

@@ -163,14 +163,14 @@ func TestStorybookScript(t *testing.T) {
 }
 
 // TestANodeProgramsScript: a script running an npm package's command no
-// preset names (eleventy --serve) is run as a node program, and gets no
-// port: the node preset's 3000 is a guess for a server file, and procs
-// would wait for a port the program never opens (eleventy's is 8080).
+// preset names (wrangler dev) is run as a node program, and gets no port:
+// the node preset's 3000 is a guess for a server file, and procs would
+// wait for a port the program never opens (wrangler's is 8787).
 func TestANodeProgramsScript(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"package.json":               `{"scripts": {"start": "eleventy --serve"}, "devDependencies": {"@11ty/eleventy": "3"}}`,
-		"node_modules/.bin/eleventy": "#!/usr/bin/env node\nrequire('../@11ty/eleventy/cmd.cjs')\n",
+		"package.json":               `{"scripts": {"start": "wrangler dev"}, "devDependencies": {"wrangler": "4"}}`,
+		"node_modules/.bin/wrangler": "#!/usr/bin/env node\nrequire('../wrangler/bin/wrangler.js')\n",
 	})
 	res, err := Generate(Options{Dir: dir})
 	require.NoError(t, err)

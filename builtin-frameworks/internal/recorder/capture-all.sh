@@ -400,6 +400,19 @@ rec minio password-without-user -expect error -env MINIO_ROOT_PASSWORD=secret123
 	-- "$MINIO server \$TMP/data --address 127.0.0.1:29804 $CONSOLE:29814"
 fi
 
+# Eleventy 3 (npm i @11ty/eleventy@3 in ELEVENTY_DIR), a site of one page.
+ELEVENTY_DIR=${ELEVENTY_DIR:-/tmp/procs-eleventy}
+if want eleventy && [ -d "$ELEVENTY_DIR/node_modules/@11ty/eleventy" ]; then
+SITE="ln -s $ELEVENTY_DIR/node_modules node_modules && printf -- '---\\ntitle: Hi\\n---\\n# Hello {{ title }}\\n' > index.md"
+rec eleventy start -setup "$SITE" -port 29901 -ready-line 'Server at' -stop-after 1s -timeout 60s \
+	-- "./node_modules/.bin/eleventy --serve --port 29901"
+# Not port-in-use: its dev server takes the next port when the one asked
+# for is held, and says so in its Server at line; procs checks a port set
+# in procs.yaml free before the start.
+rec eleventy bad-template -expect error -setup "$SITE && printf -- '---\\ntitle: Hi\\n---\\n# Hello {{ title }\\n' > index.md" -port 29904 -timeout 60s \
+	-- "./node_modules/.bin/eleventy --serve --port 29904"
+fi
+
 # Storybook 8.6 (react-vite): SB_DIR holds npm i --ignore-scripts storybook@8.6
 # @storybook/react-vite@8.6 @storybook/react@8.6 react@18 react-dom@18 vite@6.
 SB_DIR=${SB_DIR:-/tmp/procs-storybook}
