@@ -55,6 +55,9 @@ var (
 		// A title banner names the kind of error over the lines that say
 		// what it is (Redis' "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***").
 		`^\*{3} [A-Z][A-Z ]+( \([^)]*\))? \*{3}$`)
+	// warningLine is a line of severity warning: "[wrangler:warn] ",
+	// "WARN ", "warning: ".
+	warningLine = lazyregexp.New(`(?i)^\s*\[[\w:.-]*\bwarn(ing)?\]|^\s*warn(ing)?\b:?\s`)
 	// causeExceptions are the lines naming the exception or panic.
 	causeExceptions = lazyregexp.New(`` +
 		`^(Uncaught\s+)?([A-Za-z_][\w$]*\.)*([A-Z][\w$]*)?(Error|Exception|Exit|Interrupt|Fault)( \[\w+\])?(:|$)|` +
@@ -228,6 +231,8 @@ const helpOptionLinesMax = 4
 //     what is wrong with it, and ranks as a tagged error line at least;
 //   - a lint message in a block under the file it is in (lintPlace) ranks
 //     as a tagged error line at least;
+//   - an error logged right below a warning is the warning's detail, and
+//     ranks as a mention at most;
 //   - the lines below an option of a help text describe the option,
 //     whatever their words ("--pretty" over "Enable color and formatting
 //     ... compiler errors").
@@ -243,6 +248,12 @@ func causeRankAt(lines []string, i int) int {
 	}
 	if i > 0 && rank < CauseTagged && !blank && causeQuotedInput.MatchString(lines[i-1]) {
 		rank = CauseTagged
+	}
+	if i > 0 && rank > CauseMention && warningLine.MatchString(lines[i-1]) {
+		// The error a warning logs below it is its detail: the program
+		// went on ("[wrangler:warn] Unable to fetch … Falling back to a
+		// default placeholder..." over "Error: getaddrinfo ENOTFOUND").
+		rank = CauseMention
 	}
 	if lintPlace(lines, i) != "" {
 		// A lint message of a block of errors is an error line, which

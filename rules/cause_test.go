@@ -476,3 +476,39 @@ func TestLinesUnderAProgramsTag(t *testing.T) {
 		assert.Equal(t, rank, CauseRank(line), line)
 	}
 }
+
+// TestAnExceptionUnderAWarningIsItsDetail: Wrangler 4, offline, warns that
+// it cannot fetch the Request.cf object and logs the DNS error with its
+// stack, then goes on; when workerd then fails to bind a port in use, the
+// cause is the bind, not the warning's detail (it was quoted: "Error:
+// getaddrinfo ENOTFOUND workers.cloudflare.com"). Real lines, ANSI
+// stripped, of `wrangler dev --port 29922` with the port held.
+func TestAnExceptionUnderAWarningIsItsDetail(t *testing.T) {
+	lines := []string{
+		" ⛅️ wrangler 4.86.0",
+		"───────────────────",
+		"[wrangler:warn] Unable to fetch the `Request.cf` object! Falling back to a default placeholder...",
+		"Error: getaddrinfo ENOTFOUND workers.cloudflare.com",
+		"    at GetAddrInfoReqWrap.onlookupall [as oncomplete] (node:dns:122:26)",
+		"    at GetAddrInfoReqWrap.callbackTrampoline (node:internal/async_hooks:130:17)",
+		"⎔ Starting local server...",
+		"*** Fatal uncaught kj::Exception: kj/async-io-unix.c++:945: failed: ::bind(sockfd, &addr.generic, addrlen): Address already in use; toString() = 127.0.0.1:29922",
+		"stack: /srv/w/node_modules/@cloudflare/workerd-linux-64/bin/workerd@51f7db6 /srv/w/node_modules/@cloudflare/workerd-linux-64/bin/workerd@51f7b89",
+		"✘ [ERROR] Address already in use (127.0.0.1:29922). Please check that you are not already running a server on this address or specify a different port with --port.",
+		`🪵  Logs were written to "/root/.config/.wrangler/logs/wrangler-2026-11-30_04-23-40_018.log"`,
+	}
+	d := NewDetector(&Spec{ErrorPatterns: mustPatterns(t, `^\s*✘ \[ERROR\] `, `\bAddress already in use\b`), ReadyTimeout: 30 * time.Second}, 1, t0)
+	var steps []step
+	for _, l := range lines {
+		steps = append(steps, lineAt(10*time.Millisecond, l))
+	}
+	steps = append(steps, exitAt(20*time.Millisecond, Exit{Code: 1}))
+	history := drive(d, steps, time.Second)
+	require.NotEmpty(t, history)
+	v := history[len(history)-1]
+	assert.Equal(t, StateFailed, v.State)
+	assert.Contains(t, v.Message, `error line "✘ [ERROR] Address already in use (127.0.0.1:29922).`)
+
+	// Not under a warning, the same exception is the cause.
+	assert.Equal(t, CauseException, causeRankAt([]string{"⎔ Starting local server...", "Error: getaddrinfo ENOTFOUND db.internal"}, 1))
+}
