@@ -130,6 +130,21 @@ var reloaderEdits = []reloaderEdit{{
 	fixed: []string{"[11ty] File changed: ./index.md", "[11ty] Writing ./_site/index.html from ./index.md (liquid)",
 		"[11ty] Wrote 1 file in 0.01 seconds (v3.1.8)", "[11ty] Watching…"},
 	cause: `[11ty] TokenizationError: output "{{ title }\n" not closed, file:./index.md, line:1, col:9`, where: "index.md", port: 8080,
+}, {
+	preset: "wrangler", // Wrangler 4.86 (npm), npm run dev running wrangler dev --port 8788, offline; an edit of src/index.js
+	started: []string{"> dev", "> wrangler dev --port 8788", " ⛅️ wrangler 4.86.0 (update available 4.164.0)", "──────────────────────────────────────────────",
+		"[wrangler:warn] Unable to fetch the `Request.cf` object! Falling back to a default placeholder...",
+		"Error: getaddrinfo ENOTFOUND workers.cloudflare.com", "    at GetAddrInfoReqWrap.onlookupall [as oncomplete] (node:dns:122:26)",
+		"⎔ Starting local server...", "[wrangler:warn] Unable to fetch the `Request.cf` object! Falling back to a default placeholder...",
+		"Error: getaddrinfo ENOTFOUND workers.cloudflare.com", "[wrangler:info] Ready on http://localhost:8788"},
+	broken: []string{"✘ [ERROR] Build failed with 1 error:", "", `  ✘ [ERROR] Expected "}" but found ";"`, "  ", "      src/index.js:1:67:",
+		`        1 │ export default { async fetch(req) { return new Response("hello") } ;`,
+		"          │                                                                    ^",
+		"          ╵                                                                    }", "  ", "  ", "", ""},
+	fixed: []string{"⎔ Reloading local server...", "[wrangler:warn] Unable to fetch the `Request.cf` object! Falling back to a default placeholder...",
+		"Error: getaddrinfo ENOTFOUND workers.cloudflare.com", "    at GetAddrInfoReqWrap.onlookupall [as oncomplete] (node:dns:122:26)",
+		"⎔ Local server updated and ready"},
+	cause: `  ✘ [ERROR] Expected "}" but found ";"`, where: "src/index.js:1:67", port: 8788,
 }}
 
 // TestDevServersRecoverFromAnEdit replays, through each preset, a dev

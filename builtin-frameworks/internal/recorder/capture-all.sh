@@ -413,6 +413,21 @@ rec eleventy bad-template -expect error -setup "$SITE && printf -- '---\\ntitle:
 	-- "./node_modules/.bin/eleventy --serve --port 29904"
 fi
 
+# Wrangler 4 (npm i wrangler@4 in WRANGLER_DIR; its workerd comes as an npm
+# package), a worker of one file. Offline, as here, it says it cannot fetch
+# the Request.cf object, with a stack, and goes on.
+WRANGLER_DIR=${WRANGLER_DIR:-/tmp/procs-wrangler}
+if want wrangler && [ -x "$WRANGLER_DIR/node_modules/.bin/wrangler" ]; then
+WORKER="ln -s $WRANGLER_DIR/node_modules node_modules && mkdir src && printf 'name = \"hello\"\\nmain = \"src/index.js\"\\ncompatibility_date = \"2025-01-01\"\\n' > wrangler.toml"
+GOOD="printf 'export default { async fetch() { return new Response(\"hello\"); } };\\n' > src/index.js"
+rec wrangler start -setup "$WORKER && $GOOD" -port 29921 -ready-line 'Ready on' -stop-after 1s -timeout 90s \
+	-- "./node_modules/.bin/wrangler dev --port 29921 --ip 127.0.0.1"
+rec wrangler port-in-use -expect error -setup "$WORKER && $GOOD" -port 29922 -occupy -timeout 90s \
+	-- "./node_modules/.bin/wrangler dev --port 29922 --ip 127.0.0.1"
+rec wrangler build-error -expect error -setup "$WORKER && printf 'export default { async fetch() { return new Response(\"hello\") } ;\\n' > src/index.js" -port 29923 -timeout 90s \
+	-- "./node_modules/.bin/wrangler dev --port 29923 --ip 127.0.0.1"
+fi
+
 # Storybook 8.6 (react-vite): SB_DIR holds npm i --ignore-scripts storybook@8.6
 # @storybook/react-vite@8.6 @storybook/react@8.6 react@18 react-dom@18 vite@6.
 SB_DIR=${SB_DIR:-/tmp/procs-storybook}
