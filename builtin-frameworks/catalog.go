@@ -19,6 +19,9 @@ type catalog struct {
 	byName map[string]*Preset
 	// commands holds each preset's compiled detect.command regexes.
 	commands map[string][]commandPattern
+	// runtimes holds the preset of each runtime for the programs that
+	// run on it (runtimeVariant), by the runtime's name.
+	runtimes map[string]*Preset
 }
 
 var loaded = sync.OnceValue(func() *catalog {
@@ -73,6 +76,12 @@ func loadCatalog(fsys fs.FS, dir string) (*catalog, error) {
 	for _, p := range c.sorted {
 		if base := p.Detect.Refines; base != "" && c.byName[base] == nil {
 			return nil, fmt.Errorf("preset %s: detect.refines: no preset %q", p.Name, base)
+		}
+	}
+	c.runtimes = map[string]*Preset{}
+	for runtime, name := range runtimePresets {
+		if p := c.byName[name]; p != nil {
+			c.runtimes[runtime] = runtimeVariant(p)
 		}
 	}
 	return c, nil

@@ -13,7 +13,7 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// slowServer is an npm package's command as wrangler dev is one: a
+// slowServer is an npm package's command as docusaurus start is one: a
 // node script that works for a while (its build) before it listens.
 const slowServer = `#!/usr/bin/env node
 const http = require('http');
@@ -43,4 +43,35 @@ func TestE2EANodeProgramIsReadyWhenItListens(t *testing.T) {
 	assert.Regexp(t, fmt.Sprintf(`^ready in .*: listening on port %d$`, port), res.Message)
 	assertPorts(t, res.Ports, port)
 	assert.Equal(t, rules.ReasonReady, st.Reason)
+}
+
+// lineBeforeListen is a node program that says where it serves before it
+// listens, as Docusaurus 3 does ("[SUCCESS] Docusaurus website is running
+// at: http://localhost:3333/", its dev server bound 4 s later).
+const lineBeforeListen = `#!/usr/bin/env node
+const http = require('http');
+const port = Number(process.argv[2]);
+console.log('[SUCCESS] Website is running at: http://localhost:' + port + '/');
+setTimeout(() => http.createServer((req, res) => res.end('ok')).listen(port, '127.0.0.1'), 4000);
+`
+
+// TestE2EANodeProgramsLineBeforeItListens: a program of the node runtime
+// is judged by its port, not by the runtime's ready lines, whatever its
+// lines say first. It was failed ("matched … but its process tree does
+// not listen on port N after 3s", the rule of an Express app whose bind
+// failed), then ready. Idle for 3 s, it is assumed ready, as any program
+// of the runtime is (a worker listens on nothing).
+func TestE2EANodeProgramsLineBeforeItListens(t *testing.T) {
+	t.Parallel()
+	testenv.LookPath(t, "node")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "site-start"), []byte(lineBeforeListen), 0o755))
+	port := freePort(t)
+	r := startProcs(t, dir, fmt.Sprintf("procs:\n  site: {command: node_modules/.bin/site-start %d}\n", port))
+	r.requireReadyBy("site", "express")
+	for _, st := range r.states("site") {
+		assert.NotContains(t, st, ":"+string(rules.StateFailed)+"(", "never failed on the way: %v", r.states("site"))
+	}
 }

@@ -154,16 +154,9 @@ type undecided struct {
 func (pl *plan) detect(p *process) {
 	det, ok := frameworks.Detect(p.commandLine(), nil, filepath.Join(pl.dir, filepath.FromSlash(p.cwd)))
 	if ok {
-		p.preset, p.reason = det.Preset, det.Reason
-	}
-	if ok && det.Runtime != "" {
-		// The preset of the runtime the program runs on (wrangler on
-		// node): its default port is the runtime's guess, not the
-		// program's, and a port procs waited for that the program never
-		// opens would keep it starting.
-		runtime := *det.Preset
-		runtime.DefaultPort = 0
-		p.preset, p.runtime = &runtime, det.Runtime
+		// A runtime's preset for a program that runs on it (hardhat on
+		// node) has no default port: it would be the runtime's guess.
+		p.preset, p.reason, p.runtime = det.Preset, det.Reason, det.Runtime
 	}
 	p.tier = tierBackEnd
 	switch {

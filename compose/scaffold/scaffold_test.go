@@ -163,14 +163,14 @@ func TestStorybookScript(t *testing.T) {
 }
 
 // TestANodeProgramsScript: a script running an npm package's command no
-// preset names (wrangler dev) is run as a node program, and gets no port:
+// preset names (hardhat node) is run as a node program, and gets no port:
 // the node preset's 3000 is a guess for a server file, and procs would
-// wait for a port the program never opens (wrangler's is 8787).
+// wait for a port the program never opens (hardhat's is 8545).
 func TestANodeProgramsScript(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"package.json":               `{"scripts": {"start": "wrangler dev"}, "devDependencies": {"wrangler": "4"}}`,
-		"node_modules/.bin/wrangler": "#!/usr/bin/env node\nrequire('../wrangler/bin/wrangler.js')\n",
+		"package.json":              `{"scripts": {"start": "hardhat node"}, "devDependencies": {"hardhat": "2"}}`,
+		"node_modules/.bin/hardhat": "#!/usr/bin/env node\nrequire('../hardhat/internal/cli/bootstrap.js')\n",
 	})
 	res, err := Generate(Options{Dir: dir})
 	require.NoError(t, err)
