@@ -13,7 +13,7 @@ import (
 	"github.com/procsdev/procs/rules"
 )
 
-// slowServer is an npm package's command as docusaurus start is one: a
+// slowServer is an npm package's command as hardhat node is one: a
 // node script that works for a while (its build) before it listens.
 const slowServer = `#!/usr/bin/env node
 const http = require('http');

@@ -38,7 +38,7 @@
 //     or the files say.
 //  5. The runtime the program runs on, from its first line, when it is
 //     node, python, bun or deno (runtime.go): an npm package's command
-//     (json-server, docusaurus), found in node_modules/.bin as an npm
+//     (json-server, hardhat), found in node_modules/.bin as an npm
 //     script's shell finds it, or a pip-installed script (mkdocs) gets
 //     the runtime's generic preset (Detection.Runtime says so).
 //

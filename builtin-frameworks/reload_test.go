@@ -145,6 +145,19 @@ var reloaderEdits = []reloaderEdit{{
 		"Error: getaddrinfo ENOTFOUND workers.cloudflare.com", "    at GetAddrInfoReqWrap.onlookupall [as oncomplete] (node:dns:122:26)",
 		"⎔ Local server updated and ready"},
 	cause: `  ✘ [ERROR] Expected "}" but found ";"`, where: "src/index.js:1:67", port: 8788,
+}, {
+	preset: "docusaurus", // Docusaurus 3 (npm), npm start running docusaurus start --port 3333, an edit of docs/intro.md
+	started: []string{"> start", "> docusaurus start --port 3333 --no-open", "[INFO] Starting the development server...",
+		"[SUCCESS] Docusaurus website is running at: http://localhost:3333/", "[webpackbar] ℹ Compiling Client",
+		"[webpackbar] ✔ Client: Compiled successfully in 9.52s", "client (webpack 5.113.0) compiled successfully"},
+	broken: []string{"[webpackbar] ℹ Compiling Client", "[webpackbar] ✔ Client: Compiled with some errors in 419.61ms",
+		`Error: MDX compilation failed for file "/srv/site/docs/intro.md"`,
+		"Cause: Unexpected end of file after name, expected a character that can start an attribute name, such as a letter, `$`, or `_`; whitespace before attributes; or the end of the tag", "Details:", "{", `  "column": 1,`, `  "file": "",`, "  \"message\": \"Unexpected end of file after name, expected a character that can start an attribute name, such as a letter, `$`, or `_`; whitespace before attributes; or the end of the tag\",",
+		`  "line": 7,`, `  "ruleId": "unexpected-eof",`, `  "source": "micromark-extension-mdx-jsx",`, "}",
+		"client (webpack 5.113.0) compiled with 1 error"},
+	fixed: []string{"[webpackbar] ℹ Compiling Client", "[webpackbar] ✔ Client: Compiled successfully in 251.17ms",
+		"client (webpack 5.113.0) compiled successfully"},
+	cause: `Error: MDX compilation failed for file "/srv/site/docs/intro.md"`, where: "docs/intro.md", port: 3333,
 }}
 
 // TestDevServersRecoverFromAnEdit replays, through each preset, a dev

@@ -15,7 +15,7 @@ import (
 )
 
 // A program no preset names may still run on a runtime that has one: an
-// npm package's command (json-server, docusaurus, hardhat) is a
+// npm package's command (json-server, hardhat) is a
 // Node.js script, a pip-installed one (mkdocs, jupyter) a Python script.
 // It behaves as the runtime's programs do: a server among them is ready
 // once it listens, a worker once it has run a while without an error, and
@@ -41,9 +41,9 @@ var runtimePresets = map[string]string{
 // on it and is not its own: ready once it listens (or assumed, as the
 // runtime's programs are), not on the runtime's ready lines, whose rule
 // that a line naming a port is a promise to listen on it is an Express
-// app's: Docusaurus says "Docusaurus website is running at:
-// http://localhost:3000/" seconds before it listens, and was failed for
-// it. The runtime's default port is its guess for its own server files,
+// app's: Docusaurus, before it had a preset, said "Docusaurus website
+// is running at: http://localhost:3000/" seconds before it listened, and
+// was failed for it. The runtime's default port is its guess for its own server files,
 // not the program's (hardhat serves on 8545), so there is none.
 func runtimeVariant(runtime *Preset) *Preset {
 	p := *runtime
@@ -63,8 +63,8 @@ var notRuntimePrograms = map[string]bool{
 
 // detectRuntime picks the preset of the runtime that runs command's
 // program, when no preset names the program itself (Detect tries this
-// last): through a package.json script (`npm start` runs "docusaurus
-// start") to the program it runs, and the script's first line.
+// last): through a package.json script (`npm start` runs "hardhat
+// node") to the program it runs, and the script's first line.
 func (c *catalog) detectRuntime(command, dir string, depth int) (Detection, bool) {
 	words, cmdDir := commandWords(command)
 	if len(words) == 0 || depth > maxScriptDepth {

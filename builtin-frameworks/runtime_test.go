@@ -42,7 +42,7 @@ fi
 // without it such a server was ready after one second of running.
 func TestProgramsOfARuntimeGetItsPreset(t *testing.T) {
 	dir := t.TempDir()
-	writeScript(t, dir, "node_modules/.bin/docusaurus", "#!/usr/bin/env node\nrequire('../@docusaurus/core/bin/docusaurus.mjs')\n")
+	writeScript(t, dir, "node_modules/.bin/hardhat", "#!/usr/bin/env node\nrequire('../hardhat/internal/cli/bootstrap.js')\n")
 	writeScript(t, dir, "node_modules/.bin/json-server", pnpmShim)
 	writeScript(t, dir, "node_modules/.bin/concurrently", "#!/usr/bin/env node\n")
 	writeScript(t, dir, "bin/docs", "#!/usr/bin/python3.11\nimport sys\n")
@@ -50,10 +50,10 @@ func TestProgramsOfARuntimeGetItsPreset(t *testing.T) {
 	writeScript(t, dir, "bin/edge", "#!/usr/bin/env -S deno run --allow-net\n")
 	writeScript(t, dir, "bin/rubytool", "#!/usr/bin/env ruby\n")
 	writeScript(t, dir, "bin/wrapper", "#!/bin/sh\nexec node server.js\n")
-	writeScript(t, dir, "package.json", `{"scripts": {"start": "docusaurus start", "api": "json-server db.json",
+	writeScript(t, dir, "package.json", `{"scripts": {"start": "hardhat node", "api": "json-server db.json",
 		"deps": "concurrently \"a\" \"b\""}}`)
 	sub := filepath.Join(dir, "packages", "site")
-	writeScript(t, sub, "package.json", `{"scripts": {"dev": "docusaurus start --port 8081"}}`)
+	writeScript(t, sub, "package.json", `{"scripts": {"dev": "hardhat node --port 8546"}}`)
 	withVite := filepath.Join(dir, "app")
 	writeScript(t, withVite, "package.json", `{"scripts": {"dev": "concurrently \"vite\" \"node api.js\""},
 		"devDependencies": {"vite": "^7"}}`)
@@ -64,8 +64,8 @@ func TestProgramsOfARuntimeGetItsPreset(t *testing.T) {
 		reason             string
 	}{
 		{"npm script", "npm start", dir, "express", "node",
-			`package.json script "start" runs "docusaurus start"; node_modules/.bin/docusaurus is a node script (#!/usr/bin/env node), which no preset names`},
-		{"npx", "npx docusaurus start", dir, "express", "node", ""},
+			`package.json script "start" runs "hardhat node"; node_modules/.bin/hardhat is a node script (#!/usr/bin/env node), which no preset names`},
+		{"npx", "npx hardhat node", dir, "express", "node", ""},
 		{"the shell script pnpm writes", "pnpm run api", dir, "express", "node",
 			`package.json script "api" runs "json-server db.json"; node_modules/.bin/json-server is a node script (a shell script that runs node), which no preset names`},
 		{"node_modules/.bin of a folder above (a workspace)", "npm run dev", sub, "express", "node", ""},

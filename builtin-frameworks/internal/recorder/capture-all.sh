@@ -428,6 +428,23 @@ rec wrangler build-error -expect error -setup "$WORKER && printf 'export default
 	-- "./node_modules/.bin/wrangler dev --port 29923 --ip 127.0.0.1"
 fi
 
+# Docusaurus 3 (npm i @docusaurus/core@3 @docusaurus/preset-classic@3
+# react@19 react-dom@19 in DOCUSAURUS_DIR), a site of one page.
+DOCUSAURUS_DIR=${DOCUSAURUS_DIR:-/tmp/procs-docusaurus}
+if want docusaurus && [ -x "$DOCUSAURUS_DIR/node_modules/.bin/docusaurus" ]; then
+# Its webpack cache in node_modules/.cache outlives a site: each starts
+# without it.
+DOCS="rm -rf $DOCUSAURUS_DIR/node_modules/.cache && ln -s $DOCUSAURUS_DIR/node_modules node_modules && echo '{\"name\":\"site\",\"private\":true}' > package.json && mkdir docs \
+&& echo \"module.exports = { title: 'Site', url: 'http://localhost', baseUrl: '/', presets: [['classic', { docs: { routeBasePath: '/' }, blog: false }]] };\" > docusaurus.config.js"
+PAGE="printf -- '---\\nslug: /\\n---\\n# Hello\\n' > docs/intro.md"
+rec docusaurus start -setup "$DOCS && $PAGE" -port 29931 -ready-line 'Compiled successfully' -stop-after 1s -timeout 180s \
+	-- "./node_modules/.bin/docusaurus start --port 29931 --host 127.0.0.1 --no-open"
+rec docusaurus port-in-use -expect error -setup "$DOCS && $PAGE" -port 29932 -occupy -timeout 60s \
+	-- "./node_modules/.bin/docusaurus start --port 29932 --host 127.0.0.1 --no-open"
+rec docusaurus mdx-error -expect error -setup "$DOCS && printf -- '---\\nslug: /\\n---\\n# Hello\\n\\n<Foo\\n' > docs/intro.md" -port 29933 -timeout 90s \
+	-- "./node_modules/.bin/docusaurus start --port 29933 --host 127.0.0.1 --no-open"
+fi
+
 # Storybook 8.6 (react-vite): SB_DIR holds npm i --ignore-scripts storybook@8.6
 # @storybook/react-vite@8.6 @storybook/react@8.6 react@18 react-dom@18 vite@6.
 SB_DIR=${SB_DIR:-/tmp/procs-storybook}
