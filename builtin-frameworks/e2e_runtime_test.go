@@ -32,13 +32,7 @@ setTimeout(() => {
 // and what waited for it got a refused connection).
 func TestE2EANodeProgramIsReadyWhenItListens(t *testing.T) {
 	t.Parallel()
-	testenv.LookPath(t, "node")
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "node_modules", ".bin")
-	require.NoError(t, os.MkdirAll(bin, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(bin, "site-serve"), []byte(slowServer), 0o755))
-	port := freePort(t)
-	r := startProcs(t, dir, fmt.Sprintf("procs:\n  site: {command: node_modules/.bin/site-serve %d}\n", port))
+	r, port := startNodeProgram(t, slowServer)
 	res, st := r.requireReadyBy("site", "express")
 	assert.Regexp(t, fmt.Sprintf(`^ready in .*: listening on port %d$`, port), res.Message)
 	assertPorts(t, res.Ports, port)
@@ -63,15 +57,22 @@ setTimeout(() => http.createServer((req, res) => res.end('ok')).listen(port, '12
 // of the runtime is (a worker listens on nothing).
 func TestE2EANodeProgramsLineBeforeItListens(t *testing.T) {
 	t.Parallel()
-	testenv.LookPath(t, "node")
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "node_modules", ".bin")
-	require.NoError(t, os.MkdirAll(bin, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(bin, "site-start"), []byte(lineBeforeListen), 0o755))
-	port := freePort(t)
-	r := startProcs(t, dir, fmt.Sprintf("procs:\n  site: {command: node_modules/.bin/site-start %d}\n", port))
+	r, _ := startNodeProgram(t, lineBeforeListen)
 	r.requireReadyBy("site", "express")
 	for _, st := range r.states("site") {
 		assert.NotContains(t, st, ":"+string(rules.StateFailed)+"(", "never failed on the way: %v", r.states("site"))
 	}
+}
+
+// startNodeProgram writes script as an npm package's command,
+// node_modules/.bin/site, and runs procs on `site PORT`, with a free port.
+func startNodeProgram(t *testing.T, script string) (*procsRun, int) {
+	t.Helper()
+	testenv.LookPath(t, "node")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "site"), []byte(script), 0o755))
+	port := freePort(t)
+	return startProcs(t, dir, fmt.Sprintf("procs:\n  site: {command: node_modules/.bin/site %d}\n", port)), port
 }

@@ -455,15 +455,7 @@ func TestLinesUnderAProgramsTag(t *testing.T) {
 		"[11ty]     at async Template._render (file:///srv/site/node_modules/@11ty/eleventy/src/TemplateContent.js:639:13)",
 		"[11ty] Wrote 0 files in 0.47 seconds (v3.1.8)",
 	}
-	d := NewDetector(&Spec{ReadyTimeout: 30 * time.Second}, 1, t0)
-	var steps []step
-	for _, l := range lines {
-		steps = append(steps, lineAt(10*time.Millisecond, l))
-	}
-	steps = append(steps, exitAt(20*time.Millisecond, Exit{Code: 1}))
-	history := drive(d, steps, time.Second)
-	require.NotEmpty(t, history)
-	v := history[len(history)-1]
+	v := verdictAfterExit(t, &Spec{ReadyTimeout: 30 * time.Second}, lines)
 	assert.Equal(t, StateFailed, v.State)
 	assert.Contains(t, v.Message, `error line "[11ty] TokenizationError: output`)
 
@@ -497,18 +489,25 @@ func TestAnExceptionUnderAWarningIsItsDetail(t *testing.T) {
 		"✘ [ERROR] Address already in use (127.0.0.1:29922). Please check that you are not already running a server on this address or specify a different port with --port.",
 		`🪵  Logs were written to "/root/.config/.wrangler/logs/wrangler-2026-11-30_04-23-40_018.log"`,
 	}
-	d := NewDetector(&Spec{ErrorPatterns: mustPatterns(t, `^\s*✘ \[ERROR\] `, `\bAddress already in use\b`), ReadyTimeout: 30 * time.Second}, 1, t0)
-	var steps []step
-	for _, l := range lines {
-		steps = append(steps, lineAt(10*time.Millisecond, l))
-	}
-	steps = append(steps, exitAt(20*time.Millisecond, Exit{Code: 1}))
-	history := drive(d, steps, time.Second)
-	require.NotEmpty(t, history)
-	v := history[len(history)-1]
+	spec := &Spec{ErrorPatterns: mustPatterns(t, `^\s*✘ \[ERROR\] `, `\bAddress already in use\b`), ReadyTimeout: 30 * time.Second}
+	v := verdictAfterExit(t, spec, lines)
 	assert.Equal(t, StateFailed, v.State)
 	assert.Contains(t, v.Message, `error line "✘ [ERROR] Address already in use (127.0.0.1:29922).`)
 
 	// Not under a warning, the same exception is the cause.
 	assert.Equal(t, CauseException, causeRankAt([]string{"⎔ Starting local server...", "Error: getaddrinfo ENOTFOUND db.internal"}, 1))
+}
+
+// verdictAfterExit is the last verdict of a run of spec that printed
+// lines, 10 ms apart, and then exited with code 1.
+func verdictAfterExit(t *testing.T, spec *Spec, lines []string) Verdict {
+	t.Helper()
+	var steps []step
+	for _, l := range lines {
+		steps = append(steps, lineAt(10*time.Millisecond, l))
+	}
+	steps = append(steps, exitAt(20*time.Millisecond, Exit{Code: 1}))
+	history := drive(NewDetector(spec, 1, t0), steps, time.Second)
+	require.NotEmpty(t, history)
+	return history[len(history)-1]
 }
