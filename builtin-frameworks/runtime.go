@@ -15,8 +15,8 @@ import (
 )
 
 // A program no preset names may still run on a runtime that has one: an
-// npm package's command (json-server, hardhat) is a
-// Node.js script, a pip-installed one (mkdocs, jupyter) a Python script.
+// npm package's command (json-server, hardhat) is a Node.js script, a
+// pip-installed one (mkdocs, jupyter) a Python script.
 // It behaves as the runtime's programs do: a server among them is ready
 // once it listens, a worker once it has run a while without an error, and
 // an uncaught exception is the runtime's. Without a preset such a program
@@ -30,7 +30,7 @@ import (
 // above it, then PATH.
 
 // runtimePresets are the presets of the runtimes a script's first line
-// names: the generic ones, which wait for a ready line or a listening port.
+// names: the generic ones (runtimeVariant says how they apply).
 var runtimePresets = map[string]string{
 	"node": "express", "nodejs": "express",
 	"python": "python", "pypy": "python",
@@ -43,8 +43,8 @@ var runtimePresets = map[string]string{
 // that a line naming a port is a promise to listen on it is an Express
 // app's: Docusaurus, before it had a preset, said "Docusaurus website
 // is running at: http://localhost:3000/" seconds before it listened, and
-// was failed for it. The runtime's default port is its guess for its own server files,
-// not the program's (hardhat serves on 8545), so there is none.
+// was failed for it. The runtime's default port is its guess for its own
+// server files, not the program's (hardhat serves on 8545): there is none.
 func runtimeVariant(runtime *Preset) *Preset {
 	p := *runtime
 	p.ReadyPatterns, p.DefaultPort = nil, 0
