@@ -20,6 +20,10 @@ type Detection struct {
 	// Reason says why that preset: the command, file or package.json entry
 	// that matched, or "framework: NAME".
 	Reason string
+	// Runtime names the runtime the program runs on when the preset is
+	// that runtime's, not the program's own ("node" for hardhat), "" else
+	// (frameworks.Detection.Runtime).
+	Runtime string
 }
 
 // DetectionOf merges a process's settings with its preset. Patterns extend
@@ -30,10 +34,10 @@ type Detection struct {
 // config's env: for every process, where its programs may be found.
 func DetectionOf(p *config.Proc, globalEnv map[string]string) (Detection, error) {
 	d := Detection{}
-	d.Preset, d.Reason = presetFor(p)
+	d.Preset, d.Reason, d.Runtime = presetFor(p)
 	if p.AgentProtocol() != "" {
 		// The JSON mode is read by its protocol: no screen, no patterns.
-		d.Preset, d.Reason = nil, ""
+		d.Preset, d.Reason, d.Runtime = nil, "", ""
 	}
 	ready, errs, notReady := p.ReadyPatterns, p.ErrorPatterns, p.NotReadyPatterns
 	spec := &rules.Spec{
@@ -136,12 +140,12 @@ func (d Detection) presetEnv() map[string]string {
 
 // presetFor picks the preset of a process: the named one, none, or the
 // detected one (framework: auto, the default).
-func presetFor(p *config.Proc) (*frameworks.Preset, string) {
+func presetFor(p *config.Proc) (preset *frameworks.Preset, reason, runtime string) {
 	det, ok := frameworks.Resolve(p.Framework, p.Command.String(), p.Command.Args(), p.Cwd)
 	if !ok {
-		return nil, ""
+		return nil, "", ""
 	}
-	return det.Preset, det.Reason
+	return det.Preset, det.Reason, det.Runtime
 }
 
 // expectedPort is the port p is to listen on, when it is known: its

@@ -67,6 +67,9 @@ type choiceView struct {
 	// Preset is the preset in use, "" when none.
 	Preset   string `json:"preset"`
 	Category string `json:"category,omitempty"`
+	// Runtime names the runtime the program runs on when Preset is that
+	// runtime's, not the program's own ("node" for hardhat).
+	Runtime string `json:"runtime,omitempty"`
 	// Reason says why that preset, or why none.
 	Reason string `json:"reason"`
 	// The settings in effect: the preset's merged with the process's own.
@@ -113,6 +116,7 @@ func explainChoice(cfg *config.Config, p *config.Proc) (choiceView, error) {
 	switch {
 	case det.Preset != nil:
 		c.Preset, c.Category, c.Reason, c.Env = det.Preset.Name, det.Preset.Category, det.Reason, det.Preset.Env
+		c.Runtime = det.Runtime
 	case p.Framework == "none":
 		c.Reason = "framework: none turns presets off for this process"
 	default:
@@ -168,7 +172,7 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 			// (rules' lineAgreesWithPorts).
 			line += fmt.Sprintf(" and port %d is open, opened by its own process tree", spec.Port)
 		case spec.ReadyLinePort && spec.Port == 0 && spec.ReadyLineListens:
-			line += fmt.Sprintf(" (once its process tree listens on the port that line names, or on a TCP port if it names none: %s says it before it binds)", c.Preset)
+			line += fmt.Sprintf(" (once its process tree listens on the port that line names, or on a TCP port if it names none: %s says it before it binds)", c.subject())
 		case spec.ReadyLinePort && spec.Port == 0:
 			line += " (once its process tree listens on the port that line names, if it names one)"
 		}
@@ -177,7 +181,7 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 		}
 		conds = append(conds, line)
 	} else if spec.ReadyOnListen {
-		conds = append(conds, fmt.Sprintf("its process tree listens on a TCP port (%s may print nothing when ready; set port: to wait for one port)", c.Preset))
+		conds = append(conds, fmt.Sprintf("its process tree listens on a TCP port (%s may print nothing when ready; set port: to wait for one port)", c.subject()))
 	}
 	if spec.Rule != nil {
 		conds = append(conds, fmt.Sprintf("the rule %q is true", spec.Rule.Source))
@@ -216,7 +220,7 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 		text += fmt.Sprintf("; failed if not ready within %s", spec.ReadyTimeout)
 	case spec.AssumeReadyAfter > 0:
 		text += fmt.Sprintf("; assumed ready after %s without an error if neither comes (%s may run a worker)",
-			spec.AssumeReadyAfter, c.Preset)
+			spec.AssumeReadyAfter, c.subject())
 		if spec.AssumeReadyAfter < rules.AssumeBusyMax {
 			text += fmt.Sprintf(", or up to %s while still busy starting on a CPU", rules.AssumeBusyMax)
 		}
@@ -268,6 +272,15 @@ func relativeDir(base, dir string) string {
 	return "./" + rel
 }
 
+// subject names what runs, for the texts that say what it may do: the
+// preset's program, or "the program" when the preset is its runtime's.
+func (c choiceView) subject() string {
+	if c.Runtime != "" {
+		return "the program"
+	}
+	return c.Preset
+}
+
 // printChoices writes one block per process.
 func (a *app) printChoices(choices []choiceView) {
 	for i, c := range choices {
@@ -277,6 +290,9 @@ func (a *app) printChoices(choices []choiceView) {
 		what := "no preset"
 		if c.Preset != "" {
 			what = fmt.Sprintf("%s (%s)", c.Preset, c.Category)
+		}
+		if c.Runtime != "" {
+			what += ", the preset of " + c.Runtime + " programs"
 		}
 		fmt.Fprintf(a.stdout, "%s: %s\n", c.Name, what)
 		fmt.Fprintf(a.stdout, "  why:    %s\n", c.Reason)
