@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,6 +47,9 @@ var markedScan struct {
 	// markers holds the PROCS_OWNER value of each marked process.
 	markers map[int]string
 	reads   int // how many reads were made (for tests)
+	// asks counts the looks asked for, read or shared (for tests: a look
+	// has asked once it counts here, before it waits for a read).
+	asks atomic.Int64
 }
 
 // scanMarked returns the owner markers of every marked process but this
@@ -54,6 +58,7 @@ var markedScan struct {
 // for it, and then share the next one.
 func scanMarked() map[int]string {
 	asked := time.Now()
+	markedScan.asks.Add(1)
 	markedScan.mu.Lock()
 	defer markedScan.mu.Unlock()
 	if markedScan.began.After(asked) {
