@@ -116,3 +116,24 @@ func TestShebangProgram(t *testing.T) {
 		assert.Equal(t, want, got, line)
 	}
 }
+
+// TestRuntimeLookupsAtOnce: the engine detects the processes of a config
+// one after another, but a reload and procs detect may run beside it; the
+// lookups they share (runtimeCache) give each the same answer.
+func TestRuntimeLookupsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeScript(t, dir, "node_modules/.bin/hardhat", "#!/usr/bin/env node\n")
+	done := make(chan Detection, 16)
+	for range cap(done) {
+		go func() {
+			d, _ := Detect("npx hardhat node", nil, dir)
+			done <- d
+		}()
+	}
+	for range cap(done) {
+		d := <-done
+		require.NotNil(t, d.Preset)
+		assert.Equal(t, "express", d.Preset.Name)
+		assert.Equal(t, "node", d.Runtime)
+	}
+}
