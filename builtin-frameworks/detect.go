@@ -21,8 +21,9 @@ type Detection struct {
 	Reason string
 	// Runtime names the runtime the program runs on ("node", "python")
 	// when the preset is that runtime's, read from the program's first
-	// line (detectRuntime): the program is not the preset's own, so the
-	// preset's default port says nothing of it. "" otherwise.
+	// line (detectRuntime): the program is not the preset's own, and the
+	// preset is the runtime's variant for such programs (runtimeVariant).
+	// "" otherwise.
 	Runtime string
 }
 

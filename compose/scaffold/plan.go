@@ -155,7 +155,8 @@ func (pl *plan) detect(p *process) {
 	det, ok := frameworks.Detect(p.commandLine(), nil, filepath.Join(pl.dir, filepath.FromSlash(p.cwd)))
 	if ok {
 		// A runtime's preset for a program that runs on it (hardhat on
-		// node) has no default port: it would be the runtime's guess.
+		// node) comes with no default port (runtimeVariant), so no port
+		// is guessed for it below.
 		p.preset, p.reason, p.runtime = det.Preset, det.Reason, det.Runtime
 	}
 	p.tier = tierBackEnd
