@@ -121,6 +121,14 @@ var (
 	// helpOption is a help text's line naming an option alone ("--pretty",
 	// "-w, --watch").
 	helpOption = lazyregexp.New(`^\s*--?\w[\w-]*(,\s*--?\w[\w-]*)*\s*$`)
+	// helpSection starts the list of a help text's options or commands
+	// ("Options:", yargs' and commander's).
+	helpSection = lazyregexp.New(`^\s*(Options|Commands|Flags|Arguments):\s*$`)
+	// severityHeading is a line that is only a severity, with the error's
+	// id or category: Gatsby's reporter heads each error so (" ERROR
+	// #98123  WEBPACK.DEVELOP", " ERROR  UNKNOWN") and says what it is on
+	// the lines below.
+	severityHeading = lazyregexp.New(`^\s*(ERROR|FATAL|PANIC)(\s+#\d+)?(\s+[A-Z][A-Z0-9_.]*)?\s*$`)
 )
 
 // CauseRank ranks how well line explains a failure: CauseNone (0) for a
@@ -249,6 +257,12 @@ func causeRankAt(lines []string, i int) int {
 	if i > 0 && rank < CauseTagged && !blank && causeQuotedInput.MatchString(lines[i-1]) {
 		rank = CauseTagged
 	}
+	if rank < CauseTagged && !blank && underSeverityHeading(lines, i) && !titlesHelp(lines, i) {
+		// The first line under a bare heading says what the error is, in
+		// words that need not name one ("gatsby <develop> can only be run
+		// for a gatsby site."); the heading says only that there is one.
+		rank = CauseTagged
+	}
 	if i > 0 && rank > CauseMention && warningLine.MatchString(lines[i-1]) {
 		// The error a warning logs below it is its detail: the program
 		// went on ("[wrangler:warn] Unable to fetch … Falling back to a
@@ -264,6 +278,36 @@ func causeRankAt(lines []string, i int) int {
 	}
 	return rank
 }
+
+// underSeverityHeading reports whether lines[i] is the first line under a
+// bare severity heading (severityHeading), right below it or below one
+// blank line.
+func underSeverityHeading(lines []string, i int) bool {
+	switch {
+	case i > 0 && severityHeading.MatchString(lines[i-1]):
+		return true
+	case i > 1 && strings.TrimSpace(lines[i-1]) == "":
+		return severityHeading.MatchString(lines[i-2])
+	}
+	return false
+}
+
+// titlesHelp reports whether lines[i] is the title of a help text, whose
+// options follow within helpTitleLinesMax lines ("gatsby develop", a blank
+// line, what the command does, then "Options:"): yargs prints the help of
+// the command that failed under an error heading of its own.
+func titlesHelp(lines []string, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+helpTitleLinesMax; j++ {
+		if helpSection.MatchString(lines[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// helpTitleLinesMax is how far below its title a help text lists its
+// options: a blank line and a description of a few lines between.
+const helpTitleLinesMax = 6
 
 // lintPlace returns where the lint message lines[i] is (lintMessage): the
 // file its block names above it, and the line and column it gives; ""

@@ -95,6 +95,13 @@ func TestFixtureFailureCauses(t *testing.T) {
 			`error: Module not found "file:///tmp/procs-capture-116873959/nope.ts".`, []string{`at /tmp/procs-capture-116873959/server.ts:1:19`}},
 		{"preset/deno/no-permission", []string{`^error: `},
 			"NotCapable: Requires net access", []string{`run again with the --allow-net flag" at /tmp/procs-capture-2443884993/server.ts:1:6`}},
+		// Gatsby's reporter heads an error with its severity and its id or
+		// category (" ERROR  UNKNOWN", " ERROR #98123  WEBPACK.DEVELOP"),
+		// and says what it is below. Outside a site, yargs prints the
+		// command's help under a first heading, and the message under a
+		// second.
+		{"preset/gatsby/not-a-site", []string{`EADDRINUSE`, `^\s*ERROR\s+(#\d+|UNKNOWN)\b`},
+			"gatsby <develop> can only be run for a gatsby site.", nil},
 		{"preset/redis/bad-config-file", []string{`\*\*\* FATAL CONFIG FILE ERROR`},
 			"argument must be 'yes' or 'no'", []string{`error line "argument must be 'yes' or 'no'" at 'appendonly maybe' (after `}},
 	}
