@@ -53,12 +53,15 @@ setTimeout(() => http.createServer((req, res) => res.end('ok')).listen(port, '12
 // is judged by its port, not by the runtime's ready lines, whatever its
 // lines say first. It was failed ("matched … but its process tree does
 // not listen on port N after 3s", the rule of an Express app whose bind
-// failed), then ready. Idle for 3 s, it is assumed ready, as any program
-// of the runtime is (a worker listens on nothing).
+// failed), then ready; then, idle for 3 s, it was assumed ready before it
+// listened, as a worker of the runtime is. Having said where it serves, it
+// is ready once it listens there.
 func TestE2EANodeProgramsLineBeforeItListens(t *testing.T) {
 	t.Parallel()
-	r, _ := startNodeProgram(t, lineBeforeListen)
-	r.requireReadyBy("site", "express")
+	r, port := startNodeProgram(t, lineBeforeListen)
+	res, st := r.requireReadyBy("site", "express")
+	assert.Regexp(t, fmt.Sprintf(`^ready in [4-9][.\d]*s: listening on port %d$`, port), res.Message)
+	assert.Equal(t, rules.ReasonReady, st.Reason)
 	for _, st := range r.states("site") {
 		assert.NotContains(t, st, ":"+string(rules.StateFailed)+"(", "never failed on the way: %v", r.states("site"))
 	}

@@ -132,6 +132,9 @@ func (d *Detector) matchLine(text string, now time.Time) string {
 		d.set(Verdict{State: StateReady, Reason: ReasonRecovered, Message: "recovered: reloaded without an error, then " + quote(text), Line: text})
 	}
 	d.recoverByServing(text)
+	if d.spec.AssumeReadyAfter > 0 && d.servesOn == 0 && !d.ready {
+		d.servesOn = announcedPort(text)
+	}
 	return text
 }
 

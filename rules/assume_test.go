@@ -59,3 +59,61 @@ func TestAssumedReadyWaitsWhileTheProgramIsBusy(t *testing.T) {
 		assert.Equal(t, StateFailed, v.State)
 	})
 }
+
+// A run that may be assumed ready and says it serves at an address of
+// this machine ("[SUCCESS] Website is running at: http://localhost:3333/",
+// Docusaurus 4 s before it binds) is a server: it is not assumed ready
+// while its tree listens on nothing, for up to AssumeBusyMax, and is ready
+// once it listens. A worker that names a server it connects to is still
+// assumed ready on time.
+func TestAServerThatSaysWhereItServesIsNotAssumedReadyBeforeItListens(t *testing.T) {
+	// The node runtime's variant: no ready lines, ready by listening.
+	spec := &Spec{ReadyOnListen: true, AssumeReadyAfter: 3 * time.Second}
+	t0 := time.Now()
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	line := func(d time.Duration, text string) Event {
+		return Event{Kind: EventLine, Time: at(d), Line: Line{Text: text}}
+	}
+
+	t.Run("binds later", func(t *testing.T) {
+		d := NewDetector(spec, 1, t0)
+		d.Handle(Event{Kind: EventExec, Time: at(100 * time.Millisecond), Program: "node site\n", Busy: false})
+		d.Handle(line(200*time.Millisecond, "[SUCCESS] Website is running at: http://localhost:3333/"))
+		due, ok := d.Deadline()
+		require.True(t, ok)
+		assert.Equal(t, at(AssumeBusyMax), due, "not assumed at 3s")
+		v, _ := d.Handle(Event{Kind: EventTimer, Time: at(3 * time.Second)})
+		assert.Equal(t, StateStarting, v.State, "it said it serves, and listens on nothing yet")
+		v, _ = d.Handle(Event{Kind: EventPorts, Time: at(4 * time.Second), Ports: []int{3333}})
+		if v.State != StateReady {
+			due, _ := d.Deadline()
+			v, _ = d.Handle(Event{Kind: EventTimer, Time: due})
+		}
+		assert.Equal(t, StateReady, v.State)
+		assert.Equal(t, ReasonReady, v.Reason, "%+v", v)
+		assert.Contains(t, v.Message, "listening on port 3333")
+	})
+
+	t.Run("never binds", func(t *testing.T) {
+		d := NewDetector(spec, 1, t0)
+		d.Handle(line(200*time.Millisecond, "Server at http://127.0.0.1:8080/"))
+		v, _ := d.Handle(Event{Kind: EventTimer, Time: at(AssumeBusyMax)})
+		assert.Equal(t, StateReady, v.State)
+		assert.Equal(t, ReasonAssumed, v.Reason)
+		assert.Contains(t, v.Message, "said it serves on port 8080, where it does not listen")
+	})
+
+	for _, text := range []string{
+		"Connecting to the server at http://localhost:9200",
+		"Proxying /api to http://localhost:4000",
+		"fetched http://localhost:8080/health in 12ms",
+	} {
+		t.Run(text, func(t *testing.T) {
+			d := NewDetector(spec, 1, t0)
+			d.Handle(line(200*time.Millisecond, text))
+			due, ok := d.Deadline()
+			require.True(t, ok)
+			assert.Equal(t, at(3*time.Second), due, "a worker's line")
+		})
+	}
+}

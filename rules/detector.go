@@ -55,6 +55,9 @@ type Detector struct {
 	// launching is set while the main process is a version manager's shim;
 	// busy while the tree is running on a CPU (EventExec).
 	launching, busy bool
+	// servesOn is the port a run that may be assumed ready said it serves
+	// on (servingAnnouncement), 0 until it does.
+	servesOn int
 
 	ports      []int
 	portOpen   bool

@@ -144,6 +144,31 @@ var linePortForms = []*lazyregexp.Regexp{
 	lazyregexp.New(`(?i)\b(?:on|at)\s+(?:\[[0-9a-f:.]*\]|\d{1,3}(?:\.\d{1,3}){3}|[a-z][\w.-]*)?:(\d{2,5})\b`),
 }
 
+// servingAnnouncement is a line in which a program says that it serves at
+// an address of this machine: "Server at http://localhost:8080/",
+// "[SUCCESS] Website is running at: http://localhost:3000/", "Serving on
+// http://127.0.0.1:8000/". A line that connects to a server, or sends
+// requests to one, is no such line (notServing).
+var (
+	servingAnnouncement = lazyregexp.New(`(?i)\b(?:listening|serving|running|available|ready|started|local|server\s+(?:at|on|is|running|started|listening))\b` +
+		`[^/]*?\bhttps?://(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0|\[::1?\]):(\d{2,5})\b`)
+	notServing = lazyregexp.New(`(?i)\bconnect|\bproxy|\bproxies|\bproxying|\bforward`)
+)
+
+// announcedPort returns the port line says the program serves on
+// (servingAnnouncement), 0 if it says none.
+func announcedPort(line string) int {
+	m := servingAnnouncement.FindStringSubmatch(line)
+	if m == nil || notServing.MatchString(line) {
+		return 0
+	}
+	port, err := strconv.Atoi(m[1])
+	if err != nil || port <= 0 || port > 65535 {
+		return 0
+	}
+	return port
+}
+
 // linePort is the port a ready line names, 0 when none (or when the spec
 // does not ask).
 func (d *Detector) linePort() int {
@@ -230,22 +255,36 @@ func (d *Detector) readyMessage() string {
 // assumedMessage says why a run counts as ready without a sign, and how to
 // give it one.
 func (d *Detector) assumedMessage(now time.Time) string {
-	return fmt.Sprintf("assumed ready: running for %s without an error, no ready line or listening port "+
-		"(a worker?); set readyPatterns, port or ready to say when it is ready, or framework: none",
-		now.Sub(d.started).Round(100*time.Millisecond))
+	seen := "no ready line or listening port (a worker?)"
+	if d.awaitsAnnouncedPort() {
+		seen = fmt.Sprintf("no ready line; it said it serves on port %d, where it does not listen", d.servesOn)
+	}
+	return fmt.Sprintf("assumed ready: running for %s without an error, %s; "+
+		"set readyPatterns, port or ready to say when it is ready, or framework: none",
+		now.Sub(d.started).Round(100*time.Millisecond), seen)
 }
 
 // assumeAt is when a run of a generic runtime is assumed ready if nothing
 // else decides first: Spec.AssumeReadyAfter after it started, or, while
 // its program is still busy starting on a CPU (importing, compiling) or a
-// shim still chooses it, up to AssumeBusyMax after it started. A worker that
-// waits for work is idle soon; a server still loading has not bound yet.
+// shim still chooses it, or it has said where it serves and listens on
+// nothing yet, up to AssumeBusyMax after it started. A worker that waits
+// for work is idle soon; a server still loading has not bound yet.
 func (d *Detector) assumeAt() time.Time {
 	at := d.started.Add(d.spec.AssumeReadyAfter)
-	if d.busy || d.launching {
+	if d.busy || d.launching || d.awaitsAnnouncedPort() {
 		at = maxTime(at, d.started.Add(AssumeBusyMax))
 	}
 	return at
+}
+
+// awaitsAnnouncedPort says the run has said where it serves (servesOn)
+// and its tree listens on no port yet: a server that binds later
+// (Docusaurus names its URL 4 s before its dev server binds), not a worker
+// to assume ready. A ready line that names a port is judged by its own
+// rule (checkTimeout: a bind that failed fails on time).
+func (d *Detector) awaitsAnnouncedPort() bool {
+	return d.servesOn != 0 && len(d.ports) == 0 && d.readyLine == ""
 }
 
 func maxTime(a, b time.Time) time.Time {

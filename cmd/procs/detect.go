@@ -222,7 +222,7 @@ func readyWhen(c choiceView, spec *rules.Spec) string {
 		text += fmt.Sprintf("; assumed ready after %s without an error if neither comes (%s may run a worker)",
 			spec.AssumeReadyAfter, c.subject())
 		if spec.AssumeReadyAfter < rules.AssumeBusyMax {
-			text += fmt.Sprintf(", or up to %s while still busy starting on a CPU", rules.AssumeBusyMax)
+			text += fmt.Sprintf(", or up to %s while still busy starting on a CPU or after saying where it serves", rules.AssumeBusyMax)
 		}
 		text += "; never if it exits first"
 		if spec.ReadyLinePort && spec.Port == 0 {
