@@ -251,8 +251,15 @@ procs:
 	te.sendOK("node", "await new Promise(r => setTimeout(r, 2000))\r")
 	te.expectStates("node", busy, ready)
 
-	te.sendOK("node", "await new Promise(r => setTimeout(r, 60000))\r")
+	// Ctrl-C of a pending await: back at a new prompt. Busy is shown as
+	// soon as the line is sent, before node runs it; under -race -count 2
+	// on a loaded machine a Ctrl-C sent then was echoed ("^C") and node
+	// drew no prompt in 10 s. The line prints once node runs it, and the
+	// Ctrl-C waits for that, as the shell's waits for its command to be
+	// in the foreground (testRealShell).
+	te.sendOK("node", `console.log("wait" + "ing"); await new Promise(r => setTimeout(r, 60000))`+"\r")
 	te.expectStates("node", busy)
+	te.waitLine("node", "waiting")
 	te.sendOK("node", "\x03")
 	te.expectStates("node", ready)
 
