@@ -117,3 +117,25 @@ func TestAServerThatSaysWhereItServesIsNotAssumedReadyBeforeItListens(t *testing
 		})
 	}
 }
+
+// The lines real programs print where they serve, and lines that name a
+// local server they use.
+func TestAnnouncedPort(t *testing.T) {
+	for line, want := range map[string]int{
+		"[11ty] Server at http://localhost:8080/":                             8080, // Eleventy
+		"[SUCCESS] Docusaurus website is running at: http://localhost:3000/":  3000,
+		"INFO    -  [12:00:01] Serving on http://127.0.0.1:8000/":             8000, // mkdocs serve
+		"[wrangler:info] Ready on http://localhost:8787":                      8787,
+		"  ➜  Local:   http://localhost:5173/":                                5173, // Vite
+		"Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)":       8000,
+		"Listening on http://[::1]:4000":                                      4000,
+		"Connecting to the server at http://localhost:9200":                   0,
+		"Proxying /api to http://localhost:4000":                              0,
+		"[HPM] Proxy created: /  -> http://localhost:3001":                    0,
+		"fetched http://localhost:8080/health in 12ms":                        0,
+		"Server running at https://example.com:8443/":                         0, // not this machine
+		"Started in 1.2s; docs at http://localhost:6006 and the API at :7000": 6006,
+	} {
+		assert.Equal(t, want, announcedPort(line), line)
+	}
+}
