@@ -239,13 +239,18 @@ func TestStoppedSupervisorIsNotAnswering(t *testing.T) {
 	pid := readPIDFile(filepath.Join(dir, ".procs", "procs.pid"))
 	require.Positive(t, pid)
 	require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
-	for _, args := range [][]string{{"status"}, {"logs", "never"}, {"logs", "-f"}, {"down"}, {"wait", "never"}, {"send", "never", "x"}} {
-		t.Run(args[0], func(t *testing.T) {
-			c := startClient(t, dir, args...)
-			assert.Equal(t, 1, c.exitCode(t), "stderr: %s", c.stderr.String())
-			assert.Contains(t, c.stderr.String(), "procs (pid "+strconv.Itoa(pid)+") is not answering (stopped?)")
-		})
-	}
+	// Each waits out the 5 s a client gives procs to answer: side by
+	// side, not one after another (30 s of the package's serial tests).
+	t.Run("clients", func(t *testing.T) {
+		for _, args := range [][]string{{"status"}, {"logs", "never"}, {"logs", "-f"}, {"down"}, {"wait", "never"}, {"send", "never", "x"}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				t.Parallel()
+				c := startClient(t, dir, args...)
+				assert.Equal(t, 1, c.exitCode(t), "stderr: %s", c.stderr.String())
+				assert.Contains(t, c.stderr.String(), "procs (pid "+strconv.Itoa(pid)+") is not answering (stopped?)")
+			})
+		}
+	})
 	// up's --timeout bounds asking it too (each ask took 5 s, twice).
 	t.Run("up --timeout", func(t *testing.T) {
 		began := time.Now()
