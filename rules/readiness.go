@@ -152,7 +152,7 @@ var linePortForms = []*lazyregexp.Regexp{
 var (
 	servingAnnouncement = lazyregexp.New(`(?i)\b(?:listening|serving|running|available|ready|started|local|server\s+(?:at|on|is|running|started|listening))\b` +
 		`[^/]*?\bhttps?://(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0|\[::1?\]):(\d{2,5})\b`)
-	notServing = lazyregexp.New(`(?i)\bconnect|\bproxy|\bproxies|\bproxying|\bforward`)
+	notServing = lazyregexp.New(`(?i)\bconnect|\bprox(?:y|ies)|\bforward`)
 )
 
 // announcedPort returns the port line says the program serves on
@@ -162,7 +162,12 @@ func announcedPort(line string) int {
 	if m == nil || notServing.MatchString(line) {
 		return 0
 	}
-	port, err := strconv.Atoi(m[1])
+	return portNumber(m[1])
+}
+
+// portNumber is the TCP port digits name, 0 when they name none.
+func portNumber(digits string) int {
+	port, err := strconv.Atoi(digits)
 	if err != nil || port <= 0 || port > 65535 {
 		return 0
 	}
@@ -185,7 +190,7 @@ func linePortOf(line string) int {
 		if m == nil {
 			continue
 		}
-		if port, err := strconv.Atoi(m[1]); err == nil && port > 0 && port <= 65535 {
+		if port := portNumber(m[1]); port != 0 {
 			return port
 		}
 	}
